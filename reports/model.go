@@ -1,0 +1,161 @@
+// Package reports holds the ConformanceReport model, the one thing every output
+// is built from (report.json, junit.xml, report.html, the scorecard and badges),
+// and the code that writes, reads and verifies those files.
+//
+// The model is a contract: vendors submit report.json files unedited and the
+// scorecard merges them. Add fields freely; never rename or repurpose one
+// without bumping APIVersion.
+package reports
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/internal/invariants"
+)
+
+const (
+	// APIVersion versions the report schema (docs/report-format.md).
+	APIVersion = "a2a-conform.dev/v1alpha1"
+	// Kind is the only kind of document this package writes.
+	Kind = "ConformanceReport"
+)
+
+// Verdict is the outcome of one spec (DESIGN.md "Verdicts").
+type Verdict string
+
+const (
+	Pass          Verdict = "pass"
+	Fail          Verdict = "fail"
+	Warn          Verdict = "warn"
+	NotApplicable Verdict = "not-applicable"
+	CouldNotRun   Verdict = "could-not-run"
+	Indeterminate Verdict = "indeterminate"
+)
+
+// Verdicts lists every verdict in display order.
+var Verdicts = []Verdict{Pass, Fail, Warn, NotApplicable, CouldNotRun, Indeterminate}
+
+// Counts reports whether the verdict enters the score's denominator: everything
+// but not-applicable does, and only pass counts as passed.
+func (v Verdict) Counts() bool { return v != NotApplicable && v != "" }
+
+// Report is one run of the harness against one implementation.
+type Report struct {
+	APIVersion      string          `json:"apiVersion"`
+	Kind            string          `json:"kind"`
+	Implementation  Implementation  `json:"implementation"`
+	Harness         Harness         `json:"harness"`
+	ProtocolVersion string          `json:"protocolVersion"`
+	Run             Run             `json:"run"`
+	Card            json.RawMessage `json:"card,omitempty"`
+	// CardError says why no card could be fetched, when none was.
+	CardError string   `json:"cardError,omitempty"`
+	Summary   Summary  `json:"summary"`
+	Results   []Result `json:"results"`
+	// Digest is "sha256:<hex>" over the canonical JSON of the report with Digest
+	// empty; verify recomputes it to detect edits.
+	Digest string `json:"digest,omitempty"`
+}
+
+// Implementation identifies the agent under test, from its card unless the
+// config overrides it.
+type Implementation struct {
+	Name    string `json:"name"`
+	Version string `json:"version,omitempty"`
+	URL     string `json:"url,omitempty"`
+}
+
+// Harness identifies the a2a-conform build that produced the report.
+type Harness struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Run records how the run was made, enough to reproduce it.
+type Run struct {
+	Start       time.Time `json:"start"`
+	DurationMs  int64     `json:"durationMs"`
+	Seed        int64     `json:"seed"`
+	Suites      []string  `json:"suites,omitempty"`
+	LabelFilter string    `json:"labelFilter,omitempty"`
+	Focus       []string  `json:"focus,omitempty"`
+	Faults      []string  `json:"faults,omitempty"`
+	// Topology is the driver: embedded, process, hooks or none.
+	Topology string `json:"topology"`
+	Target   string `json:"target,omitempty"`
+	// Unreachable is set when the target could not be reached at all; then no
+	// spec passed and the CLI exits 3.
+	Unreachable bool `json:"unreachable,omitempty"`
+}
+
+// Summary counts verdicts overall, per suite and per level. Score is
+// pass / (all verdicts but not-applicable): could-not-run and indeterminate
+// count against it.
+type Summary struct {
+	Total     int                        `json:"total"`
+	ByVerdict map[Verdict]int            `json:"byVerdict"`
+	BySuite   map[string]map[Verdict]int `json:"bySuite"`
+	ByLevel   map[string]map[Verdict]int `json:"byLevel"`
+	Score     Score                      `json:"score"`
+}
+
+// Score is the headline figure with its denominator always shown.
+type Score struct {
+	Passed      int     `json:"passed"`
+	Denominator int     `json:"denominator"`
+	Percent     float64 `json:"percent"`
+	// MustFailed counts fail verdicts on MUST and INVARIANT specs: non-zero
+	// means the CLI exits 1.
+	MustFailed int `json:"mustFailed"`
+}
+
+// Result is one spec's outcome.
+type Result struct {
+	ID       string   `json:"id"`
+	Title    string   `json:"title"`
+	Suite    string   `json:"suite"`
+	Level    string   `json:"level"`
+	Sections []string `json:"sections,omitempty"`
+	Scenario string   `json:"scenario,omitempty"`
+	TCK      []string `json:"tck,omitempty"`
+	Verdict  Verdict  `json:"verdict"`
+	// Reason is one paragraph: for anything but pass, what was expected, what
+	// was seen, and for could-not-run how to enable the spec.
+	Reason     string                 `json:"reason,omitempty"`
+	DurationMs int64                  `json:"durationMs"`
+	Violations []invariants.Violation `json:"violations,omitempty"`
+	// Observations records which reading of an ambiguous rule the agent took
+	// (e.g. "second-cancel": "TaskNotCancelableError") and measured figures
+	// (e.g. "race.trials": "200").
+	Observations map[string]string `json:"observations,omitempty"`
+	Transcript   []Exchange        `json:"transcript,omitempty"`
+}
+
+// Exchange is one recorded request/response (or webhook delivery), already
+// redacted and capped by the recorder.
+type Exchange struct {
+	Seq        int         `json:"seq"`
+	AtMs       float64     `json:"atMs"` // since the run started (monotonic)
+	DurMs      float64     `json:"durMs"`
+	Direction  string      `json:"direction,omitempty"` // "out" (harness→agent) or "in" (webhook)
+	Method     string      `json:"method"`
+	URL        string      `json:"url"`
+	Status     int         `json:"status,omitempty"`
+	Instance   string      `json:"instance,omitempty"`
+	ReqHeader  http.Header `json:"requestHeaders,omitempty"`
+	ReqBody    string      `json:"requestBody,omitempty"`
+	RespHeader http.Header `json:"responseHeaders,omitempty"`
+	RespBody   string      `json:"responseBody,omitempty"`
+	Events     []Event     `json:"events,omitempty"`
+	Error      string      `json:"error,omitempty"`
+	// Truncated says a body or the event list was cut at the recorder's cap.
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// Event is one SSE event received on an exchange.
+type Event struct {
+	AtMs float64 `json:"atMs"`
+	Data string  `json:"data"`
+}
