@@ -1,0 +1,156 @@
+package suites
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/a2a-conform/a2a-conform/reports"
+)
+
+// collector turns what each spec recorded, plus Ginkgo's view of how it ended,
+// into one reports.Result per spec ID. Several Its may share an ID (an Ordered
+// container of steps); their outcomes merge, worst first.
+var collector = &resultCollector{pending: map[string]*T{}, byID: map[string]*reports.Result{}}
+
+type resultCollector struct {
+	mu      sync.Mutex
+	pending map[string]*T // by Ginkgo full text, between begin and ReportAfterEach
+	byID    map[string]*reports.Result
+	order   []string
+	// progress, when set, is told about each spec as it finishes.
+	progress func(reports.Result)
+}
+
+func (c *resultCollector) start(t *T) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pending[CurrentSpecReport().FullText()] = t
+}
+
+// finish captures the transcript while the spec still owns the recorder.
+func (c *resultCollector) finish(t *T) {
+	if t.Env == nil || t.Env.Transcript == nil {
+		return
+	}
+	ex := t.Env.Transcript.Since(t.mark)
+	t.mu.Lock()
+	t.transcript = ex
+	t.mu.Unlock()
+}
+
+var _ = ReportAfterEach(func(r SpecReport) { collector.report(r) })
+
+func (c *resultCollector) report(r SpecReport) {
+	c.mu.Lock()
+	t := c.pending[r.FullText()]
+	delete(c.pending, r.FullText())
+	c.mu.Unlock()
+	if t == nil {
+		// The body never ran: filtered out by labels or focus. Not part of the run.
+		return
+	}
+	res := resultOf(t, r)
+	c.mu.Lock()
+	if prev, ok := c.byID[res.ID]; ok {
+		merge(prev, res)
+		res = *prev
+	} else {
+		c.byID[res.ID] = &res
+		c.order = append(c.order, res.ID)
+	}
+	progress := c.progress
+	c.mu.Unlock()
+	if progress != nil {
+		progress(res)
+	}
+}
+
+// resultOf maps Ginkgo's spec state and the spec's own verdict onto ours.
+func resultOf(t *T, r SpecReport) reports.Result {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	res := reports.Result{
+		ID: t.Info.ID, Title: t.Info.Title, Suite: t.Info.Suite, Level: string(t.Info.Level),
+		Sections: t.Info.Sections, Scenario: t.Info.Scenario, TCK: t.Info.TCK,
+		DurationMs:   r.RunTime.Milliseconds(),
+		Violations:   t.violations,
+		Observations: t.observations,
+		Transcript:   t.transcript,
+	}
+	switch {
+	case t.override != "":
+		res.Verdict, res.Reason = t.override, t.reason
+	case r.State == types.SpecStatePassed:
+		res.Verdict = reports.Pass
+	case r.State == types.SpecStateFailed:
+		res.Verdict = reports.Fail
+		if !t.Info.Level.Strict() {
+			res.Verdict = reports.Warn
+		}
+		res.Reason = r.Failure.Message
+	case r.State == types.SpecStatePanicked:
+		// A panic is a harness bug, not evidence against the agent.
+		res.Verdict = reports.Indeterminate
+		res.Reason = fmt.Sprintf("harness error (panic) at %s: %s %v", r.Failure.Location, r.Failure.Message, r.Failure.ForwardedPanic)
+	case r.State == types.SpecStateTimedout, r.State == types.SpecStateInterrupted, r.State == types.SpecStateAborted:
+		res.Verdict = reports.Indeterminate
+		res.Reason = fmt.Sprintf("spec ended early (%s) after %s: %s", r.State, r.RunTime.Round(1e6), r.Failure.Message)
+	case r.State == types.SpecStateSkipped:
+		res.Verdict = reports.CouldNotRun
+		res.Reason = "skipped without a verdict: " + r.Failure.Message
+	default:
+		res.Verdict = reports.Indeterminate
+		res.Reason = "unexpected spec state " + r.State.String()
+	}
+	return res
+}
+
+// severity orders verdicts for merging the steps of one spec: the worst wins.
+var severity = map[reports.Verdict]int{
+	reports.NotApplicable: 0, reports.Pass: 1, reports.Warn: 2,
+	reports.CouldNotRun: 3, reports.Indeterminate: 4, reports.Fail: 5,
+}
+
+func merge(into *reports.Result, step reports.Result) {
+	into.DurationMs += step.DurationMs
+	into.Violations = append(into.Violations, step.Violations...)
+	into.Transcript = append(into.Transcript, step.Transcript...)
+	for k, v := range step.Observations {
+		if into.Observations == nil {
+			into.Observations = map[string]string{}
+		}
+		into.Observations[k] = v
+	}
+	if severity[step.Verdict] > severity[into.Verdict] {
+		into.Verdict = step.Verdict
+		into.Reason = step.Reason
+	} else if step.Reason != "" && step.Verdict == into.Verdict && into.Verdict != reports.Pass {
+		into.Reason = strings.TrimSpace(into.Reason + "\n" + step.Reason)
+	}
+}
+
+// Results returns the collected results in the order the specs finished,
+// sorted by ID for stable reports.
+func Results() []reports.Result {
+	collector.mu.Lock()
+	defer collector.mu.Unlock()
+	out := make([]reports.Result, 0, len(collector.byID))
+	for _, id := range collector.order {
+		out = append(out, *collector.byID[id])
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].ID < out[b].ID })
+	return out
+}
+
+// OnResult sets a function told about each spec as it finishes (the CLI's
+// progress lines). Set it before RunSpecs.
+func OnResult(f func(reports.Result)) {
+	collector.mu.Lock()
+	defer collector.mu.Unlock()
+	collector.progress = f
+}

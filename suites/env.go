@@ -1,0 +1,92 @@
+package suites
+
+import (
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/reports"
+)
+
+// Env is what every spec runs against: the target, its card as first fetched,
+// the recorded HTTP client, and the facilities the run has (scripted
+// behaviour, topology control, a webhook receiver). The runner builds it
+// before RunSpecs; specs only read it.
+type Env struct {
+	// BaseURL is the origin the card was fetched from.
+	BaseURL string
+	// Card is the card as first fetched (nil if it did not decode); CardRaw and
+	// CardHeader are the bytes and headers of that response.
+	Card       *a2a.AgentCard
+	CardRaw    []byte
+	CardHeader http.Header
+	CardStatus int
+	// HTTP sends every request through the recorder.
+	HTTP *http.Client
+	// Headers are added to every request to the agent (auth); their values are
+	// secrets and are redacted from every report.
+	Headers http.Header
+	// Transcript gives each spec the exchanges it caused.
+	Transcript Transcript
+	// Behaviour scripts timing-dependent tasks (directive extension or prompt
+	// map); nil when neither is available.
+	Behaviour Behaviour
+	// Topology controls instances, rotations and the stale-CDN proxy; nil when
+	// the run has no control over the deployment (driver "none").
+	Topology Topology
+	// Options are the run's tunables.
+	Options Options
+}
+
+// Options are the knobs specs read.
+type Options struct {
+	Seed int64
+	// SubscribeVerb is the HTTP verb for REST SubscribeToTask (POST by default;
+	// the proto says GET, the spec prose POST: a2a-v1.md §1.1).
+	SubscribeVerb string
+	// RaceTrials is how many cancel-then-complete trials the race spec runs.
+	RaceTrials int
+	// Settle is how long "Consistently" checks watch a value that must not change.
+	Settle time.Duration
+	// Patience bounds "Eventually" waits for the agent to reach a state.
+	Patience time.Duration
+}
+
+// Transcript is the recorder as specs see it.
+type Transcript interface {
+	// Mark returns a position; Since returns the exchanges recorded after it.
+	Mark() int
+	Since(mark int) []reports.Exchange
+}
+
+// Behaviour builds messages that make the agent behave as a spec needs.
+type Behaviour interface {
+	// Kind is "directive" or "prompt-map".
+	Kind() string
+}
+
+// Topology is the deployment control a driver offers.
+type Topology interface {
+	// Driver is "embedded", "process", "hooks" or "none".
+	Driver() string
+}
+
+var (
+	envMu   sync.RWMutex
+	current *Env
+)
+
+// SetEnv installs the environment; the runner calls it once before RunSpecs.
+func SetEnv(e *Env) {
+	envMu.Lock()
+	defer envMu.Unlock()
+	current = e
+}
+
+// CurrentEnv returns the installed environment (nil before SetEnv).
+func CurrentEnv() *Env {
+	envMu.RLock()
+	defer envMu.RUnlock()
+	return current
+}

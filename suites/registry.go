@@ -1,0 +1,156 @@
+// Package suites is the frozen registry of every spec the harness runs, the
+// Ginkgo wrapper that turns a registered ID into a spec with its labels and an
+// honest verdict, and the environment specs read their target from. The suite
+// packages (discovery, lifecycle, webhook, rollout) hold the spec bodies.
+//
+// A spec ID (AREA-NNN) is never renumbered or reused. Adding, removing or
+// renaming a spec means editing this table and specs.golden together; the
+// golden test fails otherwise.
+package suites
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Level is how strongly the A2A text asks for the requirement. INVARIANT is for
+// the scenario invariants the spec implies without stating them in one sentence.
+type Level string
+
+const (
+	MUST      Level = "MUST"
+	SHOULD    Level = "SHOULD"
+	MAY       Level = "MAY"
+	INVARIANT Level = "INVARIANT"
+)
+
+// Strict reports whether a failure at this level is a fail (exit 1) rather than
+// a warn.
+func (l Level) Strict() bool { return l == MUST || l == INVARIANT }
+
+// Need is a capability or harness facility a spec depends on.
+type Need string
+
+const (
+	NeedStreaming    Need = "streaming"
+	NeedPush         Need = "push"
+	NeedExtendedCard Need = "extended-card"
+	// NeedBehaviour: a scripted behaviour (directive extension or prompt map).
+	NeedBehaviour Need = "behaviour"
+	// NeedTopology: the harness controls instances (embedded or process driver).
+	NeedTopology Need = "topology"
+	// NeedWebhook: the harness's webhook receiver is reachable from the agent.
+	NeedWebhook Need = "webhook"
+)
+
+// Suite names; they are label filters, not separate binaries.
+const (
+	Discovery = "discovery"
+	Lifecycle = "lifecycle"
+	Webhook   = "webhook"
+	Rollout   = "rollout"
+)
+
+// SuiteNames lists the suites in run order.
+var SuiteNames = []string{Discovery, Lifecycle, Webhook, Rollout}
+
+// Info is everything the reports, `list` and `explain` say about a spec.
+type Info struct {
+	ID       string
+	Title    string
+	Suite    string
+	Level    Level
+	Sections []string // spec sections, e.g. "8.2", "3.1.5"
+	Scenario string   // "1", "2" or "3" (../shared/scenarios), or ""
+	TCK      []string // official TCK requirement IDs this spec covers
+	Needs    []Need
+	// Why says what the spec checks and why it matters, in a few sentences.
+	Why string
+	// Enable says what to configure when the spec could not run.
+	Enable string
+	// Timeout bounds the whole spec; zero means DefaultSpecTimeout.
+	Timeout time.Duration
+}
+
+// DefaultSpecTimeout bounds a spec that names no timeout of its own.
+const DefaultSpecTimeout = 60 * time.Second
+
+// Labels returns the Ginkgo labels of the spec: its ID, suite, level,
+// "section:…", "scenario:…", "tck:…" and "needs:…".
+func (i Info) Labels() []string {
+	l := []string{i.ID, i.Suite, string(i.Level)}
+	for _, s := range i.Sections {
+		l = append(l, "section:"+s)
+	}
+	if i.Scenario != "" {
+		l = append(l, "scenario:"+i.Scenario)
+	}
+	for _, t := range i.TCK {
+		l = append(l, "tck:"+t)
+	}
+	for _, n := range i.Needs {
+		l = append(l, "needs:"+string(n))
+	}
+	return l
+}
+
+// Needs reports whether the spec depends on n.
+func (i Info) NeedsAny(n ...Need) bool {
+	for _, have := range i.Needs {
+		for _, want := range n {
+			if have == want {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var byID = func() map[string]Info {
+	m := map[string]Info{}
+	for _, i := range registry {
+		if _, dup := m[i.ID]; dup {
+			panic("suites: duplicate spec ID " + i.ID)
+		}
+		m[i.ID] = i
+	}
+	return m
+}()
+
+// Lookup returns the registered spec with that ID (case-insensitive).
+func Lookup(id string) (Info, bool) {
+	i, ok := byID[strings.ToUpper(strings.TrimSpace(id))]
+	return i, ok
+}
+
+// All returns every registered spec, sorted by ID.
+func All() []Info {
+	out := append([]Info(nil), registry...)
+	sort.Slice(out, func(a, b int) bool { return out[a].ID < out[b].ID })
+	return out
+}
+
+// InSuites returns the registered specs of the named suites (all when none).
+func InSuites(names ...string) []Info {
+	if len(names) == 0 {
+		return All()
+	}
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	var out []Info
+	for _, i := range All() {
+		if want[i.Suite] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// GoldenLine is one line of specs.golden: "ID LEVEL suite title".
+func (i Info) GoldenLine() string {
+	return fmt.Sprintf("%s %s %s %s", i.ID, i.Level, i.Suite, i.Title)
+}
