@@ -60,10 +60,16 @@ type Transcript interface {
 	Since(mark int) []reports.Exchange
 }
 
-// Behaviour builds messages that make the agent behave as a spec needs.
+// Behaviour builds messages that make the agent behave as a spec needs: the
+// directive extension when the card advertises it, else the config's prompt map.
 type Behaviour interface {
 	// Kind is "directive" or "prompt-map".
 	Kind() string
+	// Message builds the user message for a script; an error means this
+	// behaviour cannot be produced (the spec then could not run).
+	Message(s Script) (a2a.Message, error)
+	// Extensions are A2A-Extensions values to send with such messages.
+	Extensions() []string
 }
 
 // Topology is the deployment control a driver offers.
