@@ -57,6 +57,10 @@ type Report struct {
 	// Digest is "sha256:<hex>" over the canonical JSON of the report with Digest
 	// empty; verify recomputes it to detect edits.
 	Digest string `json:"digest,omitempty"`
+
+	// raw holds the bytes ReadJSON decoded, so that Verify hashes exactly what
+	// was submitted, including members this version does not know.
+	raw []byte
 }
 
 // Implementation identifies the agent under test, from its card unless the
@@ -109,6 +113,9 @@ type Score struct {
 	// MustFailed counts fail verdicts on MUST and INVARIANT specs: non-zero
 	// means the CLI exits 1.
 	MustFailed int `json:"mustFailed"`
+	// Warned counts warn verdicts (a SHOULD not met). They are in the
+	// denominator and not in Passed; this figure lists them separately.
+	Warned int `json:"warned"`
 }
 
 // Result is one spec's outcome.

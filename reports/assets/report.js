@@ -1,0 +1,45 @@
+(function () {
+  "use strict";
+  var form = document.getElementById("filters");
+  if (!form) { return; }
+  var groups = Array.prototype.slice.call(document.querySelectorAll("tbody[data-verdict]"));
+  var boxes = Array.prototype.slice.call(form.querySelectorAll("input[name=verdict]"));
+  var selects = Array.prototype.slice.call(form.querySelectorAll("select"));
+  var count = form.querySelector(".count");
+  function apply() {
+    var on = {};
+    boxes.forEach(function (b) { on[b.value] = b.checked; });
+    var n = 0;
+    groups.forEach(function (g) {
+      var ok = on[g.getAttribute("data-verdict")] !== false;
+      selects.forEach(function (s) {
+        if (s.value && g.getAttribute("data-" + s.name) !== s.value) { ok = false; }
+      });
+      g.hidden = !ok;
+      if (ok) { n++; }
+    });
+    count.textContent = n + " of " + groups.length + " specs shown";
+  }
+  function showAll() {
+    boxes.forEach(function (b) { b.checked = true; });
+    selects.forEach(function (s) { s.value = ""; });
+    apply();
+  }
+  function reveal() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var el = id ? document.getElementById(id) : null;
+    var g = el ? el.closest("tbody[data-verdict]") : null;
+    if (!g) { return; }
+    if (g.hidden) { showAll(); }
+    Array.prototype.forEach.call(g.querySelectorAll("details.transcript"), function (d) { d.open = true; });
+    el.scrollIntoView();
+  }
+  form.addEventListener("change", apply);
+  form.addEventListener("submit", function (e) { e.preventDefault(); });
+  form.querySelector("button.all").addEventListener("click", showAll);
+  window.addEventListener("hashchange", reveal);
+  form.hidden = false;
+  apply();
+  reveal();
+  document.body.setAttribute("data-filters", "ready");
+})();

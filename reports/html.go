@@ -1,0 +1,457 @@
+package reports
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/a2a-conform/a2a-conform/internal/invariants"
+)
+
+// Display caps for report.html. The page has to stay small enough to open
+// and mail around; everything cut is still in report.json, and the page says
+// so where it cuts.
+const (
+	htmlMaxExchanges   = 16      // per spec
+	htmlMaxBody        = 3 << 10 // per request or response body
+	htmlMaxEvents      = 40      // SSE events per exchange
+	htmlMaxEventData   = 512     // bytes per SSE event
+	htmlMaxHeaderLines = 40      // per header block
+	htmlMaxHeaderValue = 512     // bytes per header value
+	htmlMaxViolations  = 50      // per spec
+	htmlMaxObservation = 50      // per spec
+	htmlMaxReason      = 8 << 10 // per spec
+	htmlMaxField       = 2 << 10 // any other single vendor-controlled string
+	htmlMaxCard        = 64 << 10
+	// htmlTranscriptBudget bounds the transcript text of the whole page; once
+	// spent, later specs show a note instead of their transcript.
+	htmlTranscriptBudget = 2 << 20
+)
+
+//go:embed assets
+var assets embed.FS
+
+var (
+	pageStyle      = mustAsset("assets/style.css")
+	reportScript   = mustAsset("assets/report.js")
+	scorecardJS    = mustAsset("assets/scorecard.js")
+	reportTemplate = template.Must(template.New("report").Parse(mustAsset("assets/report.html.tmpl")))
+)
+
+func mustAsset(name string) string {
+	b, err := assets.ReadFile(name)
+	if err != nil {
+		panic(err) // embedded at build time: absent only if the build is broken
+	}
+	return string(b)
+}
+
+// contentPolicy allows exactly the page's own inline style and script, by
+// hash, and nothing else: no network, no other script. Escaping is the first
+// defence against vendor-controlled text; this is the second.
+func contentPolicy(style, script string) string {
+	h := func(s string) string {
+		sum := sha256.Sum256([]byte(s))
+		return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	}
+	return "default-src 'none'; style-src " + h(style) + "; script-src " + h(script) +
+		"; img-src data:; base-uri 'none'; form-action 'none'"
+}
+
+// WriteHTML writes report.html: one self-contained page (inline CSS and
+// script, no external assets, works from file://) that shows the score with its
+// denominator, summaries, a filterable table of specs with an anchor per spec
+// ID, and for each spec that did not pass its reason, violations, observations
+// and a capped wire transcript. Every string from the report is escaped by
+// html/template; the page's content policy runs only its own script.
+func WriteHTML(path string, r *Report) error {
+	b, err := renderHTML(r)
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(path, b)
+}
+
+func renderHTML(r *Report) ([]byte, error) {
+	v := buildReportView(r)
+	var b bytes.Buffer
+	if err := reportTemplate.Execute(&b, v); err != nil {
+		return nil, fmt.Errorf("report.html: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+type kv struct{ K, V string }
+
+type reportView struct {
+	R              *Report
+	S              Summary
+	CSP            string
+	Style          template.CSS
+	Script         template.JS
+	Title          string
+	Meta           []kv
+	Headline       string
+	HeadlineRule   string
+	Bar            []barSegment
+	BySuite        countsTable
+	ByLevel        countsTable
+	VerdictFilters []verdictFilter
+	Suites         []string
+	LevelNames     []string
+	Rows           []specRow
+	Card           string
+	CardSize       string
+}
+
+type barSegment struct {
+	X, W        string
+	Fill, Label string
+}
+
+type verdictFilter struct {
+	Verdict      Verdict
+	Class, Label string
+	N            int
+}
+
+type countsHead struct {
+	Verdict      Verdict
+	Class, Label string
+}
+
+type countsRow struct {
+	Name  string
+	Cells []int
+	Score string
+}
+
+type countsTable struct {
+	Head []countsHead
+	Rows []countsRow
+}
+
+type specRow struct {
+	ID, Level, Title, Suite string
+	Verdict                 Verdict
+	Class, Label, Time      string
+	Sections, Scenario      string
+	HasDetail               bool
+	Reason                  string
+	Violations              []invariants.Violation
+	ViolationsCut           int
+	Observations            []kv
+	ObservationsCut         int
+	TranscriptNote          string
+	Exchanges               []exchangeView
+	ExchangesCut            int
+	ExchangeSummary         string
+}
+
+type exchangeView struct {
+	Seq                   int
+	At, Dur, Dir          string
+	Method, URL           string
+	Status, StatusClass   string
+	Instance, Error       string
+	ReqHeaders, ReqBody   string
+	RespHeaders, RespBody string
+	Events                []eventView
+	EventCount, EventsCut int
+	Truncated             bool
+	size                  int
+}
+
+type eventView struct{ At, Data string }
+
+// barFill matches the verdict colours of style.css.
+var barFill = map[Verdict]string{
+	Pass: "#2da44e", Warn: "#d4a72c", Fail: "#cf222e", CouldNotRun: "#a475f9", Indeterminate: "#54aeff",
+}
+
+func buildReportView(r *Report) *reportView {
+	s := SummarizeReport(r)
+	v := &reportView{
+		R:      r,
+		S:      s,
+		CSP:    contentPolicy(pageStyle, reportScript),
+		Style:  template.CSS(pageStyle),
+		Script: template.JS(reportScript),
+	}
+	name := cutUTF8(r.Implementation.Name, 200)
+	v.Title = fmt.Sprintf("A2A conformance: %s %s — %d/%d", name, cutUTF8(r.Implementation.Version, 60), s.Score.Passed, s.Score.Denominator)
+	v.Meta = reportMeta(r)
+	v.Headline, v.HeadlineRule = headline(s, r.Run.Unreachable)
+	v.Bar = scoreBar(s, r.Run.Unreachable)
+	v.BySuite = countsFor(s.BySuite, sortedKeys(s.BySuite))
+	v.ByLevel = countsFor(s.ByLevel, levelOrder(s.ByLevel))
+	for _, vd := range Verdicts {
+		if n := s.ByVerdict[vd]; n > 0 {
+			v.VerdictFilters = append(v.VerdictFilters, verdictFilter{vd, verdictClass(vd), verdictLabel(vd), n})
+		}
+	}
+	v.Suites = sortedKeys(s.BySuite)
+	v.LevelNames = levelOrder(s.ByLevel)
+
+	budget := htmlTranscriptBudget
+	for _, res := range r.Results {
+		v.Rows = append(v.Rows, buildSpecRow(res, &budget))
+	}
+	if len(r.Card) > 0 {
+		card := prettyJSON(string(r.Card), 4*htmlMaxCard)
+		v.CardSize = byteSize(len(r.Card))
+		v.Card = capText(card, htmlMaxCard)
+	}
+	return v
+}
+
+func reportMeta(r *Report) []kv {
+	f := func(s string) string { return cutUTF8(s, htmlMaxField) }
+	m := []kv{
+		{"Implementation", strings.TrimSpace(f(r.Implementation.Name) + " " + f(r.Implementation.Version))},
+	}
+	add := func(k, val string) {
+		if strings.TrimSpace(val) != "" {
+			m = append(m, kv{k, val})
+		}
+	}
+	add("Implementation URL", f(r.Implementation.URL))
+	add("Target", f(r.Run.Target))
+	add("Harness", strings.TrimSpace(f(r.Harness.Name)+" "+f(r.Harness.Version)))
+	add("Protocol", f(r.ProtocolVersion))
+	add("Topology", f(r.Run.Topology))
+	add("Seed", strconv.FormatInt(r.Run.Seed, 10))
+	if !r.Run.Start.IsZero() {
+		add("Started", r.Run.Start.UTC().Format("2006-01-02 15:04:05 UTC"))
+	}
+	add("Duration", formatMs(float64(r.Run.DurationMs)))
+	add("Suites", f(strings.Join(r.Run.Suites, ", ")))
+	add("Label filter", f(r.Run.LabelFilter))
+	add("Focus", f(strings.Join(r.Run.Focus, ", ")))
+	add("Faults injected", f(strings.Join(r.Run.Faults, ", ")))
+	return m
+}
+
+// headline states the score the way DESIGN.md demands: with its denominator
+// and with what counted against it.
+func headline(s Summary, unreachable bool) (string, string) {
+	parts := []string{fmt.Sprintf("%d of %d passed", s.Score.Passed, s.Score.Denominator)}
+	for _, p := range []struct {
+		v    Verdict
+		text string
+	}{{Fail, "failed"}, {Warn, "warned (a SHOULD not met)"}, {CouldNotRun, "could not run"}, {Indeterminate, "indeterminate"}} {
+		if n := s.ByVerdict[p.v]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, p.text))
+		}
+	}
+	rule := "Only pass counts as passed: fail, warn, could-not-run and indeterminate are in the denominator as not passed."
+	if n := s.ByVerdict[NotApplicable]; n > 0 {
+		rule += fmt.Sprintf(" %d not applicable (capability not advertised) %s left out of the denominator.", n, plural(n, "is", "are"))
+	}
+	if unreachable {
+		rule += " The target was unreachable, so nothing counts as passed."
+	}
+	return strings.Join(parts, "; "), rule
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func scoreBar(s Summary, unreachable bool) []barSegment {
+	if s.Score.Denominator == 0 {
+		return nil
+	}
+	var segs []barSegment
+	x := 0.0
+	for _, vd := range []Verdict{Pass, Warn, Fail, CouldNotRun, Indeterminate} {
+		n := s.ByVerdict[vd]
+		if vd == Pass && unreachable {
+			n = 0
+		}
+		if n == 0 {
+			continue
+		}
+		w := 1000 * float64(n) / float64(s.Score.Denominator)
+		segs = append(segs, barSegment{
+			X: strconv.FormatFloat(x, 'f', 1, 64), W: strconv.FormatFloat(w, 'f', 1, 64),
+			Fill: barFill[vd], Label: fmt.Sprintf("%d %s", n, vd),
+		})
+		x += w
+	}
+	return segs
+}
+
+func countsFor(m map[string]map[Verdict]int, order []string) countsTable {
+	var t countsTable
+	for _, vd := range Verdicts {
+		t.Head = append(t.Head, countsHead{vd, verdictClass(vd), shortLabel(vd)})
+	}
+	for _, k := range order {
+		c := m[k]
+		row := countsRow{Name: cutUTF8(k, 80)}
+		if row.Name == "" {
+			row.Name = "(none)"
+		}
+		passed, denom := 0, 0
+		for _, vd := range Verdicts {
+			row.Cells = append(row.Cells, c[vd])
+		}
+		for vd, n := range c {
+			if vd != NotApplicable {
+				denom += n
+			}
+			if vd == Pass {
+				passed += n
+			}
+		}
+		row.Score = fmt.Sprintf("%d/%d", passed, denom)
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+func shortLabel(v Verdict) string {
+	switch v {
+	case NotApplicable:
+		return "– n/a"
+	case CouldNotRun:
+		return "⊘ couldn't run"
+	case Indeterminate:
+		return "? indet."
+	}
+	return verdictLabel(v)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
+}
+
+// levelOrder lists the known levels first in their fixed order, then any
+// other level found, sorted.
+func levelOrder(m map[string]map[Verdict]int) []string {
+	var out []string
+	for _, l := range Levels {
+		if _, ok := m[l]; ok {
+			out = append(out, l)
+		}
+	}
+	for _, k := range sortedKeys(m) {
+		if !slices.Contains(Levels, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func buildSpecRow(res Result, budget *int) specRow {
+	f := func(s string) string { return cutUTF8(s, htmlMaxField) }
+	row := specRow{
+		ID: f(res.ID), Level: f(res.Level), Title: f(res.Title), Suite: f(res.Suite),
+		Verdict: Verdict(f(string(res.Verdict))), Class: verdictClass(res.Verdict), Label: verdictLabel(res.Verdict),
+		Time:     formatMs(float64(res.DurationMs)),
+		Sections: f(strings.Join(res.Sections, ", ")),
+	}
+	obs := slices.Sorted(maps.Keys(res.Observations))
+	for i, k := range obs {
+		if i == htmlMaxObservation {
+			row.ObservationsCut = len(obs) - i
+			break
+		}
+		row.Observations = append(row.Observations, kv{f(k), f(res.Observations[k])})
+	}
+	if res.Verdict == Pass {
+		row.HasDetail = len(row.Observations) > 0
+		if row.HasDetail && len(res.Transcript) > 0 {
+			row.TranscriptNote = fmt.Sprintf("Transcript of %d exchanges left out for passing specs; it is in report.json.", len(res.Transcript))
+		}
+		return row
+	}
+	row.HasDetail = true
+	row.Reason = capText(res.Reason, htmlMaxReason)
+	row.Scenario = f(res.Scenario)
+	for i, vi := range res.Violations {
+		if i == htmlMaxViolations {
+			row.ViolationsCut = len(res.Violations) - i
+			break
+		}
+		row.Violations = append(row.Violations, invariants.Violation{
+			Invariant: f(vi.Invariant), Where: f(vi.Where), Expected: f(vi.Expected), Actual: f(vi.Actual),
+		})
+	}
+	if len(res.Transcript) == 0 {
+		return row
+	}
+	if *budget <= 0 {
+		row.TranscriptNote = fmt.Sprintf("Transcript of %d exchanges left out: this page's transcript budget is spent. It is in report.json.", len(res.Transcript))
+		return row
+	}
+	for i, ex := range res.Transcript {
+		if i == htmlMaxExchanges || *budget <= 0 {
+			row.ExchangesCut = len(res.Transcript) - i
+			break
+		}
+		xv := buildExchange(ex)
+		*budget -= xv.size
+		row.Exchanges = append(row.Exchanges, xv)
+	}
+	row.ExchangeSummary = fmt.Sprintf("%d %s", len(res.Transcript), plural(len(res.Transcript), "exchange", "exchanges"))
+	if row.ExchangesCut > 0 {
+		row.ExchangeSummary += fmt.Sprintf(", first %d shown", len(row.Exchanges))
+	}
+	return row
+}
+
+func buildExchange(ex Exchange) exchangeView {
+	f := func(s string) string { return cutUTF8(s, htmlMaxField) }
+	xv := exchangeView{
+		Seq: ex.Seq, At: formatStamp(ex.AtMs), Dur: formatMs(ex.DurMs),
+		Method: f(ex.Method), URL: f(ex.URL), Instance: f(ex.Instance),
+		Error:     capText(ex.Error, htmlMaxField),
+		Truncated: ex.Truncated,
+	}
+	if ex.Direction == "in" {
+		xv.Dir = "webhook in"
+	}
+	switch {
+	case ex.Status == 0:
+		xv.Status, xv.StatusClass = "no response", "err"
+	case ex.Status >= 400:
+		xv.Status, xv.StatusClass = strconv.Itoa(ex.Status), "err"
+	default:
+		xv.Status, xv.StatusClass = strconv.Itoa(ex.Status), "ok"
+	}
+	xv.ReqHeaders = headerText(ex.ReqHeader, htmlMaxHeaderLines, htmlMaxHeaderValue)
+	xv.RespHeaders = headerText(ex.RespHeader, htmlMaxHeaderLines, htmlMaxHeaderValue)
+	xv.ReqBody = capText(prettyJSON(ex.ReqBody, 4*htmlMaxBody), htmlMaxBody)
+	xv.RespBody = capText(prettyJSON(ex.RespBody, 4*htmlMaxBody), htmlMaxBody)
+	xv.EventCount = len(ex.Events)
+	for i, e := range ex.Events {
+		if i == htmlMaxEvents {
+			xv.EventsCut = len(ex.Events) - i
+			break
+		}
+		d := capText(e.Data, htmlMaxEventData)
+		xv.Events = append(xv.Events, eventView{At: formatStamp(e.AtMs), Data: d})
+		xv.size += len(d)
+	}
+	xv.size += len(xv.ReqHeaders) + len(xv.RespHeaders) + len(xv.ReqBody) + len(xv.RespBody) + len(xv.URL) + len(xv.Error)
+	return xv
+}
+
+func byteSize(n int) string {
+	if n < 1<<10 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%.1f KiB", float64(n)/1024)
+}

@@ -1,0 +1,435 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"maps"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ScorecardKind is the kind of scorecard.json; it shares APIVersion with the
+// report.
+const ScorecardKind = "Scorecard"
+
+// NotRun is the scorecard cell of a spec that a vendor's report does not
+// contain (an older harness, a --suite or --focus run). It is not a verdict.
+const NotRun = "not-run"
+
+// htmlMaxExplain bounds the explain text shown per spec row.
+const htmlMaxExplain = 4 << 10
+
+// Scorecard is the vendor × spec matrix built from verified reports.
+type Scorecard struct {
+	APIVersion string            `json:"apiVersion"`
+	Kind       string            `json:"kind"`
+	Vendors    []ScorecardVendor `json:"vendors"`
+	Specs      []ScorecardSpec   `json:"specs"`
+	// Notes says what a reader must know about how the matrix was made:
+	// superseded reports, mixed harness or protocol versions.
+	Notes []string `json:"notes,omitempty"`
+
+	reports []*Report // aligned with Vendors
+}
+
+// ScorecardVendor is one column: one implementation name and version.
+type ScorecardVendor struct {
+	// Slug names the vendor's files: badges/<slug>.svg and vendors/<slug>/.
+	Slug            string         `json:"slug"`
+	Implementation  Implementation `json:"implementation"`
+	Harness         Harness        `json:"harness"`
+	ProtocolVersion string         `json:"protocolVersion"`
+	Start           time.Time      `json:"start"`
+	Unreachable     bool           `json:"unreachable,omitempty"`
+	Score           Score          `json:"score"`
+	// Digest is the digest of the report the column was built from.
+	Digest     string `json:"digest"`
+	ReportHTML string `json:"reportHtml"` // relative to the scorecard directory
+	ReportJSON string `json:"reportJson"`
+	Badge      string `json:"badge"`
+}
+
+// ScorecardSpec is one row.
+type ScorecardSpec struct {
+	ID       string   `json:"id"`
+	Title    string   `json:"title"`
+	Suite    string   `json:"suite"`
+	Level    string   `json:"level"`
+	Sections []string `json:"sections,omitempty"`
+	// Verdicts holds one verdict per vendor, in Vendors order; NotRun where
+	// that vendor's report lacks the spec.
+	Verdicts []string `json:"verdicts"`
+}
+
+// BuildScorecard merges reports into a matrix. A public scorecard must not
+// carry edited or inconsistent numbers, so every report is verified and any
+// that fails rejects the whole build: the error names each offending report
+// and its problems. Of several reports with the same implementation name and
+// version only the latest by Run.Start is kept (on a tie, the first given), and
+// a note says so. Columns are ordered by name (letters and digits only, case
+// ignored), then version; rows by spec area, then number.
+func BuildScorecard(reports []*Report) (*Scorecard, error) {
+	var errs []error
+	for i, r := range reports {
+		if r == nil {
+			errs = append(errs, fmt.Errorf("report %d: nil", i+1))
+			continue
+		}
+		if ps := Verify(r, nil); len(ps) > 0 {
+			msgs := make([]string, 0, 3)
+			for j, p := range ps {
+				if j == 3 {
+					msgs = append(msgs, fmt.Sprintf("and %d more", len(ps)-j))
+					break
+				}
+				msgs = append(msgs, p.String())
+			}
+			errs = append(errs, fmt.Errorf("report %d (%q %q): rejected, it does not verify: %s",
+				i+1, clip(r.Implementation.Name, 80), clip(r.Implementation.Version, 40), strings.Join(msgs, "; ")))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	if len(reports) == 0 {
+		return nil, errors.New("no reports to merge")
+	}
+
+	sc := &Scorecard{APIVersion: APIVersion, Kind: ScorecardKind}
+	type key struct{ name, version string }
+	kept := map[key]int{} // index into sc.reports
+	dropped := map[key]int{}
+	for _, r := range reports {
+		k := key{r.Implementation.Name, r.Implementation.Version}
+		if i, ok := kept[k]; ok {
+			dropped[k]++
+			if r.Run.Start.After(sc.reports[i].Run.Start) {
+				sc.reports[i] = r
+			}
+			continue
+		}
+		kept[k] = len(sc.reports)
+		sc.reports = append(sc.reports, r)
+	}
+	slices.SortStableFunc(sc.reports, func(a, b *Report) int {
+		if c := strings.Compare(Slugify(a.Implementation.Name), Slugify(b.Implementation.Name)); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Implementation.Name, b.Implementation.Name); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Implementation.Version, b.Implementation.Version)
+	})
+	for _, r := range sc.reports {
+		k := key{r.Implementation.Name, r.Implementation.Version}
+		if n := dropped[k]; n > 0 {
+			sc.Notes = append(sc.Notes, fmt.Sprintf("%s %s: %d %s superseded; kept the run started %s (%s).",
+				clip(k.name, 80), clip(k.version, 40), n, plural(n, "older report", "older reports"),
+				r.Run.Start.UTC().Format("2006-01-02 15:04:05 UTC"), shortDigest(r.Digest)))
+		}
+	}
+
+	slugs := assignSlugs(sc.reports)
+	for i, r := range sc.reports {
+		s := SummarizeReport(r)
+		sc.Vendors = append(sc.Vendors, ScorecardVendor{
+			Slug:            slugs[i],
+			Implementation:  r.Implementation,
+			Harness:         r.Harness,
+			ProtocolVersion: r.ProtocolVersion,
+			Start:           r.Run.Start,
+			Unreachable:     r.Run.Unreachable,
+			Score:           s.Score,
+			Digest:          r.Digest,
+			ReportHTML:      "vendors/" + slugs[i] + "/report.html",
+			ReportJSON:      "vendors/" + slugs[i] + "/report.json",
+			Badge:           "badges/" + slugs[i] + ".svg",
+		})
+	}
+
+	rows := map[string]*ScorecardSpec{}
+	for vi, r := range sc.reports {
+		for _, res := range r.Results {
+			sp := rows[res.ID]
+			if sp == nil {
+				sp = &ScorecardSpec{ID: res.ID, Title: res.Title, Suite: res.Suite, Level: res.Level, Sections: res.Sections,
+					Verdicts: slices.Repeat([]string{NotRun}, len(sc.reports))}
+				rows[res.ID] = sp
+			}
+			sp.Verdicts[vi] = string(res.Verdict)
+		}
+	}
+	for _, sp := range rows {
+		sc.Specs = append(sc.Specs, *sp)
+	}
+	slices.SortFunc(sc.Specs, func(a, b ScorecardSpec) int { return compareSpecIDs(a.ID, b.ID) })
+
+	distinct := func(f func(*Report) string) []string {
+		var out []string
+		for _, r := range sc.reports {
+			if v := f(r); !slices.Contains(out, v) {
+				out = append(out, v)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	if hv := distinct(func(r *Report) string { return r.Harness.Version }); len(hv) > 1 {
+		sc.Notes = append(sc.Notes, "The reports come from different harness versions ("+clip(strings.Join(hv, ", "), 200)+"): their spec sets and checks may differ; a spec missing from a report shows as not run.")
+	}
+	if pv := distinct(func(r *Report) string { return r.ProtocolVersion }); len(pv) > 1 {
+		sc.Notes = append(sc.Notes, "The reports test different protocol versions ("+clip(strings.Join(pv, ", "), 200)+").")
+	}
+	return sc, nil
+}
+
+// compareSpecIDs orders AREA-NNN by area, then by number as a number.
+func compareSpecIDs(a, b string) int {
+	aa, an, _ := strings.Cut(a, "-")
+	ba, bn, _ := strings.Cut(b, "-")
+	if c := strings.Compare(aa, ba); c != 0 {
+		return c
+	}
+	ai, errA := strconv.Atoi(an)
+	bi, errB := strconv.Atoi(bn)
+	if errA == nil && errB == nil && ai != bi {
+		return ai - bi
+	}
+	return strings.Compare(a, b)
+}
+
+func shortDigest(d string) string {
+	if len(d) > len(DigestPrefix)+12 {
+		return d[:len(DigestPrefix)+12] + "…"
+	}
+	return d
+}
+
+// slugPattern is what a slug may be; WriteScorecard re-checks it before
+// using one in a path, since Scorecard fields are exported.
+var slugPattern = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,78}[a-z0-9])?$`)
+
+// windowsReserved are file names Windows refuses whatever the extension;
+// a scorecard directory may be published from any OS.
+var windowsReserved = map[string]bool{"con": true, "prn": true, "aux": true, "nul": true,
+	"com1": true, "com2": true, "com3": true, "com4": true, "com5": true, "com6": true, "com7": true, "com8": true, "com9": true,
+	"lpt1": true, "lpt2": true, "lpt3": true, "lpt4": true, "lpt5": true, "lpt6": true, "lpt7": true, "lpt8": true, "lpt9": true}
+
+// Slugify turns an implementation name into a file-name-safe slug: lower-case
+// ASCII letters and digits, runs of anything else become one hyphen, at most
+// 80 characters, never empty, never "." or "..", never a path separator. So
+// "../../etc" becomes "etc" and "Acme Agent (beta)" becomes "acme-agent-beta".
+func Slugify(s string) string {
+	var b strings.Builder
+	hyphen := false
+	for _, c := range strings.ToLower(s) {
+		if (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') {
+			if hyphen && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			hyphen = false
+			b.WriteRune(c)
+			if b.Len() >= 80 {
+				break
+			}
+			continue
+		}
+		hyphen = true
+	}
+	out := strings.Trim(b.String(), "-")
+	if len(out) > 80 {
+		out = strings.TrimRight(out[:80], "-")
+	}
+	if out == "" {
+		return "implementation"
+	}
+	if windowsReserved[out] {
+		out += "-agent"
+	}
+	return out
+}
+
+// assignSlugs gives each column a unique slug. The name alone is used when
+// only one column has that name, so a vendor's badge URL stays the same from
+// one release to the next as long as the scorecard holds one version of it;
+// otherwise the version is appended, and any remaining clash gets -2, -3….
+func assignSlugs(rs []*Report) []string {
+	base := make([]string, len(rs))
+	count := map[string]int{}
+	for i, r := range rs {
+		base[i] = Slugify(r.Implementation.Name)
+		count[base[i]]++
+	}
+	out := make([]string, len(rs))
+	used := map[string]bool{}
+	for i, r := range rs {
+		s := base[i]
+		if count[s] > 1 {
+			s = Slugify(r.Implementation.Name + "-" + r.Implementation.Version)
+		}
+		cand := s
+		for n := 2; used[cand]; n++ {
+			suffix := "-" + strconv.Itoa(n)
+			cand = strings.TrimRight(cutUTF8(s, 80-len(suffix)), "-") + suffix
+		}
+		used[cand] = true
+		out[i] = cand
+	}
+	return out
+}
+
+// WriteScorecard writes into dir: scorecard.html (the matrix), scorecard.json,
+// badges/<slug>.svg per vendor, and vendors/<slug>/report.html and report.json
+// (the report exactly as submitted, so anyone can re-verify it) per vendor.
+// Each matrix cell links to vendors/<slug>/report.html#<spec ID>. explain, when
+// not nil, gives the text shown under each spec's title.
+func WriteScorecard(dir string, sc *Scorecard, explain func(id string) string) error {
+	if sc == nil || len(sc.reports) != len(sc.Vendors) {
+		return errors.New("scorecard: not built by BuildScorecard (it holds no reports)")
+	}
+	for _, v := range sc.Vendors {
+		if !slugPattern.MatchString(v.Slug) {
+			return fmt.Errorf("scorecard: unsafe slug %q", clip(v.Slug, 100))
+		}
+	}
+	for i, v := range sc.Vendors {
+		r := sc.reports[i]
+		vdir := filepath.Join(dir, "vendors", v.Slug)
+		if err := WriteHTML(filepath.Join(vdir, "report.html"), r); err != nil {
+			return err
+		}
+		if err := writeReportCopy(filepath.Join(vdir, "report.json"), r); err != nil {
+			return err
+		}
+		if err := writeFileAtomic(filepath.Join(dir, "badges", v.Slug+".svg"), []byte(badgeFor(v))); err != nil {
+			return err
+		}
+	}
+	j, err := json.MarshalIndent(sc, "", "  ")
+	if err != nil {
+		return fmt.Errorf("scorecard.json: %w", err)
+	}
+	if err := writeFileAtomic(filepath.Join(dir, "scorecard.json"), append(j, '\n')); err != nil {
+		return err
+	}
+	page, err := renderScorecard(sc, explain)
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(dir, "scorecard.html"), page)
+}
+
+// writeReportCopy writes the submitted bytes when there are any, so that the
+// copy's digest verifies; a report built in memory is encoded afresh.
+func writeReportCopy(path string, r *Report) error {
+	if r.raw != nil {
+		return writeFileAtomic(path, r.raw)
+	}
+	cp := *r
+	return WriteJSON(path, &cp)
+}
+
+var scorecardTemplate = template.Must(template.New("scorecard").Parse(mustAsset("assets/scorecard.html.tmpl")))
+
+type scorecardView struct {
+	CSP     string
+	Style   template.CSS
+	Script  template.JS
+	SC      *Scorecard
+	Columns []columnView
+	Rows    []matrixRow
+	Suites  []string
+	Levels  []string
+	Notes   []string
+}
+
+type columnView struct {
+	Slug, Name, Version, Protocol, Harness, Start string
+	Passed, Denominator, MustFailed, Warned       int
+	Percent                                       string
+	Unreachable                                   bool
+	ReportHTML, ReportJSON, Badge                 string
+	Class                                         string
+}
+
+type matrixRow struct {
+	ID, Title, Suite, Level, Sections, Explain string
+	AllPass                                    bool
+	Cells                                      []matrixCell
+}
+
+type matrixCell struct {
+	Verdict, Class, Label, Href, Tip string
+}
+
+func renderScorecard(sc *Scorecard, explain func(string) string) ([]byte, error) {
+	v := scorecardView{
+		CSP:    contentPolicy(pageStyle, scorecardJS),
+		Style:  template.CSS(pageStyle),
+		Script: template.JS(scorecardJS),
+		SC:     sc,
+		Notes:  sc.Notes,
+	}
+	f := func(s string) string { return cutUTF8(s, htmlMaxField) }
+	for _, vd := range sc.Vendors {
+		c := columnView{
+			Slug: vd.Slug, Name: f(vd.Implementation.Name), Version: f(vd.Implementation.Version),
+			Protocol: f(vd.ProtocolVersion), Harness: f(strings.TrimSpace(vd.Harness.Name + " " + vd.Harness.Version)),
+			Passed: vd.Score.Passed, Denominator: vd.Score.Denominator, MustFailed: vd.Score.MustFailed, Warned: vd.Score.Warned,
+			Percent:     strconv.FormatFloat(vd.Score.Percent, 'f', 1, 64),
+			Unreachable: vd.Unreachable,
+			ReportHTML:  vd.ReportHTML, ReportJSON: vd.ReportJSON, Badge: vd.Badge,
+		}
+		if !vd.Start.IsZero() {
+			c.Start = vd.Start.UTC().Format("2006-01-02 15:04 UTC")
+		}
+		v.Columns = append(v.Columns, c)
+	}
+	suites, levels := map[string]bool{}, map[string]bool{}
+	for _, sp := range sc.Specs {
+		row := matrixRow{ID: f(sp.ID), Title: f(sp.Title), Suite: f(sp.Suite), Level: f(sp.Level),
+			Sections: f(strings.Join(sp.Sections, ", ")), AllPass: true}
+		if explain != nil {
+			row.Explain = capText(explain(sp.ID), htmlMaxExplain)
+		}
+		suites[row.Suite], levels[row.Level] = true, true
+		for i, verdict := range sp.Verdicts {
+			if i >= len(v.Columns) {
+				break
+			}
+			col := v.Columns[i]
+			cell := matrixCell{Verdict: verdict}
+			if verdict == NotRun {
+				cell.Class, cell.Label = verdictClass(""), verdictLabel("")
+				cell.Tip = fmt.Sprintf("%s %s did not run %s", col.Name, col.Version, row.ID)
+			} else {
+				cell.Class, cell.Label = verdictClass(Verdict(verdict)), verdictLabel(Verdict(verdict))
+				cell.Href = col.ReportHTML + "#" + sp.ID
+				cell.Tip = fmt.Sprintf("%s %s · %s: %s", col.Name, col.Version, row.ID, verdict)
+			}
+			if verdict != string(Pass) {
+				row.AllPass = false
+			}
+			row.Cells = append(row.Cells, cell)
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	v.Suites = slices.Sorted(maps.Keys(suites))
+	for _, l := range Levels {
+		if levels[l] {
+			v.Levels = append(v.Levels, l)
+		}
+	}
+	var b bytes.Buffer
+	if err := scorecardTemplate.Execute(&b, v); err != nil {
+		return nil, fmt.Errorf("scorecard.html: %w", err)
+	}
+	return b.Bytes(), nil
+}
