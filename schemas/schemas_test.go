@@ -523,3 +523,14 @@ func TestForMethod(t *testing.T) {
 		t.Error("v0.3 method name accepted")
 	}
 }
+
+func TestNullIsNotUnset(t *testing.T) {
+	vs := validate(t, Task, []byte(`{"id":"t","contextId":null,"status":{"state":"TASK_STATE_WORKING"},"metadata":{"k":null}}`))
+	if len(vs) != 1 || vs[0].Where != "/contextId" || vs[0].Actual != "null" {
+		t.Fatalf("got:\n%s", dump(vs))
+	}
+	vs = validate(t, Task, []byte(`{"id":null,"status":{"state":"TASK_STATE_WORKING"}}`))
+	if len(vs) != 1 || vs[0].Where != "/id" || vs[0].Expected != "a JSON string" {
+		t.Fatalf("got:\n%s", dump(vs))
+	}
+}
