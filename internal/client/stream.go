@@ -1,0 +1,185 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"net/http"
+	"sync"
+
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/sse"
+)
+
+// Stream is an open SendStreamingMessage or SubscribeToTask response.
+//
+// Next returns one StreamResponse per SSE event. An error about one event (an
+// A2A error event, or garbage data) does not end the stream: the next call
+// goes on reading, so a spec sees everything the agent sent. io.EOF (the agent
+// closed the stream after a complete event), a Transport error, and a
+// Protocol error for an over-limit event or a stream cut inside an event are
+// final: they repeat on every later call.
+//
+// A Stream is read by one goroutine; Close may be called from any goroutine
+// and unblocks a pending Next.
+type Stream struct {
+	c      *Client
+	op     string
+	resp   *http.Response
+	rd     *sse.Reader
+	cancel context.CancelFunc
+	rpcID  json.RawMessage
+	last   sse.Event
+	final  error
+	once   sync.Once
+}
+
+func (c *Client) openStream(ctx context.Context, cl call) (*Stream, error) {
+	sctx, cancel := context.WithCancel(ctx)
+	p, err := c.build(sctx, cl)
+	if err != nil {
+		cancel()
+		return nil, &Error{Class: Transport, Op: cl.op, Binding: c.Binding(), Message: "building the request failed", Err: err}
+	}
+	resp, err := c.send(cl.op, p)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	if success(resp.StatusCode) && isSSEType(resp.Header.Get("Content-Type")) {
+		maxEvent := int(min(c.maxBody, math.MaxInt32))
+		return &Stream{c: c, op: cl.op, resp: resp, cancel: cancel, rpcID: p.rpcID,
+			rd: sse.NewReader(resp.Body, sse.WithMaxEventSize(maxEvent), sse.WithMaxLineLength(maxEvent))}, nil
+	}
+	defer cancel()
+	// No stream: an error answered before the stream (best practice, §6 of
+	// a2a-v1.md), or a protocol violation.
+	body, err := c.readBody(cl.op, resp)
+	if err != nil {
+		return nil, err
+	}
+	if !success(resp.StatusCode) {
+		_, err := c.unaryResult(cl.op, resp, body, p.rpcID, false)
+		return nil, err
+	}
+	b := c.Binding()
+	if c.jsonrpc() {
+		if out, derr := decodeJSONRPCResponse(body, p.rpcID, false); derr == nil && out.rpcErr != nil {
+			return nil, a2aError(b, cl.op, resp.StatusCode, false, *out.rpcErr, body)
+		}
+	} else if f, ok := restErrorBody(body); ok {
+		return nil, a2aError(b, cl.op, resp.StatusCode, false, f, body)
+	}
+	return nil, protocolError(b, cl.op, resp.StatusCode, body, nil,
+		"%s answered HTTP %d with Content-Type %s, want %s", cl.op, resp.StatusCode,
+		quoteCapped(resp.Header.Get("Content-Type"), 100), ContentTypeSSE)
+}
+
+// Next returns the next event's StreamResponse; see Stream for the error
+// contract.
+func (s *Stream) Next() (a2a.StreamResponse, error) {
+	if s.final != nil {
+		return a2a.StreamResponse{}, s.final
+	}
+	ev, err := s.rd.Next()
+	if err != nil {
+		s.final = s.readError(err)
+		s.Close()
+		return a2a.StreamResponse{}, s.final
+	}
+	s.last = ev
+	return s.decodeEvent(ev)
+}
+
+func (s *Stream) readError(err error) error {
+	b, status := s.c.Binding(), s.resp.StatusCode
+	var le *sse.LimitError
+	var inc *sse.IncompleteEventError
+	switch {
+	case errors.Is(err, io.EOF):
+		return io.EOF
+	case errors.As(err, &le):
+		return &Error{Class: Protocol, Op: s.op, Binding: b, HTTPStatus: status, InStream: true,
+			Message: "stream event " + le.Error() + " (WithMaxBody)", Err: err}
+	case errors.As(err, &inc):
+		return &Error{Class: Protocol, Op: s.op, Binding: b, HTTPStatus: status, InStream: true,
+			Message: "stream ended inside an event: its data was not followed by a blank line, so per the WHATWG SSE rules it is discarded",
+			Body:    capBody(inc.Pending), Err: err}
+	}
+	return &Error{Class: Transport, Op: s.op, Binding: b, HTTPStatus: status, InStream: true,
+		Message: "reading the stream failed", Err: err}
+}
+
+// decodeEvent reads one event in the binding's framing: a JSON-RPC response
+// per event on JSON-RPC (§9.4.2), a bare StreamResponse on HTTP+JSON (§11.7).
+// Mid-stream errors are recognised in every framing seen in practice (a
+// JSON-RPC error, data {"error":…}, or event: error), on both bindings.
+func (s *Stream) decodeEvent(ev sse.Event) (a2a.StreamResponse, error) {
+	b, status := s.c.Binding(), s.resp.StatusCode
+	data := []byte(ev.Data)
+	if ev.Type == "error" {
+		if f, ok := eventErrorBody(data); ok {
+			return a2a.StreamResponse{}, a2aError(b, s.op, status, true, f, data)
+		}
+		e := protocolError(b, s.op, status, data, nil, "event: error whose data is not an error object: %s", snippet(data))
+		e.InStream = true
+		return a2a.StreamResponse{}, e
+	}
+	doc := data
+	if s.c.jsonrpc() {
+		out, err := decodeJSONRPCResponse(data, s.rpcID, false)
+		if err != nil {
+			e := protocolError(b, s.op, status, data, err, "stream event: %v", err)
+			e.InStream = true
+			return a2a.StreamResponse{}, e
+		}
+		if out.rpcErr != nil {
+			return a2a.StreamResponse{}, a2aError(b, s.op, status, true, *out.rpcErr, data)
+		}
+		doc = out.result
+	} else if f, ok := restErrorBody(data); ok {
+		return a2a.StreamResponse{}, a2aError(b, s.op, status, true, f, data)
+	}
+	obj, err := s.c.objectResult(s.op, status, doc, data)
+	if err != nil {
+		err.(*Error).InStream = true
+		return a2a.StreamResponse{}, err
+	}
+	var sr a2a.StreamResponse
+	if err := json.Unmarshal(obj, &sr); err != nil {
+		e := protocolError(b, s.op, status, data, err, "stream event does not decode as a StreamResponse: %v", err)
+		e.InStream = true
+		return a2a.StreamResponse{}, e
+	}
+	if n := len(sr.Members()); n != 1 {
+		e := protocolError(b, s.op, status, data, nil,
+			"StreamResponse must hold exactly one of task, message, statusUpdate, artifactUpdate; got %s", membersOf(obj))
+		e.InStream = true
+		return a2a.StreamResponse{}, e
+	}
+	return sr, nil
+}
+
+// Raw returns the data of the last event Next read (the JSON document as
+// received), for evidence.
+func (s *Stream) Raw() []byte { return []byte(s.last.Data) }
+
+// Event returns the last SSE event Next read, with its type and id.
+func (s *Stream) Event() sse.Event { return s.last }
+
+// StatusCode and Header describe the HTTP response that opened the stream.
+func (s *Stream) StatusCode() int     { return s.resp.StatusCode }
+func (s *Stream) Header() http.Header { return s.resp.Header }
+
+// Close ends the stream from the client side and releases the connection. It
+// is safe to call more than once and from another goroutine.
+func (s *Stream) Close() error {
+	var err error
+	s.once.Do(func() {
+		s.cancel()
+		err = s.resp.Body.Close()
+	})
+	return err
+}
