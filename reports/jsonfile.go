@@ -58,6 +58,9 @@ func ReadJSON(path string) (*Report, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > MaxReportBytes {
+		return nil, fmt.Errorf("%s: larger than %d MiB, the most a report may be", path, MaxReportBytes>>20)
+	}
 	raw, err := io.ReadAll(io.LimitReader(f, MaxReportBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

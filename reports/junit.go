@@ -216,7 +216,7 @@ func systemOut(res Result) string {
 		if ex.Status != 0 {
 			status = strconv.Itoa(ex.Status)
 		}
-		fmt.Fprintf(&b, "#%d +%s %s %s → %s (%s", ex.Seq, formatMs(ex.AtMs), cutUTF8(ex.Method, 20), cutUTF8(ex.URL, 300), status, formatMs(ex.DurMs))
+		fmt.Fprintf(&b, "#%d +%s %s %s → %s (%s", ex.Seq, formatStamp(ex.AtMs), cutUTF8(ex.Method, 20), cutUTF8(ex.URL, 300), status, formatMs(ex.DurMs))
 		if ex.Instance != "" {
 			fmt.Fprintf(&b, ", instance %s", cutUTF8(ex.Instance, 40))
 		}

@@ -83,9 +83,9 @@ func BuildScorecard(reports []*Report) (*Scorecard, error) {
 			continue
 		}
 		if ps := Verify(r, nil); len(ps) > 0 {
-			msgs := make([]string, 0, 3)
+			msgs := make([]string, 0, 5)
 			for j, p := range ps {
-				if j == 3 {
+				if j == 5 {
 					msgs = append(msgs, fmt.Sprintf("and %d more", len(ps)-j))
 					break
 				}

@@ -131,8 +131,8 @@ func Verify(r *Report, raw []byte) []Problem {
 		}
 	}
 
-	for _, d := range summaryDiffs(r.Summary, SummarizeReport(r)) {
-		ps.add("/summary", d+" (the summary does not match the results)")
+	if d := summaryDiffs(r.Summary, SummarizeReport(r)); len(d) > 0 {
+		ps.add("/summary", "does not match the results: "+strings.Join(d, "; "))
 	}
 
 	verifyDigest(&ps, r, raw)

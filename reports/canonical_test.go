@@ -1,0 +1,112 @@
+package reports
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestFormatES6Number(t *testing.T) {
+	tests := []struct {
+		in   float64
+		want string
+	}{
+		{0, "0"},
+		{math.Copysign(0, -1), "0"},
+		{1, "1"},
+		{-1.5, "-1.5"},
+		{0.1, "0.1"},
+		{4.5, "4.5"},
+		{0.002, "0.002"},
+		{0.000001, "0.000001"},
+		{0.000001234, "0.000001234"},
+		{1e-7, "1e-7"},
+		{1.5e-7, "1.5e-7"},
+		{1e-27, "1e-27"},
+		{1e20, "100000000000000000000"},
+		{1.2345678901234568e20, "123456789012345680000"},
+		{1e21, "1e+21"},
+		{1e30, "1e+30"},
+		{333333333.33333329, "333333333.3333333"},
+		{9007199254740991, "9007199254740991"},
+		{5e-324, "5e-324"},
+		{1.7976931348623157e308, "1.7976931348623157e+308"},
+		{1520.25, "1520.25"},
+	}
+	for _, tc := range tests {
+		got, err := formatES6Number(tc.in)
+		if err != nil || got != tc.want {
+			t.Errorf("formatES6Number(%v) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+	if _, err := formatES6Number(math.NaN()); err == nil {
+		t.Error("NaN accepted")
+	}
+}
+
+// The worked example of RFC 8785 §3.2.2 (numbers, string escapes, literals)
+// and its §3.2.3 key-ordering example (UTF-16 order puts U+1F600 before U+FB33).
+func TestCanonicalRFC8785Examples(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{
+			in:   `{"numbers": [333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001], "string": "\u20ac$\u000F\u000aA'\u0042\u0022\u005c\\\"\/", "literals": [null, true, false]}`,
+			want: `{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\u000f\nA'B\"\\\\\"/"}`,
+		},
+		{
+			in:   `{"\u20ac":"Euro Sign","\r":"Carriage Return","\ufb33":"Hebrew Letter Dalet With Dagesh","1":"One","\ud83d\ude00":"Emoji: Grinning Face","\u0080":"Control","\u00f6":"Latin Small Letter O With Diaeresis"}`,
+			want: "{\"\\r\":\"Carriage Return\",\"1\":\"One\",\"\u0080\":\"Control\",\"ö\":\"Latin Small Letter O With Diaeresis\",\"€\":\"Euro Sign\",\"😀\":\"Emoji: Grinning Face\",\"דּ\":\"Hebrew Letter Dalet With Dagesh\"}",
+		},
+	}
+	for _, tc := range tests {
+		got, err := canonicalReport([]byte(tc.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != tc.want {
+			t.Errorf("canonical form\n got %s\nwant %s", got, tc.want)
+		}
+	}
+}
+
+func TestDigestIgnoresLayoutAndTheDigestMember(t *testing.T) {
+	a := `{"b":[1,2,{"y":true,"x":null}],"a":"é","digest":"sha256:whatever"}`
+	b := "{\n  \"a\": \"\\u00e9\",\n  \"b\": [1.0, 2e0, {\"x\": null, \"y\": true}]\n}\n"
+	da, err := DigestOf([]byte(a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := DigestOf([]byte(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if da != db {
+		t.Fatalf("same content, different digests: %s vs %s", da, db)
+	}
+	sum := sha256.Sum256([]byte(`{"a":"é","b":[1,2,{"x":null,"y":true}]}`))
+	if want := DigestPrefix + hex.EncodeToString(sum[:]); da != want {
+		t.Fatalf("digest = %s, want sha256 of the canonical text %s", da, want)
+	}
+}
+
+func TestDigestRefusesAmbiguousInput(t *testing.T) {
+	tests := map[string]string{
+		"duplicate key":         `{"a":1,"a":2}`,
+		"nested duplicate":      `{"r":[{"verdict":"fail","verdict":"pass"}]}`,
+		"integer beyond I-JSON": `{"seed":9007199254740993}`,
+		"invalid UTF-8":         "{\"a\":\"\xff\"}",
+		"not an object":         `[1,2]`,
+		"trailing data":         `{"a":1} {"b":2}`,
+		"malformed":             `{"a":}`,
+		"too deep":              `{"a":` + strings.Repeat("[", maxJSONDepth+2) + strings.Repeat("]", maxJSONDepth+2) + `}`,
+	}
+	for name, in := range tests {
+		if d, err := DigestOf([]byte(in)); err == nil {
+			t.Errorf("%s: accepted, digest %s", name, d)
+		}
+	}
+	if _, err := DigestOf([]byte(`{"seed":9007199254740991,"neg":-9007199254740991}`)); err != nil {
+		t.Errorf("largest safe integers refused: %v", err)
+	}
+}
