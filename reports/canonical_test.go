@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"math"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -108,5 +110,42 @@ func TestDigestRefusesAmbiguousInput(t *testing.T) {
 	}
 	if _, err := DigestOf([]byte(`{"seed":9007199254740991,"neg":-9007199254740991}`)); err != nil {
 		t.Errorf("largest safe integers refused: %v", err)
+	}
+}
+
+// nodeDigest is the recipe docs/report-format.md gives third parties; JS's
+// JSON.stringify and default sort are exactly RFC 8785 for parsed JSON.
+const nodeDigest = `const fs = require("fs"), crypto = require("crypto");
+const canon = v => Array.isArray(v) ? "[" + v.map(canon).join(",") + "]"
+  : v !== null && typeof v === "object"
+    ? "{" + Object.keys(v).sort().map(k => JSON.stringify(k) + ":" + canon(v[k])).join(",") + "}"
+    : JSON.stringify(v);
+const report = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+delete report.digest;
+console.log("sha256:" + crypto.createHash("sha256").update(canon(report), "utf8").digest("hex"));`
+
+// TestDigestMatchesDocumentedRecipe checks the documented recipe against
+// ours on a report with awkward content: keys beyond U+FFFF, control
+// characters, fractions. It needs node; without it the RFC vectors above
+// still pin the format.
+func TestDigestMatchesDocumentedRecipe(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node not on PATH: the documented third-party recipe is not cross-checked")
+	}
+	r := sampleReport("Acme \U0001F600 \u2028 \x01", "1")
+	r.Results[5].Observations = map[string]string{"\U0001F600": "a", "\uFB33": "b", "\u00e9": "c\u0000\t"}
+	r.Results[5].Transcript[0].AtMs = 0.000123
+	r.Results[5].Transcript[0].DurMs = 123456789.125
+	p := filepath.Join(t.TempDir(), "report.json")
+	if err := WriteJSON(p, r); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(node, "-e", nodeDigest, p).Output()
+	if err != nil {
+		t.Fatalf("node: %v", err)
+	}
+	if got := strings.TrimSpace(string(out)); got != r.Digest {
+		t.Fatalf("documented recipe gives %s, report says %s", got, r.Digest)
 	}
 }

@@ -201,6 +201,9 @@ func junitCaseFor(res Result, unreachable bool) junitCase {
 // systemOut is the testcase's verdict line and a one-line-per-exchange
 // transcript summary, capped; bodies stay in report.json and report.html.
 func systemOut(res Result) string {
+	if res.Verdict == Pass && len(res.Transcript) == 0 {
+		return ""
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s: %s\n", res.Verdict, res.ID, res.Level)
 	if res.Verdict == Warn && res.Reason != "" {
