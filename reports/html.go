@@ -186,7 +186,7 @@ func buildReportView(r *Report) *reportView {
 		Script: template.JS(reportScript),
 	}
 	name := cutUTF8(r.Implementation.Name, 200)
-	v.Title = fmt.Sprintf("A2A conformance: %s %s — %d/%d", name, cutUTF8(r.Implementation.Version, 60), s.Score.Passed, s.Score.Denominator)
+	v.Title = fmt.Sprintf("A2A conformance: %s — %d/%d", strings.TrimSpace(name+" "+cutUTF8(r.Implementation.Version, 60)), s.Score.Passed, s.Score.Denominator)
 	v.Meta = reportMeta(r)
 	v.Headline, v.HeadlineRule = headline(s, r.Run.Unreachable)
 	v.Bar = scoreBar(s, r.Run.Unreachable)
@@ -371,7 +371,8 @@ func buildSpecRow(res Result, budget *int) specRow {
 		row.Observations = append(row.Observations, kv{f(k), f(res.Observations[k])})
 	}
 	if res.Verdict == Pass {
-		row.HasDetail = len(row.Observations) > 0
+		row.Reason = capText(res.Reason, htmlMaxReason)
+		row.HasDetail = len(row.Observations) > 0 || row.Reason != ""
 		if row.HasDetail && len(res.Transcript) > 0 {
 			row.TranscriptNote = fmt.Sprintf("Transcript of %d exchanges left out for passing specs; it is in report.json.", len(res.Transcript))
 		}

@@ -83,16 +83,8 @@ func BuildScorecard(reports []*Report) (*Scorecard, error) {
 			continue
 		}
 		if ps := Verify(r, nil); len(ps) > 0 {
-			msgs := make([]string, 0, 5)
-			for j, p := range ps {
-				if j == 5 {
-					msgs = append(msgs, fmt.Sprintf("and %d more", len(ps)-j))
-					break
-				}
-				msgs = append(msgs, p.String())
-			}
 			errs = append(errs, fmt.Errorf("report %d (%q %q): rejected, it does not verify: %s",
-				i+1, clip(r.Implementation.Name, 80), clip(r.Implementation.Version, 40), strings.Join(msgs, "; ")))
+				i+1, clip(r.Implementation.Name, 80), clip(r.Implementation.Version, 40), firstProblems(ps, 5)))
 		}
 	}
 	if len(errs) > 0 {
@@ -188,6 +180,42 @@ func BuildScorecard(reports []*Report) (*Scorecard, error) {
 		sc.Notes = append(sc.Notes, "The reports test different protocol versions ("+clip(strings.Join(pv, ", "), 200)+").")
 	}
 	return sc, nil
+}
+
+// BuildScorecardFiles reads and verifies each report.json, then merges them
+// with BuildScorecard. Errors name the file: every file that cannot be read
+// or does not verify is listed, and then nothing is built.
+func BuildScorecardFiles(paths []string) (*Scorecard, error) {
+	var errs []error
+	reports := make([]*Report, 0, len(paths))
+	for _, p := range paths {
+		r, ps, err := VerifyFile(p)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case len(ps) > 0:
+			errs = append(errs, fmt.Errorf("%s (%q %q): rejected, it does not verify: %s",
+				p, clip(r.Implementation.Name, 80), clip(r.Implementation.Version, 40), firstProblems(ps, 5)))
+		default:
+			reports = append(reports, r)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return BuildScorecard(reports)
+}
+
+func firstProblems(ps []Problem, n int) string {
+	msgs := make([]string, 0, n+1)
+	for j, p := range ps {
+		if j == n {
+			msgs = append(msgs, fmt.Sprintf("and %d more", len(ps)-j))
+			break
+		}
+		msgs = append(msgs, p.String())
+	}
+	return strings.Join(msgs, "; ")
 }
 
 // compareSpecIDs orders AREA-NNN by area, then by number as a number.

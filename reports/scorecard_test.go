@@ -256,3 +256,36 @@ func TestBadge(t *testing.T) {
 		t.Error("badge has no width")
 	}
 }
+
+func TestBuildScorecardFilesNamesTheFile(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.json")
+	if err := WriteJSON(good, sampleReport("Good", "1")); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(good)
+	bad := filepath.Join(dir, "edited.json")
+	os.WriteFile(bad, edit(t, raw, func(doc map[string]any) {
+		doc["implementation"].(map[string]any)["name"] = "Edited"
+		result(doc, 5)["verdict"] = "pass"
+	}), 0o644)
+	junk := filepath.Join(dir, "junk.json")
+	os.WriteFile(junk, []byte("not json"), 0o644)
+
+	_, err := BuildScorecardFiles([]string{good, bad, junk})
+	if err == nil {
+		t.Fatal("edited and junk files accepted")
+	}
+	for _, want := range []string{bad + ` ("Edited" "1"): rejected`, "/digest", junk} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+	if strings.Contains(err.Error(), good) {
+		t.Errorf("good file blamed: %v", err)
+	}
+	sc, err := BuildScorecardFiles([]string{good})
+	if err != nil || len(sc.Vendors) != 1 {
+		t.Fatalf("good file: %v", err)
+	}
+}

@@ -335,6 +335,18 @@ func TestVerifyUnreachableReportWrittenHonestly(t *testing.T) {
 	if back.Summary.Score.Passed != 0 || back.Summary.Score.Denominator != len(r.Results) {
 		t.Fatalf("unreachable score = %+v", back.Summary.Score)
 	}
+	// Someone adds a pass to the honest report by hand, and fixes the digest.
+	_, raw := written(t, r)
+	b := redigest(t, edit(t, raw, func(doc map[string]any) {
+		doc["results"] = append(results(doc), map[string]any{
+			"id": "LIFE-999", "title": "added", "suite": "lifecycle", "level": "MUST", "verdict": "pass", "durationMs": 1,
+		})
+	}))
+	ps := verifyBytes(t, b)
+	if !hasProblem(ps, "/results/11/verdict", "unreachable") || !hasProblem(ps, "/summary", "total is 11, want 12") {
+		t.Fatalf("added pass in unreachable run not caught: %v", ps)
+	}
+
 	// A buggy runner that recorded passes still writes a 0 score, and verify
 	// names each pass.
 	r.Results[0].Verdict = Pass

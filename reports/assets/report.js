@@ -26,7 +26,8 @@
     apply();
   }
   function reveal() {
-    var id = decodeURIComponent(location.hash.slice(1));
+    var id;
+    try { id = decodeURIComponent(location.hash.slice(1)); } catch (e) { return; }
     var el = id ? document.getElementById(id) : null;
     var g = el ? el.closest("tbody[data-verdict]") : null;
     if (!g) { return; }
