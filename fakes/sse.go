@@ -1,0 +1,119 @@
+package fakes
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"encoding/json"
+)
+
+// keepAliveEvery is how often an idle stream sends an SSE comment, so that
+// proxies do not cut a stream waiting on a long delay.
+const keepAliveEvery = 15 * time.Second
+
+// rewrite applies the faults that corrupt every JSON body the agent sends
+// (results, stream events, pushes).
+func (a *Agent) rewrite(b []byte) []byte {
+	if a.faults.has(faultSnakeCaseFields) {
+		b = snakeCaseKeys(b)
+	}
+	if a.faults.has(faultTimestampWithOffset) {
+		b = offsetTimestamps(b)
+	}
+	return b
+}
+
+// sseWriter writes one text/event-stream response.
+type sseWriter struct {
+	w       http.ResponseWriter
+	flusher http.Flusher
+}
+
+func startSSE(w http.ResponseWriter) *sseWriter {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	f, _ := w.(http.Flusher)
+	s := &sseWriter{w: w, flusher: f}
+	s.flush()
+	return s
+}
+
+func (s *sseWriter) flush() {
+	if s.flusher != nil {
+		s.flusher.Flush()
+	}
+}
+
+// event writes one event; data is a single line of JSON (encoding/json never
+// emits a raw newline), so one data: line suffices.
+func (s *sseWriter) event(data []byte) error {
+	buf := make([]byte, 0, len(data)+8)
+	buf = append(buf, "data: "...)
+	buf = append(buf, data...)
+	buf = append(buf, '\n', '\n')
+	if _, err := s.w.Write(buf); err != nil {
+		return err
+	}
+	s.flush()
+	return nil
+}
+
+func (s *sseWriter) comment(text string) error {
+	if _, err := s.w.Write([]byte(": " + text + "\n\n")); err != nil {
+		return err
+	}
+	s.flush()
+	return nil
+}
+
+// pump writes a stream's events through frame (which adds the binding's
+// envelope) until the stream's end, the client leaving, or shutdown. Under
+// stream-no-close it keeps the stream open after the terminal event.
+func (a *Agent) pump(ctx context.Context, es *eventStream, out *sseWriter, frame func([]byte) []byte) {
+	if es.sub != nil {
+		defer es.sub.close()
+	}
+	for _, ev := range es.first {
+		b, _ := json.Marshal(ev)
+		if out.event(frame(a.rewrite(b))) != nil {
+			return
+		}
+	}
+	if es.sub == nil {
+		return
+	}
+	keepAlive := time.NewTicker(keepAliveEvery)
+	defer keepAlive.Stop()
+	noClose := a.faults.has(faultStreamNoClose)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-keepAlive.C:
+			if out.comment("keep-alive") != nil {
+				return
+			}
+		case <-es.sub.ready:
+			evs, closed := es.sub.take()
+			for _, e := range evs {
+				if e.Version <= es.after {
+					continue
+				}
+				if out.event(frame(a.rewrite(e.Body))) != nil {
+					return
+				}
+				end := e.State.Terminal() || (es.closeOnInterrupted && e.State.Interrupted())
+				if end && !noClose {
+					return
+				}
+			}
+			if closed {
+				return
+			}
+		}
+	}
+}
