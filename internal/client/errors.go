@@ -79,7 +79,11 @@ type Error struct {
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s: %s error", e.Binding, e.Op, e.Class)
+	binding := e.Binding
+	if binding == "" {
+		binding = "a2a"
+	}
+	fmt.Fprintf(&b, "%s %s: %s error", binding, e.Op, e.Class)
 	if e.Kind != "" {
 		fmt.Fprintf(&b, " %s", e.Kind)
 	}
