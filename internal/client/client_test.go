@@ -35,7 +35,7 @@ type seen struct {
 // recorder captures requests and answers with a canned response built from
 // the request (so JSON-RPC responses can echo the id).
 type mockAgent struct {
-	t        *testing.T
+	t        testing.TB
 	requests []seen
 	answer   func(s seen) *http.Response
 }
@@ -63,7 +63,7 @@ func (m *mockAgent) last() seen {
 
 // newMocked returns a client for binding whose http.Client uses an httpmock
 // transport (never the global Activate) answered by m.
-func newMocked(t *testing.T, binding, tenant string, answer func(seen) *http.Response, opts ...Option) (*Client, *mockAgent) {
+func newMocked(t testing.TB, binding, tenant string, answer func(seen) *http.Response, opts ...Option) (*Client, *mockAgent) {
 	t.Helper()
 	m := &mockAgent{t: t, answer: answer}
 	mt := httpmock.NewMockTransport()
