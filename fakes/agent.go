@@ -174,6 +174,7 @@ type Agent struct {
 	client *http.Client
 
 	startOnce sync.Once
+	stopOnce  sync.Once
 	started   atomic.Bool
 	ready     atomic.Bool
 	draining  atomic.Bool
@@ -348,6 +349,12 @@ func (a *Agent) start(ctx context.Context) error {
 // open streams and blocking calls keep being served until they end or ctx
 // expires, then they are cut. A private memory store is closed.
 func (a *Agent) Shutdown(ctx context.Context) error {
+	err := errors.New("fakes: Shutdown called twice")
+	a.stopOnce.Do(func() { err = a.shutdown(ctx) })
+	return err
+}
+
+func (a *Agent) shutdown(ctx context.Context) error {
 	a.draining.Store(true)
 	a.stopWork()
 	err := a.workers.wait(ctx)

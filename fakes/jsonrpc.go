@@ -47,6 +47,9 @@ func decodeParams(raw json.RawMessage, into any) *opError {
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		raw = []byte("{}")
 	}
+	if !json.Valid(raw) {
+		return errParse("the body is not valid JSON")
+	}
 	if raw[0] != '{' {
 		return errInvalidParams("params", "params must be a JSON object")
 	}
