@@ -39,7 +39,7 @@ var Verdicts = []Verdict{Pass, Fail, Warn, NotApplicable, CouldNotRun, Indetermi
 
 // Counts reports whether the verdict enters the score's denominator: everything
 // but not-applicable does, and only pass counts as passed.
-func (v Verdict) Counts() bool { return v != NotApplicable && v != "" }
+func (v Verdict) Counts() bool { return v != NotApplicable }
 
 // Report is one run of the harness against one implementation.
 type Report struct {

@@ -47,7 +47,13 @@ func (t *T) Violated(vs ...invariants.Violation) {
 	t.mu.Lock()
 	t.violations = append(t.violations, vs...)
 	t.mu.Unlock()
-	Fail(fmt.Sprintf("%s: %d violation(s)\n%s", t.Info.ID, len(vs), invariants.Summarize(vs, 20)))
+	// The first line names the first violation: it is what the progress line
+	// and the report's one-line views show.
+	msg := invariants.Summarize(vs, 20)
+	if len(vs) > 1 {
+		msg = fmt.Sprintf("%s\n(%d violations in all)", msg, len(vs))
+	}
+	Fail(msg)
 }
 
 // CouldNotRun ends the spec because the harness could not do what it needs.

@@ -1,0 +1,329 @@
+// Package cli is the a2a-conform command line: subcommands, flags on private
+// FlagSets (Ginkgo registers ~50 flags on the global one), and exit codes as
+// DESIGN.md's CLI contract fixes them.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/a2a-conform/a2a-conform/internal/runner"
+	"github.com/a2a-conform/a2a-conform/reports"
+	"github.com/a2a-conform/a2a-conform/suites"
+)
+
+const usage = `a2a-conform: interop conformance harness for A2A v1.0 agents
+
+Usage:
+  a2a-conform run [flags]            run the specs; no --target runs them against the
+                                     embedded reference agent
+  a2a-conform list [--suite S,…]     spec IDs, level, sections, scenario, title
+  a2a-conform explain ID             what a spec checks, why, and how to enable it
+  a2a-conform fake [flags]           serve the reference agent for other tools
+  a2a-conform scorecard --out DIR REPORT.json…
+                                     vendor × spec matrix (HTML + JSON) and SVG badges
+  a2a-conform verify REPORT.json     check a submitted report is well-formed and unedited
+  a2a-conform version
+
+Exit codes: 0 no MUST/invariant failed · 1 something failed · 2 usage or config error ·
+3 could not reach the target.
+
+Start here:
+  a2a-conform run                                 # against the embedded reference agent
+  a2a-conform run --target https://agent.example.com --header 'Authorization: Bearer …'
+  a2a-conform run --help                          # every run flag
+`
+
+// Main runs the command line and returns the process exit code.
+func Main(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return runner.ExitUsage
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "run":
+		return runCmd(rest, stdout, stderr)
+	case "list":
+		return listCmd(rest, stdout, stderr)
+	case "explain":
+		return explainCmd(rest, stdout, stderr)
+	case "fake":
+		return fakeCmd(rest, stdout, stderr)
+	case "scorecard":
+		return scorecardCmd(rest, stdout, stderr)
+	case "verify":
+		return verifyCmd(rest, stdout, stderr)
+	case "version", "--version":
+		fmt.Fprintf(stdout, "a2a-conform %s (A2A protocol %s)\n", runner.HarnessVersion, "1.0")
+		return 0
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "a2a-conform: unknown command %q\n\n%s", cmd, usage)
+		return runner.ExitUsage
+	}
+}
+
+// listFlag collects a repeatable flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
+
+func newFlagSet(name string, stderr io.Writer, help string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, help)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse handles -h (exit 0) and bad flags (exit 2) uniformly.
+func parse(fs *flag.FlagSet, args []string) (done bool, code int) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return true, 0
+		}
+		return true, runner.ExitUsage
+	}
+	return false, 0
+}
+
+const runHelp = `Usage: a2a-conform run [flags]
+
+Runs the selected specs and writes DIR/report.json, DIR/junit.xml and DIR/report.html.
+Without --target the harness starts its embedded reference agent and runs against it
+(--fault then switches on registered faults, to see specs fail). Flags win over --config.
+Auth headers may also come from $` + runner.HeaderEnv + ` (one 'Name: value' per line);
+their values are redacted from every report.
+
+Flags:
+`
+
+func runCmd(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("run", stderr, runHelp)
+	var (
+		cfgFile string
+		c       runner.Config
+		suiteF  listFlag
+		focusF  listFlag
+		faultF  listFlag
+		headerF listFlag
+	)
+	fs.StringVar(&cfgFile, "config", "", "YAML or JSON `file` with the same keys as these flags")
+	fs.StringVar(&c.Target, "target", "", "base `URL` of the agent (its card is at URL/.well-known/agent-card.json)")
+	fs.Var(&suiteF, "suite", "suites to run, comma-separated: "+strings.Join(suites.SuiteNames, ","))
+	fs.StringVar(&c.LabelFilter, "label-filter", "", "Ginkgo label filter `EXPR`, e.g. 'MUST && !needs:topology'")
+	fs.Var(&focusF, "focus", "run only these spec `IDs`, comma-separated")
+	fs.Int64Var(&c.Seed, "seed", 0, "random seed for spec order and race jitter (default: random, printed)")
+	fs.StringVar(&c.Out, "out", runner.DefaultOut, "report `DIR`")
+	fs.Var(&faultF, "fault", "embedded agent only: faults to switch on, comma-separated (a2a-conform fake --list-faults)")
+	fs.Var(&headerF, "header", "'Name: value' added to every request to the agent; repeatable")
+	fs.StringVar(&c.AgentCmd, "agent-cmd", "", "process driver: command `TEMPLATE` starting one agent ({port} {instance} {generation} {store})")
+	fs.StringVar(&c.AgentCmdNext, "agent-cmd-next", "", "process driver: command `TEMPLATE` for the next generation")
+	fs.IntVar(&c.Instances, "instances", 0, "process driver: number of instances (default 2)")
+	fs.StringVar(&c.WebhookListen, "webhook-listen", "", "`ADDR` for the harness's webhook receiver (default 127.0.0.1:0)")
+	fs.StringVar(&c.WebhookURL, "webhook-url", "", "`URL` the agent should deliver webhooks to, if not the listen address")
+	fs.StringVar(&c.SubscribeVerb, "subscribe-verb", "", "HTTP verb for REST SubscribeToTask: POST (spec prose, default) or GET (proto)")
+	fs.IntVar(&c.RaceTrials, "race-trials", 0, fmt.Sprintf("trials of the cancel-then-complete race (default %d)", runner.DefaultRaceTrials))
+	fs.BoolVar(&c.NoDirective, "no-directive", false, "do not use the directive extension even if the card advertises it")
+	if done, code := parse(fs, args); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "run: unexpected arguments %q\n", fs.Args())
+		return runner.ExitUsage
+	}
+	if cfgFile != "" {
+		fileCfg, err := runner.LoadFile(cfgFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "run: %v\n", err)
+			return runner.ExitUsage
+		}
+		c = mergeFlags(fs, fileCfg, c)
+	}
+	// Repeatable flags replace the file's lists only when given.
+	if len(suiteF) > 0 {
+		c.Suites = suiteF
+	}
+	if len(focusF) > 0 {
+		c.Focus = focusF
+	}
+	if len(faultF) > 0 {
+		c.Faults = faultF
+	}
+	if len(headerF) > 0 {
+		c.Headers = headerF
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	out, err := runner.Run(ctx, c, stdout)
+	if err != nil {
+		fmt.Fprintf(stderr, "run: %v\n", err)
+	}
+	if out == nil {
+		return runner.ExitUsage
+	}
+	if out.Report != nil {
+		s := out.Report.Summary
+		fmt.Fprintf(stdout, "\n%d of %d passed (%.1f%%); %s\n", s.Score.Passed, s.Score.Denominator, s.Score.Percent, verdictCounts(s))
+		for _, f := range out.Files {
+			fmt.Fprintf(stdout, "wrote %s\n", f)
+		}
+	}
+	return out.Exit
+}
+
+// mergeFlags returns the file config with every explicitly set scalar flag applied.
+func mergeFlags(fs *flag.FlagSet, file, flags runner.Config) runner.Config {
+	out := file
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "target":
+			out.Target = flags.Target
+		case "label-filter":
+			out.LabelFilter = flags.LabelFilter
+		case "seed":
+			out.Seed = flags.Seed
+		case "out":
+			out.Out = flags.Out
+		case "agent-cmd":
+			out.AgentCmd = flags.AgentCmd
+		case "agent-cmd-next":
+			out.AgentCmdNext = flags.AgentCmdNext
+		case "instances":
+			out.Instances = flags.Instances
+		case "webhook-listen":
+			out.WebhookListen = flags.WebhookListen
+		case "webhook-url":
+			out.WebhookURL = flags.WebhookURL
+		case "subscribe-verb":
+			out.SubscribeVerb = flags.SubscribeVerb
+		case "race-trials":
+			out.RaceTrials = flags.RaceTrials
+		case "no-directive":
+			out.NoDirective = flags.NoDirective
+		}
+	})
+	if out.Out == "" {
+		out.Out = runner.DefaultOut
+	}
+	return out
+}
+
+func verdictCounts(s reports.Summary) string {
+	var parts []string
+	for _, v := range reports.Verdicts {
+		if n := s.ByVerdict[v]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, v))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func listCmd(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("list", stderr, "Usage: a2a-conform list [--suite S,…]\n\nFlags:\n")
+	var suiteF listFlag
+	fs.Var(&suiteF, "suite", "only these suites")
+	if done, code := parse(fs, args); done {
+		return code
+	}
+	names := splitComma(suiteF)
+	for _, n := range names {
+		if !containsStr(suites.SuiteNames, n) {
+			fmt.Fprintf(stderr, "list: unknown suite %q (known: %s)\n", n, strings.Join(suites.SuiteNames, ", "))
+			return runner.ExitUsage
+		}
+	}
+	fmt.Fprintf(stdout, "%-9s %-9s %-10s %-14s %-4s %s\n", "ID", "LEVEL", "SUITE", "SECTIONS", "SCEN", "TITLE")
+	for _, i := range suites.InSuites(names...) {
+		scen := i.Scenario
+		if scen == "" {
+			scen = "-"
+		}
+		fmt.Fprintf(stdout, "%-9s %-9s %-10s %-14s %-4s %s\n", i.ID, i.Level, i.Suite, strings.Join(i.Sections, ","), scen, i.Title)
+		if len(i.TCK) > 0 {
+			fmt.Fprintf(stdout, "%-9s TCK: %s\n", "", strings.Join(i.TCK, ", "))
+		}
+	}
+	return 0
+}
+
+func explainCmd(args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
+		fmt.Fprintln(stderr, "Usage: a2a-conform explain ID   (a2a-conform list shows the IDs)")
+		return runner.ExitUsage
+	}
+	i, ok := suites.Lookup(args[0])
+	if !ok {
+		fmt.Fprintf(stderr, "explain: no spec %q (a2a-conform list shows them)\n", args[0])
+		return runner.ExitUsage
+	}
+	fmt.Fprint(stdout, Explain(i))
+	return 0
+}
+
+// Explain renders a spec's explanation; the scorecard shows the same text.
+func Explain(i suites.Info) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s  %s\n\n", i.ID, i.Title)
+	fmt.Fprintf(&b, "Level:     %s\n", i.Level)
+	fmt.Fprintf(&b, "Suite:     %s\n", i.Suite)
+	fmt.Fprintf(&b, "Sections:  %s (A2A v1.0 specification)\n", strings.Join(i.Sections, ", "))
+	if i.Scenario != "" {
+		fmt.Fprintf(&b, "Scenario:  %s (shared/scenarios)\n", i.Scenario)
+	}
+	if len(i.TCK) > 0 {
+		fmt.Fprintf(&b, "TCK:       %s\n", strings.Join(i.TCK, ", "))
+	}
+	if len(i.Needs) > 0 {
+		var n []string
+		for _, x := range i.Needs {
+			n = append(n, string(x))
+		}
+		fmt.Fprintf(&b, "Needs:     %s\n", strings.Join(n, ", "))
+	}
+	fmt.Fprintf(&b, "\nWhat and why:\n  %s\n", i.Why)
+	if i.Enable != "" {
+		fmt.Fprintf(&b, "\nIf it could not run:\n  %s\n", i.Enable)
+	}
+	if faults := faultsCatching(i.ID); len(faults) > 0 {
+		fmt.Fprintf(&b, "\nProved failing against the reference agent's fault(s): %s\n", strings.Join(faults, ", "))
+	}
+	return b.String()
+}
+
+func splitComma(in []string) []string {
+	var out []string
+	for _, s := range in {
+		for _, p := range strings.Split(s, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func containsStr(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,157 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/a2a-conform/a2a-conform/fakes"
+	"github.com/a2a-conform/a2a-conform/internal/runner"
+	"github.com/a2a-conform/a2a-conform/reports"
+	"github.com/a2a-conform/a2a-conform/suites"
+)
+
+const fakeHelp = `Usage: a2a-conform fake [flags]
+
+Serves the reference agent (a correct A2A v1.0 agent on JSON-RPC and HTTP+JSON) until
+interrupted. --fault switches on registered faults; --list-faults lists them with the
+specs that must catch each one.
+
+Flags:
+`
+
+func fakeCmd(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("fake", stderr, fakeHelp)
+	listen := fs.String("listen", "127.0.0.1:8080", "`ADDR` to listen on")
+	store := fs.String("store", "", "shared store, sqlite:`PATH` (default: in memory, one instance)")
+	name := fs.String("name", "fake-0", "instance `NAME`, sent in the A2A-Conform-Instance header")
+	listFaults := fs.Bool("list-faults", false, "list the registered faults and exit")
+	var faultF listFlag
+	fs.Var(&faultF, "fault", "faults to switch on, comma-separated")
+	if done, code := parse(fs, args); done {
+		return code
+	}
+	if *listFaults {
+		for _, f := range fakes.Faults() {
+			fmt.Fprintf(stdout, "%-28s scenario %-2s caught by %-20s %s\n", f.Name, dash(f.Scenario), dash(strings.Join(f.Specs, ",")), f.Description)
+		}
+		return 0
+	}
+	opts := fakes.Options{Name: *name, Faults: splitComma(faultF)}
+	for _, f := range opts.Faults {
+		if _, err := fakes.LookupFault(f); err != nil {
+			fmt.Fprintf(stderr, "fake: %v\n", err)
+			return runner.ExitUsage
+		}
+	}
+	if *store != "" {
+		if !strings.HasPrefix(*store, "sqlite:") || len(*store) == len("sqlite:") {
+			fmt.Fprintf(stderr, "fake: --store wants sqlite:PATH, got %q\n", *store)
+			return runner.ExitUsage
+		}
+		st, err := fakes.OpenStore(*store)
+		if err != nil {
+			fmt.Fprintf(stderr, "fake: %v\n", err)
+			return runner.ExitUsage
+		}
+		defer st.Close()
+		opts.Store = st
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := fakes.Serve(ctx, *listen, opts); err != nil {
+		fmt.Fprintf(stderr, "fake: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// faultsCatching lists the reference agent's faults that name the spec.
+func faultsCatching(id string) []string {
+	var out []string
+	for _, f := range fakes.Faults() {
+		for _, s := range f.Specs {
+			if s == id {
+				out = append(out, f.Name)
+			}
+		}
+	}
+	return out
+}
+
+func verifyCmd(args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
+		fmt.Fprintln(stderr, "Usage: a2a-conform verify REPORT.json")
+		return runner.ExitUsage
+	}
+	r, problems, err := reports.VerifyFile(args[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "verify: %v\n", err)
+		return 1
+	}
+	if len(problems) > 0 {
+		fmt.Fprintf(stdout, "%s: INVALID\n", args[0])
+		for _, p := range problems {
+			fmt.Fprintf(stdout, "  - %s\n", p)
+		}
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s: valid (%s %s, %d results, digest %s)\n", args[0], r.Implementation.Name, r.Implementation.Version, len(r.Results), r.Digest)
+	return 0
+}
+
+func scorecardCmd(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("scorecard", stderr, "Usage: a2a-conform scorecard --out DIR REPORT.json…\n\nFlags:\n")
+	out := fs.String("out", "", "output `DIR` for scorecard.html, scorecard.json and badges/")
+	if done, code := parse(fs, args); done {
+		return code
+	}
+	if *out == "" || fs.NArg() == 0 {
+		fs.Usage()
+		return runner.ExitUsage
+	}
+	var rs []*reports.Report
+	for _, p := range fs.Args() {
+		r, problems, err := reports.VerifyFile(p)
+		if err != nil {
+			fmt.Fprintf(stderr, "scorecard: %s: %v\n", p, err)
+			return 1
+		}
+		if len(problems) > 0 {
+			fmt.Fprintf(stderr, "scorecard: %s is not a valid, unedited report:\n", p)
+			for _, pr := range problems {
+				fmt.Fprintf(stderr, "  - %s\n", pr)
+			}
+			return 1
+		}
+		rs = append(rs, r)
+	}
+	sc, err := reports.BuildScorecard(rs)
+	if err != nil {
+		fmt.Fprintf(stderr, "scorecard: %v\n", err)
+		return 1
+	}
+	explain := func(id string) string {
+		if i, ok := suites.Lookup(id); ok {
+			return Explain(i)
+		}
+		return ""
+	}
+	if err := reports.WriteScorecard(*out, sc, explain); err != nil {
+		fmt.Fprintf(stderr, "scorecard: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %s/scorecard.html, scorecard.json and badges for %d report(s)\n", *out, len(rs))
+	return 0
+}

@@ -1,0 +1,258 @@
+// Package runner turns a run configuration into one Ginkgo run of the selected
+// specs against a target, and the ConformanceReport and its files.
+package runner
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/onsi/ginkgo/v2/types"
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/a2a-conform/a2a-conform/suites"
+)
+
+// Config is one run. The config file uses the flag names as keys (YAML or
+// JSON); flags given on the command line win over the file.
+type Config struct {
+	Target      string   `json:"target,omitempty" yaml:"target,omitempty"`
+	Suites      []string `json:"suite,omitempty" yaml:"suite,omitempty"`
+	LabelFilter string   `json:"label-filter,omitempty" yaml:"label-filter,omitempty"`
+	Focus       []string `json:"focus,omitempty" yaml:"focus,omitempty"`
+	Seed        int64    `json:"seed,omitempty" yaml:"seed,omitempty"`
+	Out         string   `json:"out,omitempty" yaml:"out,omitempty"`
+	Faults      []string `json:"fault,omitempty" yaml:"fault,omitempty"`
+	// Headers are "Name: value" lines added to every request to the agent.
+	Headers       []string `json:"header,omitempty" yaml:"header,omitempty"`
+	AgentCmd      string   `json:"agent-cmd,omitempty" yaml:"agent-cmd,omitempty"`
+	AgentCmdNext  string   `json:"agent-cmd-next,omitempty" yaml:"agent-cmd-next,omitempty"`
+	Instances     int      `json:"instances,omitempty" yaml:"instances,omitempty"`
+	WebhookListen string   `json:"webhook-listen,omitempty" yaml:"webhook-listen,omitempty"`
+	WebhookURL    string   `json:"webhook-url,omitempty" yaml:"webhook-url,omitempty"`
+	// PromptMap gives, for agents without the directive extension, the text
+	// that makes the agent show each behaviour the timing specs need.
+	PromptMap     map[string]string `json:"prompt-map,omitempty" yaml:"prompt-map,omitempty"`
+	SubscribeVerb string            `json:"subscribe-verb,omitempty" yaml:"subscribe-verb,omitempty"`
+	RaceTrials    int               `json:"race-trials,omitempty" yaml:"race-trials,omitempty"`
+	// NoDirective tells the harness not to use the directive extension even if
+	// the card advertises it (to exercise the prompt-map path).
+	NoDirective bool `json:"no-directive,omitempty" yaml:"no-directive,omitempty"`
+	// Implementation overrides the name/version taken from the card.
+	ImplementationName    string `json:"implementation-name,omitempty" yaml:"implementation-name,omitempty"`
+	ImplementationVersion string `json:"implementation-version,omitempty" yaml:"implementation-version,omitempty"`
+}
+
+// HeaderEnv is the environment variable that may carry auth headers, one
+// "Name: value" per line, so that CI secrets need not appear on a command line.
+const HeaderEnv = "A2A_CONFORM_HEADERS"
+
+// DefaultOut is where reports go when --out is not given.
+const DefaultOut = "a2a-conform-report"
+
+// maxConfigFile bounds the config file we read.
+const maxConfigFile = 1 << 20
+
+// LoadFile reads a YAML or JSON config file (JSON is YAML, so one parser reads
+// both); unknown keys are an error so that a typo does not silently drop a setting.
+func LoadFile(path string) (Config, error) {
+	var c Config
+	f, err := os.Open(path)
+	if err != nil {
+		return c, err
+	}
+	defer f.Close()
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(io.LimitReader(f, maxConfigFile+1)); err != nil {
+		return c, err
+	}
+	if buf.Len() > maxConfigFile {
+		return c, fmt.Errorf("%s: larger than %d bytes", path, maxConfigFile)
+	}
+	if strings.EqualFold(filepath.Ext(path), ".json") {
+		dec := json.NewDecoder(&buf)
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&c); err != nil {
+			return c, fmt.Errorf("%s: %w", path, err)
+		}
+		return c, nil
+	}
+	dec := yaml.NewDecoder(&buf)
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil && err.Error() != "EOF" {
+		return c, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
+
+// Validate checks everything that would otherwise fail inside RunSpecs
+// (Ginkgo exits the process on a bad label filter before any report is
+// written) and normalises the config. Every problem is reported at once.
+func (c *Config) Validate() error {
+	var errs []string
+	add := func(f string, a ...any) { errs = append(errs, fmt.Sprintf(f, a...)) }
+
+	if c.Target != "" {
+		u, err := url.Parse(c.Target)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			add("--target %q: want an http(s) URL such as https://agent.example.com", c.Target)
+		}
+		c.Target = strings.TrimRight(c.Target, "/")
+		if len(c.Faults) > 0 {
+			add("--fault only applies to the embedded reference agent (no --target)")
+		}
+	}
+	c.Suites = splitList(c.Suites)
+	for _, s := range c.Suites {
+		if !contains(suites.SuiteNames, s) {
+			add("--suite %q: known suites are %s", s, strings.Join(suites.SuiteNames, ", "))
+		}
+	}
+	c.Focus = splitList(c.Focus)
+	for i, id := range c.Focus {
+		info, ok := suites.Lookup(id)
+		if !ok {
+			add("--focus %q: no such spec (a2a-conform list shows them)", id)
+			continue
+		}
+		c.Focus[i] = info.ID
+	}
+	if c.LabelFilter != "" {
+		if _, err := types.ParseLabelFilter(c.LabelFilter); err != nil {
+			add("--label-filter %q: %v", c.LabelFilter, firstLine(err.Error()))
+		}
+	}
+	c.Faults = splitList(c.Faults)
+	for _, h := range c.Headers {
+		if _, _, err := parseHeader(h); err != nil {
+			add("--header %q: %v", redactHeaderLine(h), err)
+		}
+	}
+	switch strings.ToUpper(c.SubscribeVerb) {
+	case "":
+		c.SubscribeVerb = "POST"
+	case "GET", "POST":
+		c.SubscribeVerb = strings.ToUpper(c.SubscribeVerb)
+	default:
+		add("--subscribe-verb %q: GET or POST", c.SubscribeVerb)
+	}
+	if c.RaceTrials < 0 || c.RaceTrials > 100000 {
+		add("--race-trials %d: between 1 and 100000", c.RaceTrials)
+	}
+	if c.RaceTrials == 0 {
+		c.RaceTrials = DefaultRaceTrials
+	}
+	if c.Instances < 0 || c.Instances > 16 {
+		add("--instances %d: between 1 and 16", c.Instances)
+	}
+	if c.AgentCmdNext != "" && c.AgentCmd == "" {
+		add("--agent-cmd-next needs --agent-cmd")
+	}
+	if c.AgentCmd != "" && c.Target != "" {
+		add("--agent-cmd starts the agent itself: give it or --target, not both")
+	}
+	if c.Out == "" {
+		c.Out = DefaultOut
+	}
+	if c.Seed < 0 || c.Seed > maxSeed {
+		add("--seed %d: between 1 and %d (report numbers must stay exact in every JSON reader)", c.Seed, maxSeed)
+	}
+	if c.Seed == 0 {
+		c.Seed = time.Now().UnixNano() % 1_000_000
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("invalid configuration:\n  %s", strings.Join(errs, "\n  "))
+	}
+	return nil
+}
+
+// maxSeed keeps the seed exact as a JSON number (2^53-1).
+const maxSeed = 1<<53 - 1
+
+// DefaultRaceTrials sizes the cancel-then-complete race so the default run
+// finishes in seconds against the reference agent.
+const DefaultRaceTrials = 200
+
+// HeaderSet parses the configured headers (and HeaderEnv) into an http.Header.
+func (c *Config) HeaderSet() (http.Header, error) {
+	h := http.Header{}
+	lines := append([]string(nil), c.Headers...)
+	if env := os.Getenv(HeaderEnv); env != "" {
+		for _, l := range strings.Split(env, "\n") {
+			if strings.TrimSpace(l) != "" {
+				lines = append(lines, l)
+			}
+		}
+	}
+	for _, l := range lines {
+		k, v, err := parseHeader(l)
+		if err != nil {
+			return nil, fmt.Errorf("header %q: %w", redactHeaderLine(l), err)
+		}
+		h.Add(k, v)
+	}
+	return h, nil
+}
+
+func parseHeader(line string) (string, string, error) {
+	k, v, ok := strings.Cut(line, ":")
+	k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+	if !ok || k == "" || v == "" {
+		return "", "", fmt.Errorf("want 'Name: value'")
+	}
+	for _, r := range k {
+		if r <= ' ' || r >= 0x7f || strings.ContainsRune("()<>@,;:\\\"/[]?={}", r) {
+			return "", "", fmt.Errorf("invalid header name")
+		}
+	}
+	if strings.ContainsAny(v, "\r\n") {
+		return "", "", fmt.Errorf("header value may not contain line breaks")
+	}
+	return http.CanonicalHeaderKey(k), v, nil
+}
+
+// redactHeaderLine keeps the header name and hides its value in messages.
+func redactHeaderLine(l string) string {
+	k, _, ok := strings.Cut(l, ":")
+	if !ok {
+		return "[unparseable header]"
+	}
+	return strings.TrimSpace(k) + ": [REDACTED]"
+}
+
+func splitList(in []string) []string {
+	var out []string
+	for _, s := range in {
+		for _, p := range strings.Split(s, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+func firstLine(s string) string {
+	s = ansi.ReplaceAllString(s, "")
+	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return l
+}

@@ -1,0 +1,142 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/internal/topology"
+	"github.com/a2a-conform/a2a-conform/suites"
+)
+
+// Prepared is a target ready for specs.
+type Prepared struct {
+	Env    *suites.Env
+	Driver string
+	// Unreachable is set when no HTTP response could be had from the target.
+	Unreachable error
+	closers     []func() error
+}
+
+// Close stops whatever Prepare started.
+func (p *Prepared) Close() error {
+	var errs []error
+	for i := len(p.closers) - 1; i >= 0; i-- {
+		errs = append(errs, p.closers[i]())
+	}
+	return errors.Join(errs...)
+}
+
+// Readiness bounds how long Prepare waits for a starting agent's card: an
+// agent answers 503 until it can honour what its card claims (scenario 2).
+const Readiness = 15 * time.Second
+
+// Prepare starts the embedded agent when there is no target, builds the
+// recorded HTTP client and fetches the card once.
+func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
+	hdr, err := cfg.HeaderSet()
+	if err != nil {
+		return nil, err
+	}
+	p := &Prepared{Env: &suites.Env{Headers: hdr}}
+	p.Env.Options = suites.Options{
+		Seed: cfg.Seed, SubscribeVerb: cfg.SubscribeVerb, RaceTrials: cfg.RaceTrials,
+		Settle: 300 * time.Millisecond, Patience: 10 * time.Second,
+	}
+
+	switch {
+	case cfg.Target != "":
+		p.Driver = topology.DriverNone
+		p.Env.BaseURL = cfg.Target
+	case cfg.AgentCmd != "":
+		return p, fmt.Errorf("--agent-cmd: the process driver is not available in this build; use --target with an agent you start yourself")
+	default:
+		emb, err := topology.StartEmbedded(ctx, topology.EmbeddedOptions{Faults: cfg.Faults})
+		if err != nil {
+			return p, err
+		}
+		p.closers = append(p.closers, emb.Close)
+		p.Driver = emb.Driver()
+		p.Env.BaseURL = emb.URL()
+		p.Env.Topology = emb
+	}
+
+	var secrets []string
+	for _, vs := range hdr {
+		secrets = append(secrets, vs...)
+	}
+	rec := newRecorder(secrets)
+	p.Env.Transcript = rec
+	p.Env.HTTP = rec.r.HTTPClient(baseTransport())
+
+	// The first card fetch decides reachability; a 503 while starting is waited out.
+	deadline := time.Now().Add(Readiness)
+	for {
+		resp, err := client.FetchCard(ctx, p.Env.HTTP, p.Env.BaseURL, withVersion(hdr))
+		if err != nil {
+			if time.Now().Before(deadline) && p.Driver == topology.DriverEmbedded && ctx.Err() == nil {
+				time.Sleep(100 * time.Millisecond)
+				continue
+			}
+			p.Unreachable = err
+			return p, nil
+		}
+		if resp.Status == http.StatusServiceUnavailable && time.Now().Before(deadline) {
+			select {
+			case <-ctx.Done():
+				return p, ctx.Err()
+			case <-time.After(200 * time.Millisecond):
+			}
+			continue
+		}
+		p.Env.CardStatus, p.Env.CardHeader, p.Env.CardRaw, p.Env.Card = resp.Status, resp.Header, resp.Raw, resp.Card
+		break
+	}
+	p.Env.Behaviour = chooseBehaviour(cfg, p.Env)
+	return p, nil
+}
+
+func withVersion(h http.Header) http.Header {
+	out := h.Clone()
+	out.Set("A2A-Version", "1.0")
+	return out
+}
+
+// baseTransport bounds connection set-up; each request is bounded by its
+// spec's context, and streams may legitimately stay open for long.
+func baseTransport() *http.Transport {
+	return &http.Transport{
+		Proxy:                 nil, // never send agent traffic through an ambient proxy
+		DialContext:           (&net.Dialer{Timeout: 10 * time.Second}).DialContext,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ResponseHeaderTimeout: 60 * time.Second,
+		MaxIdleConnsPerHost:   16,
+		IdleConnTimeout:       30 * time.Second,
+	}
+}
+
+// chooseBehaviour prefers the directive extension, then the prompt map.
+func chooseBehaviour(cfg Config, env *suites.Env) suites.Behaviour {
+	if env.Card != nil && !cfg.NoDirective && env.Card.HasExtension(directiveURI) {
+		return suites.DirectiveBehaviour{}
+	}
+	if len(cfg.PromptMap) > 0 {
+		return suites.PromptMapBehaviour{Prompts: cfg.PromptMap}
+	}
+	return nil
+}
+
+// jsonOrString keeps a card as JSON when it is JSON, else as a JSON string of
+// its (already capped) bytes, so a malformed card still reaches the report.
+func jsonOrString(raw []byte) json.RawMessage {
+	if json.Valid(raw) {
+		return json.RawMessage(raw)
+	}
+	b, _ := json.Marshal(string(raw))
+	return b
+}

@@ -1,0 +1,19 @@
+package runner
+
+import (
+	"github.com/a2a-conform/a2a-conform/internal/directive"
+	"github.com/a2a-conform/a2a-conform/internal/recorder"
+	"github.com/a2a-conform/a2a-conform/reports"
+)
+
+const directiveURI = directive.URI
+
+// transcript adapts the recorder to what specs see.
+type transcript struct{ r *recorder.Recorder }
+
+func newRecorder(secrets []string) *transcript {
+	return &transcript{r: recorder.New(recorder.WithSecrets(secrets...))}
+}
+
+func (t *transcript) Mark() int                      { return int(t.r.Mark()) }
+func (t *transcript) Since(m int) []reports.Exchange { return t.r.Since(recorder.Mark(m)) }

@@ -1,0 +1,232 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/formatter"
+	"github.com/onsi/ginkgo/v2/types"
+	"github.com/onsi/gomega"
+
+	"github.com/a2a-conform/a2a-conform/reports"
+	"github.com/a2a-conform/a2a-conform/suites"
+)
+
+// Exit codes of `a2a-conform run` (DESIGN.md "CLI contract").
+const (
+	ExitOK          = 0
+	ExitFailed      = 1
+	ExitUsage       = 2
+	ExitUnreachable = 3
+)
+
+// HarnessVersion is set at build time (-ldflags "-X …runner.HarnessVersion=…").
+var HarnessVersion = "0.1.0-dev"
+
+// Outcome is what a run produced.
+type Outcome struct {
+	Report *reports.Report
+	Exit   int
+	Files  []string
+}
+
+// Run performs one run: it prepares the target (starting the embedded agent
+// when no target is given), runs the selected specs once, and writes
+// report.json, junit.xml and report.html into cfg.Out. It may be called once
+// per process (Ginkgo's RunSpecs can run only once).
+func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
+	if err := cfg.Validate(); err != nil {
+		return &Outcome{Exit: ExitUsage}, err
+	}
+	start := time.Now()
+	fmt.Fprintf(stdout, "a2a-conform %s · seed %d (rerun with --seed %d)\n", HarnessVersion, cfg.Seed, cfg.Seed)
+
+	prep, err := Prepare(ctx, cfg)
+	if prep != nil {
+		defer prep.Close()
+	}
+	if err != nil {
+		return &Outcome{Exit: ExitUsage}, err
+	}
+	fmt.Fprintf(stdout, "target %s (%s)\n", prep.Env.BaseURL, prep.Driver)
+
+	selected := Selected(cfg)
+	report := newReport(cfg, prep, start)
+	if prep.Unreachable != nil {
+		// A dead target scores nothing: every selected spec could not run.
+		fmt.Fprintf(stdout, "could not reach the target: %v\n", prep.Unreachable)
+		report.Run.Unreachable = true
+		report.CardError = prep.Unreachable.Error()
+		for _, info := range selected {
+			report.Results = append(report.Results, reports.Result{
+				ID: info.ID, Title: info.Title, Suite: info.Suite, Level: string(info.Level),
+				Sections: info.Sections, Scenario: info.Scenario, TCK: info.TCK,
+				Verdict: reports.CouldNotRun,
+				Reason:  "the target could not be reached: " + prep.Unreachable.Error(),
+			})
+		}
+		out, werr := finish(cfg, report, start)
+		out.Exit = ExitUnreachable
+		return out, werr
+	}
+
+	suites.SetEnv(prep.Env)
+	suites.OnResult(func(r reports.Result) { progressLine(stdout, r) })
+	logPath := filepath.Join(cfg.Out, "ginkgo.log")
+	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+		return &Outcome{Exit: ExitUsage}, err
+	}
+	logFile, err := os.Create(logPath)
+	if err != nil {
+		return &Outcome{Exit: ExitUsage}, err
+	}
+	defer logFile.Close()
+	// Ginkgo's own reporter goes to a log file; the terminal gets one line per spec.
+	formatter.ColorableStdOut = logFile
+	formatter.ColorableStdErr = logFile
+
+	suiteConfig, reporterConfig := GinkgoConfig(cfg)
+	gomega.RegisterFailHandler(Fail)
+	RunSpecs(discardT{}, "a2a-conform", suiteConfig, reporterConfig)
+
+	report.Results = suites.Results()
+	out, err := finish(cfg, report, start)
+	if err != nil {
+		return out, err
+	}
+	if report.Summary.Score.MustFailed > 0 {
+		out.Exit = ExitFailed
+	}
+	return out, nil
+}
+
+// discardT satisfies GinkgoTestingT outside `go test`: the verdicts, not
+// Ginkgo's pass/fail, decide the exit code.
+type discardT struct{}
+
+func (discardT) Fail() {}
+
+// GinkgoConfig builds Ginkgo's configuration from ours: suites and focus are
+// label filters, the seed orders the specs, specs run serially.
+func GinkgoConfig(cfg Config) (types.SuiteConfig, types.ReporterConfig) {
+	sc, rc := GinkgoConfiguration()
+	sc.RandomSeed = cfg.Seed
+	sc.LabelFilter = LabelFilter(cfg)
+	sc.ParallelTotal, sc.ParallelProcess = 1, 1
+	sc.FailFast = false
+	rc.NoColor = true
+	rc.Succinct = true
+	rc.SilenceSkips = true
+	return sc, rc
+}
+
+// LabelFilter combines --suite, --focus and --label-filter into one Ginkgo
+// label filter (all must hold).
+func LabelFilter(cfg Config) string {
+	var parts []string
+	if len(cfg.Suites) > 0 {
+		parts = append(parts, "("+strings.Join(cfg.Suites, " || ")+")")
+	}
+	if len(cfg.Focus) > 0 {
+		parts = append(parts, "("+strings.Join(cfg.Focus, " || ")+")")
+	}
+	if cfg.LabelFilter != "" {
+		parts = append(parts, "("+cfg.LabelFilter+")")
+	}
+	return strings.Join(parts, " && ")
+}
+
+// Selected returns the registered specs the configuration selects, evaluated
+// with the same label filter Ginkgo will use.
+func Selected(cfg Config) []suites.Info {
+	filter, err := types.ParseLabelFilter(LabelFilter(cfg))
+	if err != nil {
+		return nil
+	}
+	var out []suites.Info
+	for _, info := range suites.All() {
+		if filter(info.Labels()) {
+			out = append(out, info)
+		}
+	}
+	return out
+}
+
+func progressLine(w io.Writer, r reports.Result) {
+	line := fmt.Sprintf("%-9s %-15s %6dms  %s", r.ID, r.Verdict, r.DurationMs, r.Title)
+	if r.Verdict != reports.Pass && r.Reason != "" {
+		line += "\n          └ " + truncate(firstLine(r.Reason), 160)
+	}
+	fmt.Fprintln(w, line)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+func newReport(cfg Config, prep *Prepared, start time.Time) *reports.Report {
+	r := &reports.Report{
+		APIVersion:      reports.APIVersion,
+		Kind:            reports.Kind,
+		Harness:         reports.Harness{Name: "a2a-conform", Version: HarnessVersion},
+		ProtocolVersion: "1.0",
+		Run: reports.Run{
+			Start: start.UTC(), Seed: cfg.Seed, Suites: cfg.Suites,
+			LabelFilter: cfg.LabelFilter, Focus: cfg.Focus, Faults: cfg.Faults,
+			Topology: prep.Driver, Target: prep.Env.BaseURL,
+		},
+	}
+	if prep.Env.CardRaw != nil {
+		r.Card = jsonOrString(prep.Env.CardRaw)
+	}
+	if c := prep.Env.Card; c != nil {
+		r.Implementation = reports.Implementation{Name: c.Name, Version: c.Version, URL: prep.Env.BaseURL}
+	}
+	if r.Implementation.Name == "" {
+		r.Implementation.Name = prep.Env.BaseURL
+	}
+	if cfg.ImplementationName != "" {
+		r.Implementation.Name = cfg.ImplementationName
+	}
+	if cfg.ImplementationVersion != "" {
+		r.Implementation.Version = cfg.ImplementationVersion
+	}
+	return r
+}
+
+// finish fills the summary and writes the three report files.
+func finish(cfg Config, r *reports.Report, start time.Time) (*Outcome, error) {
+	r.Run.DurationMs = time.Since(start).Milliseconds()
+	r.Summary = reports.SummarizeReport(r)
+	out := &Outcome{Report: r}
+	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+		return out, err
+	}
+	var errs []error
+	for _, w := range []struct {
+		name  string
+		write func(string, *reports.Report) error
+	}{
+		{"report.json", reports.WriteJSON},
+		{"junit.xml", reports.WriteJUnit},
+		{"report.html", reports.WriteHTML},
+	} {
+		p := filepath.Join(cfg.Out, w.name)
+		if err := w.write(p, r); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", w.name, err))
+			continue
+		}
+		out.Files = append(out.Files, p)
+	}
+	return out, errors.Join(errs...)
+}
