@@ -73,6 +73,9 @@ func startNode(t *testing.T, o Options) *node {
 	return n
 }
 
+// loadCard fetches the card and builds one client per interface it lists;
+// when it lists none (a v0.3-shaped card under a fault), the clients are
+// built from the known paths.
 func (n *node) loadCard() {
 	n.t.Helper()
 	cr, err := client.FetchCard(context.Background(), nil, n.srv.URL, nil)
@@ -81,7 +84,14 @@ func (n *node) loadCard() {
 	}
 	n.card = cr.Card
 	n.clients = nil
-	for _, i := range cr.Card.SupportedInterfaces {
+	ifaces := cr.Card.SupportedInterfaces
+	if len(ifaces) == 0 {
+		ifaces = []a2a.AgentInterface{
+			{URL: n.srv.URL + JSONRPCPath, ProtocolBinding: a2a.BindingJSONRPC, ProtocolVersion: "1.0"},
+			{URL: n.srv.URL + RESTPath, ProtocolBinding: a2a.BindingHTTPJSON, ProtocolVersion: "1.0"},
+		}
+	}
+	for _, i := range ifaces {
 		c, err := client.New(i)
 		if err != nil {
 			n.t.Fatal(err)
