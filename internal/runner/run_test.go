@@ -1,0 +1,292 @@
+package runner_test
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/a2a-conform/a2a-conform/fakes"
+	"github.com/a2a-conform/a2a-conform/internal/cli"
+	"github.com/a2a-conform/a2a-conform/reports"
+	"github.com/a2a-conform/a2a-conform/suites"
+)
+
+// Ginkgo's RunSpecs runs once per process, so every run here is a child
+// process: this test binary re-executed as the CLI.
+const cliEnv = "A2A_CONFORM_TEST_AS_CLI"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(cliEnv) == "1" {
+		os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+type cliRun struct {
+	exit   int
+	stdout string
+	stderr string
+	out    string
+	report *reports.Report
+}
+
+func runCLI(t *testing.T, env []string, args ...string) cliRun {
+	t.Helper()
+	out := t.TempDir()
+	cmd := exec.Command(os.Args[0], append([]string{"run", "--out", out}, args...)...)
+	cmd.Env = append(append(os.Environ(), cliEnv+"=1"), env...)
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	err := cmd.Run()
+	r := cliRun{stdout: so.String(), stderr: se.String(), out: out}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.exit = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("running the CLI: %v", err)
+	}
+	if rep, err := reports.ReadJSON(filepath.Join(out, "report.json")); err == nil {
+		r.report = rep
+	}
+	return r
+}
+
+func verdicts(r *reports.Report) map[string]reports.Verdict {
+	m := map[string]reports.Verdict{}
+	for _, res := range r.Results {
+		m[res.ID] = res.Verdict
+	}
+	return m
+}
+
+// The clean reference agent passes every spec: the first half of every
+// spec's proof.
+func TestCleanReferenceAgentPassesEverySpec(t *testing.T) {
+	r := runCLI(t, nil, "--seed", "11")
+	if r.exit != 0 || r.report == nil {
+		t.Fatalf("exit %d, report %v\nstdout:\n%s\nstderr:\n%s", r.exit, r.report != nil, r.stdout, r.stderr)
+	}
+	if got, want := len(r.report.Results), len(suites.All()); got != want {
+		t.Fatalf("%d results, want one per registered spec (%d)", got, want)
+	}
+	for _, res := range r.report.Results {
+		if res.Verdict != reports.Pass && res.Verdict != reports.NotApplicable {
+			t.Errorf("%s: %s: %s", res.ID, res.Verdict, res.Reason)
+		}
+	}
+	if _, problems, err := reports.VerifyFile(filepath.Join(r.out, "report.json")); err != nil || len(problems) > 0 {
+		t.Fatalf("our own report does not verify: %v %v", err, problems)
+	}
+	for _, f := range []string{"report.json", "junit.xml", "report.html"} {
+		if st, err := os.Stat(filepath.Join(r.out, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s missing or empty: %v", f, err)
+		}
+	}
+}
+
+// Each fault makes exactly the specs it names fail, under their own IDs: the
+// second half of the proof.
+func TestEveryFaultIsCaughtByItsSpecs(t *testing.T) {
+	for _, f := range fakes.Faults() {
+		if len(f.Specs) == 0 {
+			continue
+		}
+		f := f
+		t.Run(f.Name, func(t *testing.T) {
+			t.Parallel()
+			r := runCLI(t, nil, "--seed", "5", "--fault", f.Name, "--focus", strings.Join(f.Specs, ","))
+			if r.report == nil {
+				t.Fatalf("no report (exit %d)\n%s\n%s", r.exit, r.stdout, r.stderr)
+			}
+			got := verdicts(r.report)
+			strict := false
+			for _, id := range f.Specs {
+				info, _ := suites.Lookup(id)
+				want := reports.Warn
+				if info.Level.Strict() {
+					want, strict = reports.Fail, true
+				}
+				if got[id] != want {
+					t.Errorf("%s with fault %s: verdict %q, want %q\n%s", id, f.Name, got[id], want, r.stdout)
+				}
+			}
+			if wantExit := map[bool]int{true: 1, false: 0}[strict]; r.exit != wantExit {
+				t.Errorf("exit %d, want %d", r.exit, wantExit)
+			}
+		})
+	}
+}
+
+// No spec without a fault that proves it can fail.
+func TestEverySpecIsProvedByAFault(t *testing.T) {
+	caught := map[string][]string{}
+	for _, f := range fakes.Faults() {
+		for _, id := range f.Specs {
+			if _, ok := suites.Lookup(id); !ok {
+				t.Errorf("fault %s names unknown spec %s", f.Name, id)
+			}
+			caught[id] = append(caught[id], f.Name)
+		}
+	}
+	var missing []string
+	for _, i := range suites.All() {
+		if len(caught[i.ID]) == 0 {
+			missing = append(missing, i.ID)
+		}
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		t.Fatalf("specs no fault proves: %s", strings.Join(missing, ", "))
+	}
+}
+
+// A dead target scores nothing and exits 3.
+func TestUnreachableTargetExits3AndScoresNothing(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // a loopback port nothing listens on any more
+	r := runCLI(t, nil, "--target", "http://"+addr)
+	if r.exit != 3 {
+		t.Fatalf("exit %d, want 3\n%s\n%s", r.exit, r.stdout, r.stderr)
+	}
+	if r.report == nil || !r.report.Run.Unreachable {
+		t.Fatal("report missing or not marked unreachable")
+	}
+	s := r.report.Summary
+	if s.Score.Passed != 0 || s.ByVerdict[reports.CouldNotRun] != len(r.report.Results) || s.Score.Denominator != len(r.report.Results) {
+		t.Fatalf("a dead target must score 0 with every spec could-not-run in the denominator: %+v", s)
+	}
+}
+
+var specLine = regexp.MustCompile(`(?m)^([A-Z]{4}-\d{3}) `)
+
+func order(stdout string) []string {
+	var ids []string
+	for _, m := range specLine.FindAllStringSubmatch(stdout, -1) {
+		ids = append(ids, m[1])
+	}
+	return ids
+}
+
+// The same seed runs the specs in the same order and says so.
+func TestSeedIsReproducible(t *testing.T) {
+	a := runCLI(t, nil, "--seed", "424242")
+	b := runCLI(t, nil, "--seed", "424242")
+	if !strings.Contains(a.stdout, "--seed 424242") {
+		t.Fatalf("seed not printed:\n%s", a.stdout)
+	}
+	if fmt.Sprint(order(a.stdout)) != fmt.Sprint(order(b.stdout)) || len(order(a.stdout)) == 0 {
+		t.Fatalf("order differs for one seed:\n%v\n%v", order(a.stdout), order(b.stdout))
+	}
+	if a.report.Run.Seed != 424242 {
+		t.Fatalf("report seed %d", a.report.Run.Seed)
+	}
+}
+
+// Credentials given on the command line or in the environment reach no file.
+func TestCanaryCredentialNeverReachesAReport(t *testing.T) {
+	canary := "canary-7d1f0c2a9b"
+	envCanary := "envcanary-55aa0e"
+	r := runCLI(t, []string{"A2A_CONFORM_HEADERS=X-Api-Key: " + envCanary},
+		"--seed", "3", "--header", "Authorization: Bearer "+canary)
+	if r.report == nil {
+		t.Fatalf("no report:\n%s\n%s", r.stdout, r.stderr)
+	}
+	seenAuth := false
+	for _, res := range r.report.Results {
+		for _, ex := range res.Transcript {
+			if _, ok := ex.ReqHeader["Authorization"]; ok {
+				seenAuth = true
+			}
+		}
+	}
+	if !seenAuth {
+		t.Fatal("no recorded request carried the Authorization header: the test would prove nothing")
+	}
+	files, _ := filepath.Glob(filepath.Join(r.out, "*"))
+	for _, f := range append(files, "stdout", "stderr") {
+		var data []byte
+		switch f {
+		case "stdout":
+			data = []byte(r.stdout)
+		case "stderr":
+			data = []byte(r.stderr)
+		default:
+			data, _ = os.ReadFile(f)
+		}
+		for _, c := range []string{canary, envCanary} {
+			if bytes.Contains(data, []byte(c)) {
+				t.Errorf("%s contains the secret %q", f, c)
+			}
+		}
+	}
+}
+
+func TestUsageErrorsExit2(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "--label-filter", "(("},
+		{"run", "--focus", "NOPE-001"},
+		{"run", "--suite", "nosuch"},
+		{"run", "--target", "ftp://x"},
+		{"run", "--target", "http://127.0.0.1:1", "--fault", "v03-card"},
+		{"run", "--header", "no colon"},
+		{"run", "--seed", "-4"},
+		{"explain", "NOPE-001"},
+		{"list", "--suite", "nosuch"},
+		{"frobnicate"},
+	} {
+		var so, se bytes.Buffer
+		if code := cli.Main(args, &so, &se); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (stderr %q)", args, code, se.String())
+		}
+	}
+}
+
+func TestListAndExplain(t *testing.T) {
+	var so, se bytes.Buffer
+	if code := cli.Main([]string{"list"}, &so, &se); code != 0 {
+		t.Fatalf("list exit %d: %s", code, se.String())
+	}
+	for _, i := range suites.All() {
+		if !strings.Contains(so.String(), i.ID) {
+			t.Errorf("list lacks %s", i.ID)
+		}
+	}
+	so.Reset()
+	if code := cli.Main([]string{"explain", "disc-002"}, &so, &se); code != 0 {
+		t.Fatalf("explain exit %d", code)
+	}
+	for _, want := range []string{"DISC-002", "MUST", "CARD-STRUCT-001", "What and why"} {
+		if !strings.Contains(so.String(), want) {
+			t.Errorf("explain lacks %q:\n%s", want, so.String())
+		}
+	}
+}
+
+func TestConfigFileFlagsWin(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "c.yaml")
+	os.WriteFile(cfg, []byte("suite: [discovery]\nseed: 77\nfocus: [DISC-001]\n"), 0o644)
+	r := runCLI(t, nil, "--config", cfg, "--seed", "78")
+	if r.report == nil || r.report.Run.Seed != 78 {
+		t.Fatalf("flag did not win over the file: %+v\n%s", r.report, r.stderr)
+	}
+	if ids := order(r.stdout); fmt.Sprint(ids) != "[DISC-001]" {
+		t.Fatalf("focus from the file ignored: %v", ids)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"sede": 1}`), 0o644)
+	var so, se bytes.Buffer
+	if code := cli.Main([]string{"run", "--config", bad}, &so, &se); code != 2 {
+		t.Fatalf("unknown config key accepted (exit %d)", code)
+	}
+}
