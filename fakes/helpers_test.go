@@ -323,8 +323,9 @@ type receiver struct {
 	srv    *httptest.Server
 	mu     sync.Mutex
 	pushes []push
-	// fail answers 503 while it is positive, counting down per request.
-	fail int
+	// fail answers 503 while it is positive, counting down per request;
+	// failed counts the requests so refused.
+	fail, failed int
 }
 
 type push struct {
@@ -341,6 +342,7 @@ func newReceiver(t *testing.T) *receiver {
 		defer r.mu.Unlock()
 		if r.fail > 0 {
 			r.fail--
+			r.failed++
 			w.WriteHeader(http.StatusServiceUnavailable)
 			return
 		}
@@ -356,6 +358,12 @@ func (r *receiver) setFail(n int) {
 	r.mu.Lock()
 	r.fail = n
 	r.mu.Unlock()
+}
+
+func (r *receiver) refused() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.failed
 }
 
 func (r *receiver) got() []push {

@@ -143,9 +143,10 @@ func (a *Agent) dispatch() {
 		}
 		return
 	}
-	// The lease outlives one attempt, so that no other instance retries a
-	// delivery still in flight here.
-	batch, err := a.st.ClaimDeliveries(ctx, a.owner, now, a.opts.Push.Timeout+5*time.Second, deliveryBatch)
+	// The lease (twice the attempt timeout) outlives one attempt, so that no
+	// other instance retries a delivery still in flight here; if this instance
+	// dies mid-attempt, another one takes the delivery over when it runs out.
+	batch, err := a.st.ClaimDeliveries(ctx, a.owner, now, 2*a.opts.Push.Timeout, deliveryBatch)
 	if err != nil {
 		if ctx.Err() == nil {
 			a.log.Warn("claiming deliveries", "err", err)
