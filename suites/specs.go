@@ -1,5 +1,7 @@
 package suites
 
+import "time"
+
 // registry is the frozen list of specs. Keep it sorted by ID within each area;
 // never reuse an ID. specs.golden must list exactly these.
 var registry = []Info{
@@ -48,5 +50,423 @@ var registry = []Info{
 			"(RFC 9110 §13.1.2). An agent that ignores If-None-Match forces a full fetch every " +
 			"time, and a client that must re-resolve the card before each state transition " +
 			"(scenario 1) pays for it on every step.",
+	},
+	{
+		ID: "DISC-006", Suite: Discovery, Level: SHOULD,
+		Title:    "When the card body depends on A2A-Version, the response says Vary: A2A-Version",
+		Sections: []string{"8.6"}, Scenario: "3",
+		Why: "Some agents serve a v0.3 card to clients that send no A2A-Version and a v1.0 card to " +
+			"those that do. A cache that is not told the body varies by that header hands one client " +
+			"the other's card: the stale-CDN failure of scenario 3. The spec fetches the card with " +
+			"and without the header and, when the bodies differ, requires Vary to name A2A-Version.",
+	},
+	{
+		ID: "DISC-007", Suite: Discovery, Level: MAY,
+		Title:    "Last-Modified, when sent, is a valid HTTP-date not in the future and revalidates with If-Modified-Since",
+		Sections: []string{"8.6.1"},
+		TCK:      []string{"CARD-CACHE-003"},
+		Why: "Last-Modified is optional, but a malformed or future date poisons every cache that " +
+			"trusts it. When the header is present it must parse as an HTTP-date (RFC 9110 §5.6.7), " +
+			"not lie in the future, and a conditional GET with it must not return a different card as" +
+			" 304.",
+	},
+	{
+		ID: "DISC-008", Suite: Discovery, Level: SHOULD,
+		Title:    "The card carries no v0.3-only members beside its v1.0 fields",
+		Sections: []string{"8.3", "4.4.1"}, Scenario: "3",
+		Why: "Hybrid cards (v0.3 url, preferredTransport, protocolVersion … beside " +
+			"supportedInterfaces) are allowed by the schema but leave old clients talking to the v0.3" +
+			" endpoint while new ones use v1.0: two views of one agent. The spec reports each " +
+			"v0.3-only member as a warning.",
+	},
+	{
+		ID: "DISC-009", Suite: Discovery, Level: MUST,
+		Title:    "Every declared interface answers with the binding and protocol version it declares",
+		Sections: []string{"5.2", "8.3", "8.3.1", "9.1", "11.3"}, Scenario: "3",
+		TCK: []string{"CARD-PROTO-001", "CARD-PROTO-002", "BIND-FIELD-001", "JSONRPC-SVC-001", "HTTP_JSON-URL-001", "HTTP_JSON-URL-002"},
+		Why: "A card is a claim (scenario 3): each supportedInterfaces entry must be an absolute URL " +
+			"that speaks the binding it names, at the protocol version it names. The spec probes " +
+			"every JSON-RPC and HTTP+JSON interface with a GetTask for an unknown id and expects that" +
+			" binding's TaskNotFound answer; an interface of a binding the harness does not speak " +
+			"(GRPC, custom URIs) is reported, not judged.",
+	},
+	{
+		ID: "DISC-010", Suite: Discovery, Level: MUST,
+		Title:    "An unsupported A2A-Version is refused with VersionNotSupportedError on every binding",
+		Sections: []string{"3.6.2"},
+		TCK:      []string{"VER-SERVER-002", "VER-SERVER-001"},
+		Why: "An agent that serves a request under a version it does not implement answers with " +
+			"semantics the client did not ask for. A request with A2A-Version: 9.9 must get " +
+			"VersionNotSupportedError (-32009, HTTP 400 with reason VERSION_NOT_SUPPORTED); the same " +
+			"request with 1.0 must be served.",
+	},
+	{
+		ID: "DISC-011", Suite: Discovery, Level: MUST,
+		Title:    "A request without A2A-Version is served as 0.3 or refused with VersionNotSupportedError, never with another error",
+		Sections: []string{"3.6.2"},
+		TCK:      []string{"VER-SERVER-003"},
+		Why: "The spec says a missing A2A-Version means 0.3; a v1.0-only agent should then refuse with" +
+			" VersionNotSupportedError, yet most SDKs serve such requests as 1.0 (a2a-v1.md §3, " +
+			"UNSURE). Both readings are accepted and the one observed is recorded; a 5xx, a crash or " +
+			"any other error fails.",
+	},
+	{
+		ID: "DISC-012", Suite: Discovery, Level: MUST,
+		Title:    "Patch numbers play no part in version negotiation",
+		Sections: []string{"3.6"},
+		TCK:      []string{"VER-CLIENT-002"},
+		Why: "Versions are Major.Minor: a request naming 1.0.3 must be served as 1.0, and the card's " +
+			"interfaces must declare protocolVersion as Major.Minor without a patch number, or " +
+			"clients comparing strings disagree with the agent.",
+	},
+	{
+		ID: "DISC-013", Suite: Discovery, Level: MUST,
+		Title:    "Streaming is served when the card advertises it and refused with UnsupportedOperationError when it does not",
+		Sections: []string{"3.3.4", "3.1.2", "3.1.6"}, Scenario: "3",
+		TCK: []string{"CORE-CAP-002", "CORE-STREAM-001"},
+		Why: "Capabilities are claims to be confirmed by live behaviour (scenario 3): an advertised " +
+			"streaming capability must open an SSE stream whose first event is a Task or Message; an " +
+			"unadvertised one must be refused with UnsupportedOperationError on SendStreamingMessage " +
+			"and SubscribeToTask, not silently served.",
+	},
+	{
+		ID: "DISC-014", Suite: Discovery, Level: MUST,
+		Title:    "Push-notification configs are accepted when the card advertises push and refused with PushNotificationNotSupportedError when it does not",
+		Sections: []string{"3.3.4", "3.1.7"}, Scenario: "2",
+		TCK: []string{"CORE-CAP-001"},
+		Why: "A card that claims push and cannot take a config, or does not claim it and silently " +
+			"takes one, misleads every client that binds webhooks from the card (scenarios 1 and 2). " +
+			"Creating a config on a live task must succeed exactly when pushNotifications is true; " +
+			"otherwise all push operations answer PushNotificationNotSupportedError.",
+	},
+	{
+		ID: "DISC-015", Suite: Discovery, Level: MUST,
+		Title:    "GetExtendedAgentCard follows the card: refused when not advertised, authenticated when advertised",
+		Sections: []string{"3.1.11", "3.3.4"},
+		TCK:      []string{"CORE-CAP-003", "CARD-EXT-001", "CARD-EXT-002"},
+		Why: "Without capabilities.extendedAgentCard the call must fail with " +
+			"UnsupportedOperationError. With it, a call without credentials must be refused (it is an" +
+			" authenticated operation) and a call with the run's credentials must return an AgentCard" +
+			" or ExtendedAgentCardNotConfiguredError.",
+	},
+	{
+		ID: "DISC-016", Suite: Discovery, Level: MUST,
+		Title:    "A request that does not declare a required extension is refused with ExtensionSupportRequiredError",
+		Sections: []string{"3.3.4", "4.6"},
+		TCK:      []string{"CORE-CAP-004"},
+		Why: "An extension marked required changes what requests mean; serving a client that has not " +
+			"declared it (A2A-Extensions) silently drops that meaning. Not applicable when the card " +
+			"marks no extension required.",
+	},
+	{
+		ID: "DISC-017", Suite: Discovery, Level: MUST,
+		Title:    "Card signatures, when present, verify over the canonical card with a valid key",
+		Sections: []string{"8.4.1", "8.4.2", "8.4.3"}, Scenario: "3",
+		TCK:    []string{"CARD-SIGN-001", "CARD-SIGN-002", "CARD-SIGN-003", "CARD-SIGN-004"},
+		Enable: "Give the harness the verification keys with jwks: FILE in the config when the card's signatures carry no jku.",
+		Why: "A signature binds a card to its publisher, so a CDN or proxy cannot serve an altered one" +
+			" (scenario 3). Each signature must be a JWS whose protected header carries alg and kid, " +
+			"verifying over the RFC 8785 canonical card without its signatures member, with a key " +
+			"from jku or the configured JWKS that is not expired. Not applicable when the card " +
+			"carries no signatures.",
+	},
+	{
+		ID: "DISC-018", Suite: Discovery, Level: SHOULD,
+		Title:    "An A2A-Extensions header naming an extension the agent does not know is ignored",
+		Sections: []string{"4.6", "9.2", "11.2"},
+		TCK:      []string{"JSONRPC-SVC-002", "HTTP_JSON-SVC-002"},
+		Why: "Service parameters ride in HTTP headers; a client may ask for extensions an agent lacks," +
+			" and the agent should carry on without them rather than refuse the request.",
+	},
+	{
+		ID: "LIFE-001", Suite: Lifecycle, Level: MUST,
+		Title:    "SendMessage answers with exactly one of a Task or a Message, valid against the v1.0 schema",
+		Sections: []string{"3.1.1", "4.1", "5.5", "5.6.1", "5.7", "9.1", "11.1"},
+		TCK:      []string{"CORE-SEND-001", "DM-TASK-001", "DM-TASK-002", "DM-MSG-001", "DM-MSG-002", "DM-PART-001", "DM-ART-001", "DM-STATUS-001", "DM-SERIAL-001", "DM-SERIAL-002", "DM-SERIAL-003", "DM-SERIAL-004", "JSONRPC-FMT-001", "JSONRPC-FMT-002", "HTTP_JSON-SVC-001"},
+		Why: "The response to SendMessage on every declared binding must hold exactly one payload and " +
+			"validate against the schema: camelCase names, enum names, UTC timestamps with Z, every " +
+			"REQUIRED member, JSON content types and a well-formed JSON-RPC envelope.",
+	},
+	{
+		ID: "LIFE-002", Suite: Lifecycle, Level: MUST,
+		Title:    "Task and context ids come from the server, are returned, and are unique per new task",
+		Sections: []string{"3.4.1", "3.4.2"},
+		TCK:      []string{"CORE-MULTI-001", "CORE-MULTI-001a", "CORE-MULTI-003"},
+		Needs:    []Need{NeedBehaviour},
+		Enable:   "Give the agent the directive extension (docs/directive-extension.md) in its test build, or a prompt map in the config (prompt-map: {slow: …, input-required: …, …}) naming text that makes it show the behaviour.",
+		Why: "In v1.0 task ids are server-generated: every new task must carry an id no other task " +
+			"has, and a contextId the agent generated must be returned with it.",
+	},
+	{
+		ID: "LIFE-003", Suite: Lifecycle, Level: MUST,
+		Title:    "A client-chosen contextId is adopted and echoed, or refused with an error, never replaced",
+		Sections: []string{"3.4.1"},
+		TCK:      []string{"CORE-MULTI-002", "CORE-MULTI-002a"},
+		Why: "An agent may accept a contextId the client chose; if it will not, it must refuse the " +
+			"request rather than substitute its own, or the client's conversation silently forks. " +
+			"Which reading the agent took is recorded.",
+	},
+	{
+		ID: "LIFE-004", Suite: Lifecycle, Level: MUST,
+		Title:    "SendMessage blocks by default until the task is terminal or interrupted",
+		Sections: []string{"3.2.2"},
+		TCK:      []string{"CORE-EXECUTION-MODE-001"},
+		Needs:    []Need{NeedBehaviour},
+		Enable:   "Give the agent the directive extension (docs/directive-extension.md) in its test build, or a prompt map in the config (prompt-map: {slow: …, input-required: …, …}) naming text that makes it show the behaviour.",
+		Why: "Without returnImmediately the call must wait for a terminal or interrupted state and " +
+			"return that task; a client that trusts the default and gets a WORKING task back believes" +
+			" work finished that did not.",
+	},
+	{
+		ID: "LIFE-005", Suite: Lifecycle, Level: MUST,
+		Title:    "With returnImmediately, SendMessage returns while the task is still in progress",
+		Sections: []string{"3.2.2"},
+		TCK:      []string{"CORE-EXECUTION-MODE-002"},
+		Needs:    []Need{NeedBehaviour},
+		Enable:   "Give the agent the directive extension (docs/directive-extension.md) in its test build, or a prompt map in the config (prompt-map: {slow: …, input-required: …, …}) naming text that makes it show the behaviour.",
+		Why: "returnImmediately asks for the task as soon as it exists; an agent that blocks anyway " +
+			"stalls every client that streams or polls for progress.",
+	},
+	{
+		ID: "LIFE-006", Suite: Lifecycle, Level: MUST,
+		Title:    "A message naming a taskId the server never issued gets TaskNotFoundError and creates no task",
+		Sections: []string{"3.4.2"}, Scenario: "1",
+		TCK: []string{"CORE-MULTI-004"},
+		Why: "Scenario 1: after a rotation an instance with no record of a task accepted a follow-up " +
+			"for it as a new task, and two state machines claimed one id. The message must fail with " +
+			"TaskNotFoundError, and afterwards neither GetTask nor ListTasks may show a task with " +
+			"that id.",
+	},
+	{
+		ID: "LIFE-007", Suite: Lifecycle, Level: MUST,
+		Title:    "GetTask, CancelTask and SubscribeToTask on an unknown id get TaskNotFoundError",
+		Sections: []string{"3.1.3", "3.1.5", "3.1.6"}, Scenario: "1",
+		TCK: []string{"CORE-GET-002", "CORE-CANCEL-003", "STREAM-SUB-004"},
+		Why: "A task the agent does not know must be reported absent with TaskNotFoundError on every " +
+			"operation and binding, so that a client can tell a task lost in a rotation from any " +
+			"other failure (scenario 1).",
+	},
+	{
+		ID: "LIFE-008", Suite: Lifecycle, Level: MUST,
+		Title:    "A message to a task in a terminal state gets UnsupportedOperationError",
+		Sections: []string{"3.1.1", "4.1.3"},
+		TCK:      []string{"CORE-SEND-002"},
+		Needs:    []Need{NeedBehaviour},
+		Enable:   "Give the agent the directive extension (docs/directive-extension.md) in its test build, or a prompt map in the config (prompt-map: {slow: …, input-required: …, …}) naming text that makes it show the behaviour.",
+		Why: "Terminal tasks cannot restart; a follow-up must create a new task. The required error is" +
+			" UnsupportedOperationError (-32004); InvalidParams (-32602), which some SDKs return, is " +
+			"reported as that known deviation and still fails the MUST.",
+	},
+	{
+		ID: "LIFE-009", Suite: Lifecycle, Level: MUST,
+		Title:    "A follow-up giving only the taskId continues that task in its context",
+		Sections: []string{"3.4.3"},
+		TCK:      []string{"CORE-MULTI-005"},
+		Needs:    []Need{NeedBehaviour},
+		Enable:   "Give the agent the directive extension (docs/directive-extension.md) in its test build, or a prompt map in the config (prompt-map: {slow: …, input-required: …, …}) naming text that makes it show the behaviour.",
+		Why: "When a message names only a taskId the agent must infer the contextId from the task: the" +
+			" input-required task then resumes in its own context, not a new one.",
+	},
+	{
+		ID: "LIFE-010", Suite: Lifecycle, Level: MUST,
+		Title:    "A follow-up whose contextId contradicts its task's context is rejected",
+		Sections: []string{"3.4.3"},
+		TCK:      []string{"CORE-MULTI-006"},
+		Needs:    []Need{NeedBehaviour},
+		Enable:   "Give the agent the directive extension (docs/directive-extension.md) in its test build, or a prompt map in the config (prompt-map: {slow: …, input-required: …, …}) naming text that makes it show the behaviour.",
+		Why: "If taskId and contextId disagree, the agent cannot know which the client meant; it must " +
+			"reject the message (the spec names no code; any A2A or validation error is accepted and " +
+			"recorded) rather than guess.",
+	},
+	{
+		ID: "LIFE-011", Suite: Lifecycle, Level: INVARIANT,
+		Title:    "Once terminal, a task never shows another state on any channel",
+		Sections: []string{"4.1.3", "3.1.5"}, Scenario: "3",
+		Needs:  []Need{NeedBehaviour},
+		Enable: "Give the agent the directive extension (docs/directive-extension.md) in its test build, or a prompt map in the config (prompt-map: {slow: …, input-required: …, …}) naming text that makes it show the behaviour.",
+		Why: "Terminal states are final. Over everything observed of a set of tasks — GetTask polls, " +
+			"ListTasks, stream events and, when registered, pushes — a task seen terminal never shows" +
+			" another state afterwards (one checker over the whole history).",
+	},
+	{
+		ID: "LIFE-012", Suite: Lifecycle, Level: MUST,
+		Title:    "CancelTask cancels a working task, returns it canceled, and it stays canceled",
+		Sections: []string{"3.1.5"}, Scenario: "3",
+		TCK:    []string{"CORE-CANCEL-001"},
+		Needs:  []Need{NeedBehaviour},
+		Enable: "Give the agent the directive extension (docs/directive-extension.md) in its test build, or a prompt map in the config (prompt-map: {slow: …, input-required: …, …}) naming text that makes it show the behaviour.",
+		Why: "A cancel of a working task must come back as the task in TASK_STATE_CANCELED (or, if the" +
+			" agent cancels asynchronously, reach it soon after, with a warning), and GetTask must " +
+			"keep showing CANCELED over a settle window.",
+	},
+	{
+		ID: "LIFE-013", Suite: Lifecycle, Level: MUST,
+		Title:    "Cancelling a terminal task is refused with TaskNotCancelableError",
+		Sections: []string{"3.1.5", "3.3.1"},
+		TCK:      []string{"CORE-CANCEL-002"},
+		Needs:    []Need{NeedBehaviour},
+		Enable:   "Give the agent the directive extension (docs/directive-extension.md) in its test build, or a prompt map in the config (prompt-map: {slow: …, input-required: …, …}) naming text that makes it show the behaviour.",
+		Why: "A completed task cannot be canceled: TaskNotCancelableError. For a task already " +
+			"CANCELED, the spec's idempotency rule and its error table disagree (a2a-v1.md §5 " +
+			"UNSURE): both the canceled task and TaskNotCancelableError are accepted, and which one " +
+			"is recorded.",
+	},
+	{
+		ID: "LIFE-014", Suite: Lifecycle, Level: INVARIANT,
+		Title:    "Cancel-then-complete race: an acknowledged cancel is final and a refused one changes nothing",
+		Sections: []string{"3.1.5", "4.1.3"}, Scenario: "3",
+		Needs:   []Need{NeedBehaviour},
+		Enable:  "Give the agent the directive extension (docs/directive-extension.md) in its test build, or a prompt map in the config (prompt-map: {slow: …, input-required: …, …}) naming text that makes it show the behaviour.",
+		Timeout: 2 * time.Minute,
+		Why: "Scenario 3: a cancel was acknowledged and the task completed anyway. Over N trials with " +
+			"the cancel fired at seeded, jittered offsets around the scripted completion, either the " +
+			"cancel was acknowledged and nothing later shows another terminal state, or it was " +
+			"refused and the task ends in its own state. With 0 violations in n trials the violation " +
+			"rate is below 3/n at 95% confidence; trials whose outcome is unknown are indeterminate, " +
+			"never a pass.",
+	},
+	{
+		ID: "LIFE-015", Suite: Lifecycle, Level: MUST,
+		Title:    "A streamed task starts with the Task, carries its updates in order and closes at the terminal state",
+		Sections: []string{"3.1.2", "3.5.2", "9.4.2", "11.7"},
+		TCK:      []string{"CORE-STREAM-001", "CORE-STREAM-003", "STREAM-ORDER-001", "JSONRPC-SSE-001", "HTTP_JSON-SSE-001"},
+		Needs:    []Need{NeedStreaming, NeedBehaviour},
+		Enable:   "The card does not advertise capabilities.streaming; nothing to enable unless the agent streams.",
+		Why: "SendStreamingMessage must answer text/event-stream whose first event is the Task, whose " +
+			"updates arrive in the order produced (SUBMITTED/WORKING, artifact chunks in order, the " +
+			"outcome), framed per binding, and which the agent closes once the task is terminal.",
+	},
+	{
+		ID: "LIFE-016", Suite: Lifecycle, Level: MUST,
+		Title:    "A streamed Message reply is the only event, and the stream then closes",
+		Sections: []string{"3.1.2"},
+		TCK:      []string{"CORE-STREAM-002"},
+		Needs:    []Need{NeedStreaming, NeedBehaviour},
+		Enable:   "The card does not advertise capabilities.streaming; nothing to enable unless the agent streams.",
+		Why: "When the agent answers a streaming request with a Message rather than a task, the stream" +
+			" carries exactly that one Message and closes.",
+	},
+	{
+		ID: "LIFE-017", Suite: Lifecycle, Level: MUST,
+		Title:    "Concurrent streams of one task see the same events in the same order, and closing one leaves the others",
+		Sections: []string{"3.5.2"}, Scenario: "2",
+		TCK:    []string{"STREAM-ORDER-002", "STREAM-ORDER-003", "STREAM-ORDER-004"},
+		Needs:  []Need{NeedStreaming, NeedBehaviour},
+		Enable: "The card does not advertise capabilities.streaming; nothing to enable unless the agent streams.",
+		Why: "Events must be broadcast to every active stream of a task; two subscribers that see " +
+			"different sequences disagree about what happened (scenario 2: a stream attached where " +
+			"the task's events never arrive).",
+	},
+	{
+		ID: "LIFE-018", Suite: Lifecycle, Level: MUST,
+		Title:    "SubscribeToTask starts with a snapshot of the current task and closes when it turns terminal",
+		Sections: []string{"3.1.6"},
+		TCK:      []string{"STREAM-SUB-001", "STREAM-SUB-002"},
+		Needs:    []Need{NeedStreaming, NeedBehaviour},
+		Enable:   "The card does not advertise capabilities.streaming; nothing to enable unless the agent streams.",
+		Why: "The first event of a subscription must be the Task as it is now, closing the gap between" +
+			" GetTask and Subscribe; the stream then carries the updates and closes at the terminal " +
+			"state.",
+	},
+	{
+		ID: "LIFE-019", Suite: Lifecycle, Level: MUST,
+		Title:    "Subscribing to a terminal task is refused with UnsupportedOperationError",
+		Sections: []string{"3.1.6"},
+		TCK:      []string{"STREAM-SUB-003"},
+		Needs:    []Need{NeedStreaming, NeedBehaviour},
+		Enable:   "The card does not advertise capabilities.streaming; nothing to enable unless the agent streams.",
+		Why: "There is nothing to stream from a finished task; the subscription must be refused with " +
+			"UnsupportedOperationError, not opened and left hanging or closed empty.",
+	},
+	{
+		ID: "LIFE-020", Suite: Lifecycle, Level: MUST,
+		Title:    "ListTasks pages newest first to the end, with nextPageToken always present and empty on the last page",
+		Sections: []string{"3.1.4"},
+		TCK:      []string{"CORE-LIST-002", "CORE-LIST-003", "CORE-LIST-004"},
+		Why: "Tasks must be sorted by status timestamp, most recent first, and paged by opaque " +
+			"cursors: walking pageToken to the end visits each task once, and the last page carries " +
+			"nextPageToken \"\" (present, not omitted).",
+	},
+	{
+		ID: "LIFE-021", Suite: Lifecycle, Level: MUST,
+		Title:    "ListTasks leaves artifacts out unless includeArtifacts is true",
+		Sections: []string{"3.1.4"},
+		TCK:      []string{"CORE-LIST-005"},
+		Why: "With includeArtifacts false or unset, listed tasks must have no artifacts member at all " +
+			"(not an empty list); with it true, artifacts appear.",
+	},
+	{
+		ID: "LIFE-022", Suite: Lifecycle, Level: MUST,
+		Title:    "ListTasks filters by contextId and status and honours pageSize",
+		Sections: []string{"3.1.4", "11.5"},
+		TCK:      []string{"CORE-LIST-001", "HTTP_JSON-QP-001"},
+		Why: "Filters must narrow the list to tasks of the given context and state, pageSize must " +
+			"bound each page (1..100; out of range is refused or clamped, and which is recorded), and" +
+			" the HTTP+JSON binding takes them as camelCase query parameters.",
+	},
+	{
+		ID: "LIFE-023", Suite: Lifecycle, Level: MUST,
+		Title:    "historyLength bounds the history returned and GetTask returns the task's status and artifacts",
+		Sections: []string{"3.2.4", "3.1.3"},
+		TCK:      []string{"CORE-HIST-002", "CORE-GET-001", "CORE-HIST-004"},
+		Why: "GetTask must return the task with its status and artifacts; with historyLength N it must" +
+			" return at most N history messages, the most recent ones.",
+	},
+	{
+		ID: "LIFE-024", Suite: Lifecycle, Level: SHOULD,
+		Title:    "historyLength 0 omits history, and history is chronological and faithful",
+		Sections: []string{"3.2.4"},
+		TCK:      []string{"CORE-HIST-001", "CORE-HIST-003", "CORE-HIST-005", "CORE-HIST-006"},
+		Needs:    []Need{NeedBehaviour},
+		Enable:   "Give the agent the directive extension (docs/directive-extension.md) in its test build, or a prompt map in the config (prompt-map: {slow: …, input-required: …, …}) naming text that makes it show the behaviour.",
+		Why: "historyLength 0 (on GetTask and in SendMessage's configuration) should leave history " +
+			"out; history entries should run oldest first and carry the content of the messages as " +
+			"sent.",
+	},
+	{
+		ID: "LIFE-025", Suite: Lifecycle, Level: MUST,
+		Title:    "The same task read over each declared binding gives the same answer",
+		Sections: []string{"5.1"},
+		TCK:      []string{"BIND-EQUIV-001", "BIND-EQUIV-002"},
+		Why: "Every binding an agent declares must offer the same operations with equivalent results: " +
+			"a task created on one binding and read on the other has the same id, context, state, " +
+			"artifacts and history.",
+	},
+	{
+		ID: "LIFE-026", Suite: Lifecycle, Level: MUST,
+		Title:    "Each error is the same A2A error on every binding, with its code, status and ErrorInfo reason",
+		Sections: []string{"5.4", "9.5", "11.6"},
+		TCK:      []string{"BIND-EQUIV-003", "CORE-ERR-001", "JSONRPC-ERR-001", "JSONRPC-ERR-002", "JSONRPC-ERR-003", "JSONRPC-SSE-002", "HTTP_JSON-ERR-001", "HTTP_JSON-ERR-002", "HTTP_JSON-STATUS-001"},
+		Why: "A failure must carry its A2A error on every binding: the JSON-RPC code with data as an " +
+			"array of @type objects, and on HTTP+JSON a google.rpc.Status body whose ErrorInfo " +
+			"(domain a2a-protocol.org) names the reason, at the HTTP status of the v1.0.1 table or of" +
+			" the v1.0.0 table (which one matched is recorded).",
+	},
+	{
+		ID: "LIFE-027", Suite: Lifecycle, Level: MUST,
+		Title:    "Malformed and invalid requests are refused with the binding's validation errors",
+		Sections: []string{"3.3.2", "9.5", "11.6"},
+		TCK:      []string{"CORE-ERR-002"},
+		Why: "The agent must check requests before acting: malformed JSON, an invalid JSON-RPC " +
+			"envelope, an unknown method and a SendMessage without a message get the binding's " +
+			"standard errors (-32700, -32600, -32601, -32602 / HTTP 400 or 404), never a task, a 5xx " +
+			"or a hang.",
+	},
+	{
+		ID: "LIFE-028", Suite: Lifecycle, Level: MUST,
+		Title:    "A part whose media type the agent does not accept gets ContentTypeNotSupportedError",
+		Sections: []string{"3.1.1"},
+		TCK:      []string{"CORE-SEND-003"},
+		Why: "An agent that cannot handle a part's media type must say so with " +
+			"ContentTypeNotSupportedError rather than silently drop or misread the content. Not " +
+			"applicable when the card's defaultInputModes accept every type.",
+	},
+	{
+		ID: "LIFE-029", Suite: Lifecycle, Level: SHOULD,
+		Title:    "Unknown members in requests are ignored, not refused",
+		Sections: []string{"5.7"},
+		TCK:      []string{"DM-SERIAL-005"},
+		Why: "Newer clients send members older agents do not know; the agent should ignore them and " +
+			"serve the request.",
 	},
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -96,7 +97,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 	gomega.RegisterFailHandler(Fail)
 	RunSpecs(discardT{}, "a2a-conform", suiteConfig, reporterConfig)
 
-	report.Results = suites.Results()
+	report.Results = withMissing(suites.Results(), selected)
 	out, err := finish(cfg, report, start)
 	if err != nil {
 		return out, err
@@ -105,6 +106,29 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 		out.Exit = ExitFailed
 	}
 	return out, nil
+}
+
+// withMissing adds an indeterminate result for every selected spec that
+// produced none: a registered spec without a body is a harness defect, and it
+// must show in the report rather than vanish from the denominator.
+func withMissing(results []reports.Result, selected []suites.Info) []reports.Result {
+	have := map[string]bool{}
+	for _, r := range results {
+		have[r.ID] = true
+	}
+	for _, info := range selected {
+		if have[info.ID] {
+			continue
+		}
+		results = append(results, reports.Result{
+			ID: info.ID, Title: info.Title, Suite: info.Suite, Level: string(info.Level),
+			Sections: info.Sections, Scenario: info.Scenario, TCK: info.TCK,
+			Verdict: reports.Indeterminate,
+			Reason:  "harness defect: the spec is registered but has no body in this build, so nothing was checked",
+		})
+	}
+	sort.Slice(results, func(a, b int) bool { return results[a].ID < results[b].ID })
+	return results
 }
 
 // discardT satisfies GinkgoTestingT outside `go test`: the verdicts, not
