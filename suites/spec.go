@@ -24,6 +24,8 @@ type T struct {
 	observations map[string]string
 	mark         int
 	transcript   []reports.Exchange
+	history      *invariants.History
+	calls        int
 }
 
 // Observe records which reading of an ambiguous rule the agent took, or a

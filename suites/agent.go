@@ -1,0 +1,266 @@
+package suites
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/internal/invariants"
+)
+
+// Supported reports whether the harness speaks a binding.
+func Supported(binding string) bool {
+	return binding == a2a.BindingJSONRPC || binding == a2a.BindingHTTPJSON
+}
+
+// Card returns the card the run fetched, or ends the spec as could-not-run
+// when there is none to work from (DISC-001/002 say why).
+func (t *T) Card() *a2a.AgentCard {
+	GinkgoHelper()
+	if t.Env == nil || t.Env.Card == nil {
+		t.CouldNotRun("the agent has no usable card (see DISC-001 and DISC-002), so there is no interface to call.")
+	}
+	return t.Env.Card
+}
+
+// ClientFor builds a recorded client for one interface, with the run's
+// headers, subscribe verb and the behaviour's extensions.
+func (t *T) ClientFor(iface a2a.AgentInterface, extra ...client.Option) *client.Client {
+	GinkgoHelper()
+	opts := []client.Option{client.WithHTTPClient(t.Env.HTTP)}
+	for name, values := range t.Env.Headers {
+		for _, v := range values {
+			opts = append(opts, client.WithHeader(name, v))
+		}
+	}
+	if t.Env.Options.SubscribeVerb != "" {
+		opts = append(opts, client.WithSubscribeVerb(t.Env.Options.SubscribeVerb))
+	}
+	if t.Env.Behaviour != nil {
+		if ext := t.Env.Behaviour.Extensions(); len(ext) > 0 {
+			opts = append(opts, client.WithExtensions(ext...))
+		}
+	}
+	c, err := client.New(iface, append(opts, extra...)...)
+	if err != nil {
+		t.CouldNotRun("cannot build a client for interface %s %s: %v.", iface.ProtocolBinding, iface.URL, err)
+	}
+	return c
+}
+
+// Client is the client for the first declared interface the harness speaks
+// (the card's order is its preference, §8.3.2).
+func (t *T) Client(extra ...client.Option) *client.Client {
+	GinkgoHelper()
+	cs := t.Clients(extra...)
+	return cs[0]
+}
+
+// Clients returns one client per declared binding the harness speaks, first
+// interface of each binding, in card order. Specs that must hold on every
+// binding loop over them.
+func (t *T) Clients(extra ...client.Option) []*client.Client {
+	GinkgoHelper()
+	card := t.Card()
+	var out []*client.Client
+	seen := map[string]bool{}
+	var other []string
+	for _, i := range card.SupportedInterfaces {
+		if !Supported(i.ProtocolBinding) {
+			other = append(other, i.ProtocolBinding)
+			continue
+		}
+		if seen[i.ProtocolBinding] {
+			continue
+		}
+		seen[i.ProtocolBinding] = true
+		out = append(out, t.ClientFor(i, extra...))
+	}
+	if len(out) == 0 {
+		t.CouldNotRun("the card declares no interface the harness speaks (declared: %s); the harness speaks JSONRPC and HTTP+JSON.", strings.Join(other, ", "))
+	}
+	return out
+}
+
+// Scripted returns the user message that makes the agent show behaviour s, or
+// ends the spec as could-not-run naming how to enable it.
+func (t *T) Scripted(s Script) a2a.Message {
+	GinkgoHelper()
+	if t.Env.Behaviour == nil {
+		t.CouldNotRun("the agent offers no scripted behaviour: its card does not advertise the directive extension and the config has no prompt map.")
+	}
+	m, err := t.Env.Behaviour.Message(s)
+	if err != nil {
+		t.CouldNotRun("%v.", err)
+	}
+	t.Observe("behaviour", t.Env.Behaviour.Kind())
+	return m
+}
+
+// History returns the spec's observation history, created on first use.
+func (t *T) History() *invariants.History {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.history == nil {
+		t.history = invariants.NewHistory()
+	}
+	return t.history
+}
+
+func (t *T) nextRef(op string) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.calls++
+	return fmt.Sprintf("%s #%d", op, t.calls)
+}
+
+// ObserveTask records a task seen in an answer to a request issued at issued.
+func (t *T) ObserveTask(src invariants.Source, task *a2a.Task, issued time.Duration, binding string) {
+	if task == nil {
+		return
+	}
+	h := t.History()
+	h.Add(invariants.Observation{TaskID: task.ID, State: task.Status.State, Source: src,
+		Issued: issued, Received: h.Now(), Ref: t.nextRef(string(src)) + " (" + binding + ")"})
+}
+
+// Send sends a message and records the task it returns.
+func (t *T) Send(ctx context.Context, c *client.Client, req *a2a.SendMessageRequest) (*a2a.SendMessageResponse, error) {
+	issued := t.History().Now()
+	resp, err := c.SendMessage(ctx, req)
+	if err == nil && resp != nil {
+		t.ObserveTask(invariants.FromSend, resp.Task, issued, c.Binding())
+	}
+	return resp, err
+}
+
+// Get reads a task and records what it showed.
+func (t *T) Get(ctx context.Context, c *client.Client, id string) (*a2a.Task, error) {
+	issued := t.History().Now()
+	task, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: id})
+	if err == nil {
+		t.ObserveTask(invariants.FromGet, task, issued, c.Binding())
+	}
+	return task, err
+}
+
+// Cancel cancels a task and records the task the answer carried.
+func (t *T) Cancel(ctx context.Context, c *client.Client, id string) (*a2a.Task, error) {
+	issued := t.History().Now()
+	task, err := c.CancelTask(ctx, &a2a.CancelTaskRequest{ID: id})
+	if err == nil {
+		t.ObserveTask(invariants.FromCancel, task, issued, c.Binding())
+	}
+	return task, err
+}
+
+// Poll is the interval between GetTask polls while waiting for a state.
+const Poll = 20 * time.Millisecond
+
+// WaitFor polls GetTask until the task's state satisfies ok or patience runs
+// out; then it fails the spec saying how long it waited, for what, and what
+// the task still showed.
+func (t *T) WaitFor(ctx context.Context, c *client.Client, id string, what string, ok func(a2a.TaskState) bool) *a2a.Task {
+	GinkgoHelper()
+	patience := t.Env.Options.Patience
+	if patience <= 0 {
+		patience = 10 * time.Second
+	}
+	start := time.Now()
+	var last *a2a.Task
+	var lastErr error
+	for {
+		task, err := t.Get(ctx, c, id)
+		if err == nil {
+			last, lastErr = task, nil
+			if ok(task.Status.State) {
+				return task
+			}
+		} else {
+			lastErr = err
+		}
+		if time.Since(start) > patience || ctx.Err() != nil {
+			still := "no answer"
+			if last != nil {
+				still = "still " + string(last.Status.State)
+			}
+			if lastErr != nil {
+				still += " (last error: " + lastErr.Error() + ")"
+			}
+			Fail(fmt.Sprintf("timed out after %s waiting for task %s to be %s, %s", time.Since(start).Round(time.Millisecond), id, what, still))
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(Poll):
+		}
+	}
+}
+
+// Terminal and TerminalOrInterrupted are WaitFor predicates.
+func Terminal(s a2a.TaskState) bool              { return s.Terminal() }
+func TerminalOrInterrupted(s a2a.TaskState) bool { return s.Terminal() || s.Interrupted() }
+
+// Event is one stream event as a spec sees it.
+type Event struct {
+	At   time.Duration
+	Resp a2a.StreamResponse
+	Err  error
+}
+
+// Drain reads a stream to its end (io.EOF), recording every event under the
+// channel name, until the context ends. closed says whether the agent closed
+// the stream (as opposed to the context ending first).
+func (t *T) Drain(ctx context.Context, s *client.Stream, channel string) (events []Event, closed bool) {
+	h := t.History()
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			s.Close()
+		case <-done:
+		}
+	}()
+	defer close(done)
+	for i := 1; ; i++ {
+		resp, err := s.Next()
+		if errors.Is(err, io.EOF) {
+			return events, true
+		}
+		at := h.Now()
+		if err != nil {
+			if ctx.Err() != nil {
+				return events, false
+			}
+			if ce, ok := client.AsError(err); ok && ce.Class == client.Transport {
+				return append(events, Event{At: at, Err: err}), false
+			}
+			events = append(events, Event{At: at, Err: err})
+			continue
+		}
+		events = append(events, Event{At: at, Resp: resp})
+		if state, ok := resp.State(); ok {
+			h.Add(invariants.Observation{TaskID: resp.TaskID(), State: state, Source: invariants.FromStream,
+				Issued: at, Received: at, Channel: channel, Ref: fmt.Sprintf("%s event %d", channel, i)})
+		}
+	}
+}
+
+// Settle is how long Consistently-style checks watch a value that must not change.
+func (t *T) Settle() time.Duration {
+	if d := t.Env.Options.Settle; d > 0 {
+		return d
+	}
+	return 300 * time.Millisecond
+}
+
+// Ctx bounds a sub-step of a spec.
+func Ctx(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(parent, d)
+}
