@@ -388,14 +388,18 @@ func (a *Agent) background(wake <-chan struct{}, unsub func()) {
 	tick := time.NewTicker(a.opts.PollInterval)
 	defer tick.Stop()
 	for {
+		ticked := false
 		select {
 		case <-a.workCtx.Done():
 			return
 		case <-wake:
 		case <-tick.C:
+			ticked = true
 		}
 		a.dispatch()
-		if !a.faults.has(faultLoseTasksOnRestart) {
+		// Orphans appear only when a lease runs out or is handed back, never
+		// because of a local write: the ticker is enough.
+		if ticked && !a.faults.has(faultLoseTasksOnRestart) {
 			if err := a.adoptOrphans(a.workCtx); err != nil && a.workCtx.Err() == nil {
 				a.log.Warn("adopting orphaned tasks", "err", err)
 			}

@@ -156,7 +156,10 @@ var faultCases = map[string]func(e *faultEnv) string{
 	},
 	faultCardOverclaimsStreaming: func(e *faultEnv) string {
 		n := e.node(Options{})
-		_, err := n.rpc().SendStreamingMessage(ctxT(), &a2a.SendMessageRequest{Message: userMsg("x")})
+		s, err := n.rpc().SendStreamingMessage(ctxT(), &a2a.SendMessageRequest{Message: userMsg("x")})
+		if err == nil {
+			collect(e.t, s)
+		}
 		if n.card.Streaming() && err != nil {
 			return "card claims streaming; SendStreamingMessage: " + err.Error()
 		}
