@@ -4,4 +4,5 @@ package runner
 // links them into the binary.
 import (
 	_ "github.com/a2a-conform/a2a-conform/suites/discovery"
+	_ "github.com/a2a-conform/a2a-conform/suites/lifecycle"
 )
