@@ -175,9 +175,9 @@ type Agent struct {
 
 	startOnce sync.Once
 	stopOnce  sync.Once
-	started   atomic.Bool
 	ready     atomic.Bool
 	draining  atomic.Bool
+	// startedAt is when this instance came to be (lose-tasks-on-restart).
 	startedAt time.Time
 
 	// workCtx stops workers and the delivery loop; tailCtx stops the tailer
@@ -253,6 +253,7 @@ func New(opts Options) (*Agent, error) {
 		directiveOn: !opts.DisableDirective,
 		hub:         newHub(),
 		memConfigs:  map[[2]string]memConfig{},
+		startedAt:   time.Now(),
 	}
 	if a.st == nil {
 		a.st = store.OpenMemory()
@@ -304,8 +305,6 @@ func (a *Agent) Start(ctx context.Context) error {
 }
 
 func (a *Agent) start(ctx context.Context) error {
-	a.started.Store(true)
-	a.startedAt = time.Now()
 	last, err := a.st.LastSeq(ctx)
 	if err != nil {
 		return fmt.Errorf("fakes: loading the event position: %w", err)

@@ -130,3 +130,22 @@ func TestWarmUpAnswers503(t *testing.T) {
 		t.Fatal("Start returned nil after its context was canceled during warm-up")
 	}
 }
+
+func TestAdminEndpoint(t *testing.T) {
+	off := startNode(t, Options{})
+	if status, _, _ := rawHTTP(t, "POST", off.srv.URL+AdminPath+"rotate", "", "", nil); status != 404 {
+		t.Fatalf("admin endpoint answered %d while disabled", status)
+	}
+	n := startNode(t, Options{Admin: true, Name: "adm"})
+	status, _, body := rawHTTP(t, "POST", n.srv.URL+AdminPath+"rotate", "application/json", `{"version":"9.0.0"}`, nil)
+	if status != 200 || string(body) != `{"generation":2}` {
+		t.Fatalf("rotate: %d %s", status, body)
+	}
+	if cr := fetchCard(t, n, nil); cr.Card.Version != "9.0.0" {
+		t.Fatalf("version after admin rotate: %s", cr.Card.Version)
+	}
+	status, _, body = rawHTTP(t, "GET", n.srv.URL+AdminPath+"state", "", "", nil)
+	if status != 200 || !strings.Contains(string(body), `"generation":2`) || !strings.Contains(string(body), `"ready":true`) {
+		t.Fatalf("state: %d %s", status, body)
+	}
+}

@@ -477,7 +477,20 @@ func (a *Agent) adoptOrphans(ctx context.Context) error {
 	for _, rec := range recs {
 		var sc script
 		if err := json.Unmarshal(rec.Script, &sc); err != nil {
-			a.log.Error("unreadable task script; leaving the task as it is", "task", rec.Task.ID, "err", err)
+			// Written by another build? Drop the script so that the task is
+			// not re-adopted on every poll; it stays in its current state.
+			a.log.Error("unreadable task script; the task will not progress", "task", rec.Task.ID, "err", err)
+			id := rec.Task.ID
+			if err := a.st.Update(ctx, func(tx *store.Tx) error {
+				cur, err := tx.Task(id)
+				if err != nil {
+					return err
+				}
+				cur.Script, cur.Owner, cur.LeaseUntil = nil, "", time.Time{}
+				return tx.SaveTask(cur)
+			}); err != nil {
+				a.log.Warn("clearing an unreadable script", "task", id, "err", err)
+			}
 			continue
 		}
 		a.log.Info("adopted task", "task", rec.Task.ID, "step", sc.Next)
