@@ -428,12 +428,14 @@ func (a *Agent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case a.opts.Admin && strings.HasPrefix(path, AdminPath):
 		a.serveAdmin(rw, r, strings.TrimPrefix(path, AdminPath))
 	case path == JSONRPCPath:
+		a.echoExtensions(rw, r)
 		if a.gate(rw, r) {
 			a.served.add()
 			defer a.served.done()
 			a.serveJSONRPC(rw, r)
 		}
 	case path == RESTPath || strings.HasPrefix(path, RESTPath+"/"):
+		a.echoExtensions(rw, r)
 		if a.gate(rw, r) {
 			a.served.add()
 			defer a.served.done()
@@ -442,6 +444,23 @@ func (a *Agent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		writeJSON(rw, http.StatusNotFound, "application/json",
 			errMethodNotFound(r.Method+" "+truncate(r.URL.Path, 200)).restBody(true))
+	}
+}
+
+// echoExtensions lists, in the A2A-Extensions response header, the requested
+// extensions this agent activated: only the directive extension, when on
+// (docs/topics/extensions.md SHOULD).
+func (a *Agent) echoExtensions(w http.ResponseWriter, r *http.Request) {
+	if !a.directiveOn {
+		return
+	}
+	for _, v := range r.Header.Values("A2A-Extensions") {
+		for _, uri := range strings.Split(v, ",") {
+			if strings.TrimSpace(uri) == directive.URI {
+				w.Header().Set("A2A-Extensions", directive.URI)
+				return
+			}
+		}
 	}
 }
 

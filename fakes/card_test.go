@@ -149,3 +149,15 @@ func TestAdminEndpoint(t *testing.T) {
 		t.Fatalf("state: %d %s", status, body)
 	}
 }
+
+func TestExtensionActivationEchoed(t *testing.T) {
+	n := startNode(t, Options{})
+	_, hdr, _ := rawHTTP(t, "GET", n.srv.URL+RESTPath+"/tasks", "", "", map[string]string{"A2A-Extensions": "urn:other, " + directive.URI})
+	if hdr.Get("A2A-Extensions") != directive.URI {
+		t.Fatalf("A2A-Extensions %q", hdr.Get("A2A-Extensions"))
+	}
+	_, hdr, _ = rawHTTP(t, "GET", n.srv.URL+RESTPath+"/tasks", "", "", map[string]string{"A2A-Extensions": "urn:other"})
+	if hdr.Get("A2A-Extensions") != "" {
+		t.Fatalf("echoed an extension the agent does not implement: %q", hdr.Get("A2A-Extensions"))
+	}
+}
