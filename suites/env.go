@@ -49,6 +49,8 @@ type Options struct {
 	RaceTrials int
 	// Settle is how long "Consistently" checks watch a value that must not change.
 	Settle time.Duration
+	// JWKS is the configured JSON Web Key Set for card signatures (may be nil).
+	JWKS []byte
 	// Patience bounds "Eventually" waits for the agent to reach a state.
 	Patience time.Duration
 }

@@ -138,6 +138,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.WebhookURL, "webhook-url", "", "`URL` the agent should deliver webhooks to, if not the listen address")
 	fs.StringVar(&c.SubscribeVerb, "subscribe-verb", "", "HTTP verb for REST SubscribeToTask: POST (spec prose, default) or GET (proto)")
 	fs.IntVar(&c.RaceTrials, "race-trials", 0, fmt.Sprintf("trials of the cancel-then-complete race (default %d)", runner.DefaultRaceTrials))
+	fs.StringVar(&c.JWKS, "jwks", "", "JSON Web Key Set `FILE` verifying card signatures that carry no jku")
 	fs.BoolVar(&c.NoDirective, "no-directive", false, "do not use the directive extension even if the card advertises it")
 	if done, code := parse(fs, args); done {
 		return code
@@ -214,6 +215,8 @@ func mergeFlags(fs *flag.FlagSet, file, flags runner.Config) runner.Config {
 			out.SubscribeVerb = flags.SubscribeVerb
 		case "race-trials":
 			out.RaceTrials = flags.RaceTrials
+		case "jwks":
+			out.JWKS = flags.JWKS
 		case "no-directive":
 			out.NoDirective = flags.NoDirective
 		}

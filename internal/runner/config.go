@@ -43,6 +43,9 @@ type Config struct {
 	PromptMap     map[string]string `json:"prompt-map,omitempty" yaml:"prompt-map,omitempty"`
 	SubscribeVerb string            `json:"subscribe-verb,omitempty" yaml:"subscribe-verb,omitempty"`
 	RaceTrials    int               `json:"race-trials,omitempty" yaml:"race-trials,omitempty"`
+	// JWKS is a JSON Web Key Set file with the keys that verify the card's
+	// signatures when they carry no jku (DISC-017).
+	JWKS string `json:"jwks,omitempty" yaml:"jwks,omitempty"`
 	// NoDirective tells the harness not to use the directive extension even if
 	// the card advertises it (to exercise the prompt-map path).
 	NoDirective bool `json:"no-directive,omitempty" yaml:"no-directive,omitempty"`

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/client"
@@ -64,6 +65,17 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		p.Driver = emb.Driver()
 		p.Env.BaseURL = emb.URL()
 		p.Env.Topology = emb
+	}
+
+	if cfg.JWKS != "" {
+		b, err := os.ReadFile(cfg.JWKS)
+		if err != nil {
+			return p, fmt.Errorf("--jwks: %w", err)
+		}
+		if len(b) > 1<<20 || !json.Valid(b) {
+			return p, fmt.Errorf("--jwks %s: want a JSON Web Key Set of at most 1 MiB", cfg.JWKS)
+		}
+		p.Env.Options.JWKS = b
 	}
 
 	var secrets []string
