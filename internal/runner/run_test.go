@@ -290,3 +290,32 @@ func TestConfigFileFlagsWin(t *testing.T) {
 		t.Fatalf("unknown config key accepted (exit %d)", code)
 	}
 }
+
+// The prompt-map path: the reference agent with its directive extension
+// withdrawn, driven by the example prompt map, passes the timing specs and
+// still fails them with the fault on.
+func TestPromptMapPathBothWays(t *testing.T) {
+	cfg, err := filepath.Abs("../../examples/reference-prompt-map.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	focus := "LIFE-012,LIFE-014"
+	clean := runCLI(t, nil, "--config", cfg, "--race-trials", "8", "--focus", focus, "--seed", "9")
+	if clean.report == nil || clean.exit != 0 {
+		t.Fatalf("clean prompt-map run: exit %d\n%s\n%s", clean.exit, clean.stdout, clean.stderr)
+	}
+	for _, res := range clean.report.Results {
+		if res.Verdict != reports.Pass || res.Observations["behaviour"] != "prompt-map" {
+			t.Errorf("%s: %s (behaviour %q): %s", res.ID, res.Verdict, res.Observations["behaviour"], res.Reason)
+		}
+	}
+	broken := runCLI(t, nil, "--config", cfg, "--race-trials", "8", "--focus", focus, "--seed", "9", "--fault", "cancel-then-complete")
+	if broken.report == nil || broken.exit != 1 {
+		t.Fatalf("faulty prompt-map run: exit %d\n%s", broken.exit, broken.stdout)
+	}
+	for id, v := range verdicts(broken.report) {
+		if v != reports.Fail {
+			t.Errorf("%s with cancel-then-complete via prompt map: %s, want fail", id, v)
+		}
+	}
+}

@@ -42,6 +42,9 @@ type instance struct {
 // EmbeddedOptions configure the embedded driver.
 type EmbeddedOptions struct {
 	Faults []string
+	// NoDirective withdraws the directive extension from the agent's card, so
+	// that the harness's prompt-map path is what drives it.
+	NoDirective bool
 	// Tweak adjusts each instance's options (tests switch capabilities off).
 	Tweak func(*fakes.Options)
 }
@@ -56,7 +59,11 @@ func StartEmbedded(ctx context.Context, o EmbeddedOptions) (*Embedded, error) {
 		}
 	}
 	e := &Embedded{store: fakes.OpenMemoryStore(), faults: o.Faults}
-	opts := fakes.Options{Name: "embedded-0", Store: e.store, Faults: o.Faults}
+	// The reference agent always understands its fixed prompt phrases
+	// (fakes.DefaultPrompts); without a directive part it does nothing else
+	// differently.
+	opts := fakes.Options{Name: "embedded-0", Store: e.store, Faults: o.Faults,
+		PromptMap: true, DisableDirective: o.NoDirective}
 	if o.Tweak != nil {
 		o.Tweak(&opts)
 	}

@@ -186,7 +186,7 @@ var _ = suites.Spec("LIFE-014", func(ctx context.Context, t *suites.T) {
 	t.Observe("race.indeterminate", strconv.Itoa(unknown))
 	t.Observe("race.canceled", strconv.Itoa(outcomes["canceled"]))
 	t.Observe("race.completed-first", strconv.Itoa(outcomes["completed-first"]))
-	t.Observe("race.window", fmt.Sprintf("cancel at completion ±%s (completion %s after creation)", d, completion))
+	t.Observe("race.window", fmt.Sprintf("cancel at completion ±%s (completion %s after creation)", d.Round(time.Millisecond), completion.Round(time.Millisecond)))
 	t.Observe("race.bound", invariants.RaceBound(decided, len(vs)))
 	if len(vs) > 0 {
 		t.Violated(vs...)
