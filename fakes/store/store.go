@@ -88,12 +88,22 @@ CREATE INDEX IF NOT EXISTS deliveries_by_config ON deliveries (task_id, config_i
 // then also share its change notifications); several processes may open the
 // same file.
 type Store struct {
-	db     *sql.DB
-	path   string // "" for memory
-	mu     sync.Mutex
-	nextID int
-	wakers map[int]chan struct{}
-	closed bool
+	db   *sql.DB
+	path string // "" for memory
+	// stmts are the hot statements, prepared once at open: SQLite otherwise
+	// parses every statement on every call. They must exist before any
+	// transaction runs, because the memory store has a single connection that
+	// a transaction holds.
+	stmts map[string]*sql.Stmt
+	// writeMu serialises this handle's write transactions in Go: SQLite's
+	// busy handler backs off by sleeping, which would otherwise throttle
+	// writers of one process contending with each other. Other processes
+	// are still arbitrated by SQLite (busy timeout).
+	writeMu sync.Mutex
+	mu      sync.Mutex
+	nextID  int
+	wakers  map[int]chan struct{}
+	closed  bool
 }
 
 // OpenMemory opens a private in-memory database. It lives as long as the
@@ -109,7 +119,7 @@ func OpenMemory() *Store {
 	db.SetConnMaxLifetime(0)
 	db.SetConnMaxIdleTime(0)
 	s := &Store{db: db, wakers: map[int]chan struct{}{}}
-	if err := s.migrate(context.Background()); err != nil {
+	if err := s.init(context.Background()); err != nil {
 		panic(fmt.Sprintf("store: creating the in-memory schema cannot fail: %v", err))
 	}
 	return s
@@ -135,9 +145,12 @@ func OpenSQLite(path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
+	// Idle connections are kept: opening one re-applies the pragmas and
+	// re-prepares the hot statements.
 	db.SetMaxOpenConns(8)
+	db.SetMaxIdleConns(8)
 	s := &Store{db: db, path: path, wakers: map[int]chan struct{}{}}
-	if err := s.migrate(context.Background()); err != nil {
+	if err := s.init(context.Background()); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: %s: %w", path, err)
 	}
@@ -146,6 +159,47 @@ func OpenSQLite(path string) (*Store, error) {
 
 // Path is the database file, or "" for an in-memory store.
 func (s *Store) Path() string { return s.path }
+
+const (
+	qTaskByID    = "SELECT " + taskCols + " FROM tasks WHERE id = ?"
+	qSaveTask    = "UPDATE tasks SET context_id = ?, state = ?, status_ts = ?, version = ?, body = ?, script = ?, owner = ?, lease_until = ? WHERE id = ?"
+	qAppendEvent = "INSERT INTO events (task_id, version, origin, state, body, created_at) VALUES (?,?,?,?,?,?)"
+	qConfigs     = "SELECT body FROM push_configs WHERE task_id = ? ORDER BY created_at, id"
+	qEnqueue     = "INSERT INTO deliveries (task_id, config_id, body, origin, next_at, created_at) VALUES (?,?,?,?,?,?)"
+	qEventsAfter = "SELECT seq, task_id, version, origin, state, body FROM events WHERE seq > ? ORDER BY seq LIMIT ?"
+	qHasDue      = "SELECT 1 FROM deliveries d WHERE " + dueFilter + " LIMIT 1"
+	qHasOrphans  = "SELECT 1 FROM tasks WHERE " + orphanFilter + " LIMIT 1"
+	qRenewLease  = "UPDATE tasks SET lease_until = ? WHERE id = ? AND owner = ?"
+	qInsertTask  = "INSERT OR IGNORE INTO tasks (" + taskCols + ") VALUES (?,?,?,?,?,?,?,?,?,?)"
+	qFinishDeliv = "DELETE FROM deliveries WHERE id = ?"
+)
+
+var hotStatements = []string{qTaskByID, qSaveTask, qAppendEvent, qConfigs, qEnqueue, qEventsAfter,
+	qHasDue, qHasOrphans, qRenewLease, qInsertTask, qFinishDeliv}
+
+func (s *Store) init(ctx context.Context) error {
+	if err := s.migrate(ctx); err != nil {
+		return err
+	}
+	s.stmts = map[string]*sql.Stmt{}
+	for _, q := range hotStatements {
+		st, err := s.db.PrepareContext(ctx, q)
+		if err != nil {
+			return fmt.Errorf("preparing %q: %w", q, err)
+		}
+		s.stmts[q] = st
+	}
+	return nil
+}
+
+// stmt returns a prepared hot statement, bound to tx when one is given.
+func (s *Store) stmt(ctx context.Context, tx *sql.Tx, q string) *sql.Stmt {
+	st := s.stmts[q]
+	if tx != nil {
+		return tx.StmtContext(ctx, st)
+	}
+	return st
+}
 
 func (s *Store) migrate(ctx context.Context) error {
 	return s.Update(ctx, func(tx *Tx) error {
@@ -270,15 +324,18 @@ func fromMS(v int64) time.Time {
 type Tx struct {
 	ctx context.Context
 	tx  *sql.Tx
+	s   *Store
 }
 
 // Update runs fn in one write transaction and commits it if fn returns nil.
 func (s *Store) Update(ctx context.Context, fn func(*Tx) error) error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	if err := fn(&Tx{ctx: ctx, tx: tx}); err != nil {
+	if err := fn(&Tx{ctx: ctx, tx: tx, s: s}); err != nil {
 		tx.Rollback()
 		return err
 	}
@@ -321,8 +378,12 @@ func scanTask(row scanner) (*Task, error) {
 
 // Task reads a task inside the transaction.
 func (t *Tx) Task(id string) (*Task, error) {
-	return scanTask(t.tx.QueryRowContext(t.ctx, "SELECT "+taskCols+" FROM tasks WHERE id = ?", id))
+	return scanTask(t.st(qTaskByID).QueryRowContext(t.ctx, id))
 }
+
+// st returns a hot statement bound to the transaction; before init (the
+// schema migration) there are none.
+func (t *Tx) st(q string) *sql.Stmt { return t.s.stmt(t.ctx, t.tx, q) }
 
 // InsertTask creates a task row; ErrExists if the id is taken.
 func (t *Tx) InsertTask(rec *Task) error {
@@ -330,7 +391,7 @@ func (t *Tx) InsertTask(rec *Task) error {
 	if err != nil {
 		return err
 	}
-	res, err := t.tx.ExecContext(t.ctx, "INSERT OR IGNORE INTO tasks ("+taskCols+") VALUES (?,?,?,?,?,?,?,?,?,?)",
+	res, err := t.st(qInsertTask).ExecContext(t.ctx,
 		rec.Task.ID, rec.Task.ContextID, string(rec.Task.Status.State), ms(rec.StatusTime), rec.Version,
 		string(body), string(rec.Script), rec.Owner, ms(rec.LeaseUntil), ms(rec.CreatedAt))
 	if err != nil {
@@ -357,8 +418,7 @@ func (t *Tx) SaveTask(rec *Task) error {
 	if err != nil {
 		return err
 	}
-	res, err := t.tx.ExecContext(t.ctx, `UPDATE tasks SET context_id = ?, state = ?, status_ts = ?, version = ?,
-		body = ?, script = ?, owner = ?, lease_until = ? WHERE id = ?`,
+	res, err := t.st(qSaveTask).ExecContext(t.ctx,
 		rec.Task.ContextID, string(rec.Task.Status.State), ms(rec.StatusTime), rec.Version,
 		string(body), string(rec.Script), rec.Owner, ms(rec.LeaseUntil), rec.Task.ID)
 	if err != nil {
@@ -372,8 +432,7 @@ func (t *Tx) SaveTask(rec *Task) error {
 
 // AppendEvent adds an event to the shared log and returns its sequence number.
 func (t *Tx) AppendEvent(e Event) (int64, error) {
-	res, err := t.tx.ExecContext(t.ctx,
-		"INSERT INTO events (task_id, version, origin, state, body, created_at) VALUES (?,?,?,?,?,?)",
+	res, err := t.st(qAppendEvent).ExecContext(t.ctx,
 		e.TaskID, e.Version, e.Origin, string(e.State), string(e.Body), time.Now().UnixMilli())
 	if err != nil {
 		return 0, err
@@ -383,7 +442,8 @@ func (t *Tx) AppendEvent(e Event) (int64, error) {
 
 // Configs lists a task's push configs in creation order.
 func (t *Tx) Configs(taskID string) ([]a2a.TaskPushNotificationConfig, error) {
-	return queryConfigs(t.ctx, t.tx, taskID)
+	rows, err := t.st(qConfigs).QueryContext(t.ctx, taskID)
+	return scanConfigs(rows, err, taskID)
 }
 
 // PutConfig creates or replaces (same task and id) a push config.
@@ -394,8 +454,7 @@ func (t *Tx) PutConfig(c a2a.TaskPushNotificationConfig) error {
 // Enqueue records a pending push of body to one config, due now.
 func (t *Tx) Enqueue(taskID, configID string, body []byte, origin string) error {
 	now := time.Now().UnixMilli()
-	_, err := t.tx.ExecContext(t.ctx,
-		"INSERT INTO deliveries (task_id, config_id, body, origin, next_at, created_at) VALUES (?,?,?,?,?,?)",
+	_, err := t.st(qEnqueue).ExecContext(t.ctx,
 		taskID, configID, string(body), origin, now, now)
 	return err
 }
@@ -405,8 +464,7 @@ type querier interface {
 	ExecContext(context.Context, string, ...any) (sql.Result, error)
 }
 
-func queryConfigs(ctx context.Context, q querier, taskID string) ([]a2a.TaskPushNotificationConfig, error) {
-	rows, err := q.QueryContext(ctx, "SELECT body FROM push_configs WHERE task_id = ? ORDER BY created_at, id", taskID)
+func scanConfigs(rows *sql.Rows, err error, taskID string) ([]a2a.TaskPushNotificationConfig, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -439,7 +497,7 @@ func putConfig(ctx context.Context, q querier, c a2a.TaskPushNotificationConfig)
 
 // GetTask reads one task.
 func (s *Store) GetTask(ctx context.Context, id string) (*Task, error) {
-	return scanTask(s.db.QueryRowContext(ctx, "SELECT "+taskCols+" FROM tasks WHERE id = ?", id))
+	return scanTask(s.stmt(ctx, nil, qTaskByID).QueryRowContext(ctx, id))
 }
 
 // Cursor is a position in the ListTasks order: the last task of a page.
@@ -527,8 +585,7 @@ func (s *Store) LastSeq(ctx context.Context) (int64, error) {
 // transaction, so a reader never sees seq N+1 before N is committed: tailing
 // by seq misses nothing.
 func (s *Store) EventsAfter(ctx context.Context, seq int64, limit int) ([]Event, error) {
-	rows, err := s.db.QueryContext(ctx,
-		"SELECT seq, task_id, version, origin, state, body FROM events WHERE seq > ? ORDER BY seq LIMIT ?", seq, limit)
+	rows, err := s.stmt(ctx, nil, qEventsAfter).QueryContext(ctx, seq, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -573,7 +630,8 @@ func (s *Store) GetConfig(ctx context.Context, taskID, id string) (a2a.TaskPushN
 
 // ListConfigs lists a task's push configs in creation order.
 func (s *Store) ListConfigs(ctx context.Context, taskID string) ([]a2a.TaskPushNotificationConfig, error) {
-	return queryConfigs(ctx, s.db, taskID)
+	rows, err := s.stmt(ctx, nil, qConfigs).QueryContext(ctx, taskID)
+	return scanConfigs(rows, err, taskID)
 }
 
 // PutConfig creates or replaces a push config outside a task transition.
@@ -623,7 +681,7 @@ const dueFilter = `d.next_at <= ?1 AND d.lease_until <= ?1 AND d.id = (
 // instances do not contend for the write lock.
 func (s *Store) HasDueDeliveries(ctx context.Context, now time.Time) (bool, error) {
 	var one int
-	err := s.db.QueryRowContext(ctx, "SELECT 1 FROM deliveries d WHERE "+dueFilter+" LIMIT 1", now.UnixMilli()).Scan(&one)
+	err := s.stmt(ctx, nil, qHasDue).QueryRowContext(ctx, now.UnixMilli()).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
@@ -670,7 +728,7 @@ func (s *Store) ClaimDeliveries(ctx context.Context, owner string, now time.Time
 // FinishDelivery removes a delivery that succeeded or was given up.
 func (s *Store) FinishDelivery(ctx context.Context, id int64) error {
 	return s.Update(ctx, func(tx *Tx) error {
-		_, err := tx.tx.ExecContext(ctx, "DELETE FROM deliveries WHERE id = ?", id)
+		_, err := tx.st(qFinishDeliv).ExecContext(ctx, id)
 		return err
 	})
 }
@@ -710,7 +768,7 @@ const orphanFilter = `script != '' AND lease_until <= ?1 AND state IN ('TASK_STA
 // HasOrphans is the cheap read before ClaimOrphans.
 func (s *Store) HasOrphans(ctx context.Context, now time.Time) (bool, error) {
 	var one int
-	err := s.db.QueryRowContext(ctx, "SELECT 1 FROM tasks WHERE "+orphanFilter+" LIMIT 1", now.UnixMilli()).Scan(&one)
+	err := s.stmt(ctx, nil, qHasOrphans).QueryRowContext(ctx, now.UnixMilli()).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
@@ -757,7 +815,7 @@ func (s *Store) ClaimOrphans(ctx context.Context, owner string, now time.Time, l
 func (s *Store) RenewLease(ctx context.Context, taskID, owner string, until time.Time) (bool, error) {
 	var n int64
 	err := s.Update(ctx, func(tx *Tx) error {
-		res, err := tx.tx.ExecContext(ctx, "UPDATE tasks SET lease_until = ? WHERE id = ? AND owner = ?", ms(until), taskID, owner)
+		res, err := tx.st(qRenewLease).ExecContext(ctx, ms(until), taskID, owner)
 		if err != nil {
 			return err
 		}
