@@ -110,8 +110,11 @@ func TerminalImmutable(obs []Observation) []Violation {
 	for _, id := range order {
 		list := byTask[id]
 		sort.SliceStable(list, func(a, b int) bool { return list[a].Received < list[b].Received })
-		// Rule 1: one terminal state only.
+		// Rule 1: one terminal state only. Each offending state is reported
+		// once (at its first sighting) with how often it was seen.
 		var first *Observation
+		seen := map[a2a.TaskState]int{}
+		at := map[a2a.TaskState]int{}
 		for i := range list {
 			o := list[i]
 			if !o.State.Terminal() {
@@ -122,12 +125,21 @@ func TerminalImmutable(obs []Observation) []Violation {
 				continue
 			}
 			if o.State != first.State {
-				vs = append(vs, Violation{
-					Invariant: "terminal-immutable",
-					Where:     o.where(),
-					Expected:  fmt.Sprintf("%s for ever (first seen terminal via %s)", first.State, first.Ref),
-					Actual:    fmt.Sprintf("%s via %s", o.State, o.Source),
-				})
+				if seen[o.State] == 0 {
+					at[o.State] = len(vs)
+					vs = append(vs, Violation{
+						Invariant: "terminal-immutable",
+						Where:     o.where(),
+						Expected:  fmt.Sprintf("%s for ever (first seen terminal via %s)", first.State, first.Ref),
+						Actual:    fmt.Sprintf("%s via %s", o.State, o.Source),
+					})
+				}
+				seen[o.State]++
+			}
+		}
+		for state, n := range seen {
+			if n > 1 {
+				vs[at[state]].Actual += fmt.Sprintf(" (and %d more sightings)", n-1)
 			}
 		}
 		// Rule 2 and 3: per ordered channel, nothing different after terminal.
@@ -153,12 +165,14 @@ func TerminalImmutable(obs []Observation) []Violation {
 					after = true // one stream is ordered by itself
 				}
 				if after && o.State != term.State && !o.State.Terminal() {
+					// One violation per channel: the first regression says it all.
 					vs = append(vs, Violation{
 						Invariant: "terminal-immutable",
 						Where:     o.where(),
 						Expected:  fmt.Sprintf("%s (terminal since %s)", term.State, term.Ref),
 						Actual:    fmt.Sprintf("%s via %s", o.State, o.Source),
 					})
+					break
 				}
 			}
 		}
