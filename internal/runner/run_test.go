@@ -320,3 +320,76 @@ func TestPromptMapPathBothWays(t *testing.T) {
 		}
 	}
 }
+
+// A spec the harness cannot run is could-not-run with a reason saying how to
+// enable it, and it counts against the score.
+func TestCouldNotRunIsNotAPass(t *testing.T) {
+	r := runCLI(t, nil, "--no-directive", "--focus", "LIFE-012", "--seed", "4")
+	if r.report == nil {
+		t.Fatalf("no report:\n%s\n%s", r.stdout, r.stderr)
+	}
+	res := r.report.Results
+	if len(res) != 1 || res[0].Verdict != reports.CouldNotRun {
+		t.Fatalf("want one could-not-run result, got %+v", res)
+	}
+	if !strings.Contains(res[0].Reason, "prompt map") || !strings.Contains(res[0].Reason, "directive") {
+		t.Errorf("the reason does not say how to enable the spec: %q", res[0].Reason)
+	}
+	s := r.report.Summary.Score
+	if s.Passed != 0 || s.Denominator != 1 {
+		t.Errorf("could-not-run must be in the denominator as not passed: %+v", s)
+	}
+	if r.exit != 0 {
+		t.Errorf("exit %d: could-not-run alone fails no MUST", r.exit)
+	}
+}
+
+// verify accepts our reports and rejects an edited one; scorecard builds the
+// matrix and badges from several.
+func TestVerifyAndScorecard(t *testing.T) {
+	good := runCLI(t, nil, "--suite", "discovery", "--seed", "1")
+	bad := runCLI(t, nil, "--suite", "discovery", "--seed", "1", "--fault", "no-cache-headers")
+	for _, r := range []cliRun{good, bad} {
+		if r.report == nil {
+			t.Fatalf("no report: %s", r.stderr)
+		}
+	}
+	var so, se bytes.Buffer
+	if code := cli.Main([]string{"verify", filepath.Join(good.out, "report.json")}, &so, &se); code != 0 {
+		t.Fatalf("verify of our own report: exit %d\n%s%s", code, so.String(), se.String())
+	}
+	// An edit a vendor might be tempted to make: a failed spec turned into a pass.
+	raw, _ := os.ReadFile(filepath.Join(bad.out, "report.json"))
+	edited := bytes.Replace(raw, []byte(`"verdict": "warn"`), []byte(`"verdict": "pass"`), 1)
+	if bytes.Equal(edited, raw) {
+		t.Fatal("the faulty run has no warn verdict to edit")
+	}
+	editedPath := filepath.Join(t.TempDir(), "edited.json")
+	os.WriteFile(editedPath, edited, 0o644)
+	so.Reset()
+	if code := cli.Main([]string{"verify", editedPath}, &so, &se); code != 1 || !strings.Contains(so.String(), "INVALID") {
+		t.Fatalf("an edited report verified (exit %d): %s", code, so.String())
+	}
+
+	// Two "vendors": rename the faulty one through a config override.
+	other := runCLI(t, nil, "--suite", "discovery", "--seed", "1", "--fault", "no-cache-headers")
+	_ = other
+	dir := t.TempDir()
+	so.Reset()
+	se.Reset()
+	code := cli.Main([]string{"scorecard", "--out", dir, filepath.Join(good.out, "report.json"), filepath.Join(bad.out, "report.json")}, &so, &se)
+	if code != 0 {
+		t.Fatalf("scorecard exit %d: %s", code, se.String())
+	}
+	for _, f := range []string{"scorecard.html", "scorecard.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("%s not written: %v", f, err)
+		}
+	}
+	if badges, _ := filepath.Glob(filepath.Join(dir, "badges", "*.svg")); len(badges) == 0 {
+		t.Error("no badge written")
+	}
+	if code := cli.Main([]string{"scorecard", "--out", t.TempDir(), editedPath}, &so, &se); code == 0 {
+		t.Error("the scorecard accepted an edited report")
+	}
+}
