@@ -250,7 +250,11 @@ func (a *Agent) replyMessage(ctx context.Context, msg a2a.Message, d directive.D
 	}
 	reply := agentMessage(msg.TaskID, contextID, text)
 	if streaming {
-		return &sendResult{stream: &eventStream{first: []a2a.StreamResponse{{Message: reply}}}}, nil
+		first := []a2a.StreamResponse{{Message: reply}}
+		if a.faults.has(faultStreamMessageThenMore) {
+			first = splitReply(reply)
+		}
+		return &sendResult{stream: &eventStream{first: first}}, nil
 	}
 	return &sendResult{message: reply}, nil
 }
@@ -391,6 +395,9 @@ func (a *Agent) taskJSON(t a2a.Task, historyLength *int32, mode artifactMode) []
 			w.History = w.History[len(w.History)-n:]
 		}
 	}
+	if a.faults.has(faultHistoryReversed) {
+		w.History = reversedHistory(w.History)
+	}
 	if mode == artifactsOmitted && a.faults.has(faultListArtifactsAlways) {
 		mode = artifactsPresent
 	}
@@ -460,6 +467,9 @@ func (a *Agent) listTasks(ctx context.Context, req *a2a.ListTasksRequest) ([]byt
 	}
 	q := store.ListQuery{ContextID: req.ContextID, State: req.Status, Limit: int(size) + 1,
 		OldestFirst: a.faults.has(faultListOldestFirst)}
+	if a.faults.has(faultListIgnoresFilter) {
+		q.ContextID, q.State = "", ""
+	}
 	if req.StatusTimestampAfter != "" {
 		t, err := time.Parse(time.RFC3339Nano, req.StatusTimestampAfter)
 		if err != nil {

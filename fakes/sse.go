@@ -86,6 +86,12 @@ func (a *Agent) pump(ctx context.Context, es *eventStream, out *sseWriter, frame
 	if es.sub == nil {
 		return
 	}
+	muted := false
+	if a.faults.has(faultStreamFirstSubscriberOnly) {
+		first, release := a.claimStream(es.sub.taskID)
+		defer release()
+		muted = !first
+	}
 	keepAlive := time.NewTicker(keepAliveEvery)
 	defer keepAlive.Stop()
 	noClose := a.faults.has(faultStreamNoClose)
@@ -103,7 +109,7 @@ func (a *Agent) pump(ctx context.Context, es *eventStream, out *sseWriter, frame
 				if e.Version <= es.after {
 					continue
 				}
-				if out.event(frame(a.rewrite(e.Body))) != nil {
+				if !muted && out.event(frame(a.rewrite(e.Body))) != nil {
 					return
 				}
 				end := e.State.Terminal() || (es.closeOnInterrupted && e.State.Interrupted())
