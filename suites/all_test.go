@@ -1,0 +1,41 @@
+package suites_test
+
+import (
+	"context"
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/a2a-conform/a2a-conform/internal/runner"
+	"github.com/a2a-conform/a2a-conform/reports"
+	"github.com/a2a-conform/a2a-conform/suites"
+)
+
+// TestSuites runs every spec in-process against the embedded reference agent
+// under `go test` or `ginkgo`, so Ginkgo's own flags work
+// (go test ./suites -ginkgo.label-filter='lifecycle && MUST' -ginkgo.v).
+// On the clean agent every spec must pass or be not applicable.
+func TestSuites(t *testing.T) {
+	RegisterFailHandler(Fail)
+	suiteConfig, reporterConfig := GinkgoConfiguration()
+	cfg := runner.Config{Seed: suiteConfig.RandomSeed, Out: t.TempDir()}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	prep, err := runner.Prepare(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer prep.Close()
+	if prep.Unreachable != nil {
+		t.Fatalf("embedded agent unreachable: %v", prep.Unreachable)
+	}
+	suites.SetEnv(prep.Env)
+	RunSpecs(t, "a2a-conform suites", suiteConfig, reporterConfig)
+	for _, r := range suites.Results() {
+		if r.Verdict != reports.Pass && r.Verdict != reports.NotApplicable {
+			t.Errorf("%s: %s: %s", r.ID, r.Verdict, r.Reason)
+		}
+	}
+}
