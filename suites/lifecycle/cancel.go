@@ -141,6 +141,9 @@ var _ = suites.Spec("LIFE-014", func(ctx context.Context, t *suites.T) {
 		completion = calibrate(ctx, t, c)
 		d = completion / 3
 	}
+	// Checked here, in the spec's goroutine: could-not-run must not be raised
+	// from a trial's goroutine.
+	_ = t.Scripted(suites.Script{Outcome: directive.OutcomeCompleted, Delay: d})
 	rng := rand.New(rand.NewSource(t.Env.Options.Seed))
 	offsets := make([]time.Duration, n)
 	for i := range offsets {
@@ -206,8 +209,13 @@ const (
 )
 
 // raceTrial runs one trial and judges it from everything observed of its task.
+// It runs in its own goroutine, so it never calls anything that ends the spec
+// (Fail, Skip): every problem becomes the trial's result.
 func raceTrial(ctx context.Context, t *suites.T, c *client.Client, offset, d time.Duration) invariants.TrialResult {
-	msg := t.Scripted(suites.Script{Outcome: directive.OutcomeCompleted, Delay: d})
+	msg, err := t.Env.Behaviour.Message(suites.Script{Outcome: directive.OutcomeCompleted, Delay: d})
+	if err != nil {
+		return invariants.TrialResult{Indeterminate: "no scripted message: " + err.Error()}
+	}
 	created := time.Now()
 	resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg,
 		Configuration: &a2a.SendMessageConfiguration{ReturnImmediately: true}})
