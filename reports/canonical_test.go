@@ -3,50 +3,11 @@ package reports
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"math"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-func TestFormatES6Number(t *testing.T) {
-	tests := []struct {
-		in   float64
-		want string
-	}{
-		{0, "0"},
-		{math.Copysign(0, -1), "0"},
-		{1, "1"},
-		{-1.5, "-1.5"},
-		{0.1, "0.1"},
-		{4.5, "4.5"},
-		{0.002, "0.002"},
-		{0.000001, "0.000001"},
-		{0.000001234, "0.000001234"},
-		{1e-7, "1e-7"},
-		{1.5e-7, "1.5e-7"},
-		{1e-27, "1e-27"},
-		{1e20, "100000000000000000000"},
-		{1.2345678901234568e20, "123456789012345680000"},
-		{1e21, "1e+21"},
-		{1e30, "1e+30"},
-		{333333333.33333329, "333333333.3333333"},
-		{9007199254740991, "9007199254740991"},
-		{5e-324, "5e-324"},
-		{1.7976931348623157e308, "1.7976931348623157e+308"},
-		{1520.25, "1520.25"},
-	}
-	for _, tc := range tests {
-		got, err := formatES6Number(tc.in)
-		if err != nil || got != tc.want {
-			t.Errorf("formatES6Number(%v) = %q, %v; want %q", tc.in, got, err, tc.want)
-		}
-	}
-	if _, err := formatES6Number(math.NaN()); err == nil {
-		t.Error("NaN accepted")
-	}
-}
 
 // The worked example of RFC 8785 §3.2.2 (numbers, string escapes, literals)
 // and its §3.2.3 key-ordering example (UTF-16 order puts U+1F600 before U+FB33).
