@@ -1,0 +1,261 @@
+package lifecycle
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/internal/invariants"
+	"github.com/a2a-conform/a2a-conform/suites"
+)
+
+// badRequest is one request LIFE-027 sends and the refusal it must get: a
+// JSON-RPC error code, or HTTP statuses on HTTP+JSON.
+type badRequest struct {
+	name     string
+	req      client.RawRequest
+	rpcCode  int   // JSON-RPC
+	statuses []int // HTTP+JSON; the first is the one the spec names
+}
+
+// badRequests builds the malformed and invalid requests for c's binding.
+// Every message they carry names marker as its contextId, so that a task
+// created anyway can be found.
+func badRequests(c *client.Client, marker string) []badRequest {
+	tenant := c.Interface().Tenant
+	msg := func(parts any) map[string]any {
+		return map[string]any{"messageId": suites.NewID("msg"), "role": a2a.RoleUser, "contextId": marker, "parts": parts}
+	}
+	params := func(m map[string]any) map[string]any {
+		if tenant != "" {
+			m["tenant"] = tenant
+		}
+		return m
+	}
+	good := msg([]map[string]any{{"text": "a2a-conform: a request that should never be served"}})
+	goodJSON, _ := json.Marshal(params(map[string]any{"message": good}))
+	noMessage := params(map[string]any{"metadata": map[string]any{"a2aConform": "a SendMessage without a message"}})
+	wrongType := params(map[string]any{"message": msg("not a list of parts")})
+	truncated := []byte(`{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"cut off`)
+
+	if c.Binding() == a2a.BindingJSONRPC {
+		envelope := func(fields string) []byte {
+			return []byte(`{` + fields + `,"params":` + string(goodJSON) + `}`)
+		}
+		return []badRequest{
+			{name: "malformed JSON", rpcCode: a2a.CodeParseError,
+				req: client.RawRequest{Method: a2a.MethodSendMessage, Body: []byte(`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":` + string(truncated))}},
+			{name: `jsonrpc "1.0"`, rpcCode: a2a.CodeInvalidRequest,
+				req: client.RawRequest{Method: a2a.MethodSendMessage, Body: envelope(`"jsonrpc":"1.0","id":2,"method":"SendMessage"`)}},
+			{name: "no method", rpcCode: a2a.CodeInvalidRequest,
+				req: client.RawRequest{Method: a2a.MethodSendMessage, Body: envelope(`"jsonrpc":"2.0","id":3`)}},
+			{name: "unknown method", rpcCode: a2a.CodeMethodNotFound,
+				req: client.RawRequest{Method: "A2aConformNoSuchMethod", Params: params(map[string]any{})}},
+			{name: "SendMessage without message", rpcCode: a2a.CodeInvalidParams,
+				req: client.RawRequest{Method: a2a.MethodSendMessage, Params: noMessage}},
+			{name: "SendMessage with message.parts a string", rpcCode: a2a.CodeInvalidParams,
+				req: client.RawRequest{Method: a2a.MethodSendMessage, Params: wrongType}},
+		}
+	}
+	return []badRequest{
+		{name: "malformed JSON", statuses: []int{http.StatusBadRequest},
+			req: client.RawRequest{Method: a2a.MethodSendMessage, Body: truncated}},
+		{name: "SendMessage without message", statuses: []int{http.StatusBadRequest},
+			req: client.RawRequest{Method: a2a.MethodSendMessage, Params: noMessage}},
+		{name: "SendMessage with message.parts a string", statuses: []int{http.StatusBadRequest},
+			req: client.RawRequest{Method: a2a.MethodSendMessage, Params: wrongType}},
+		{name: "an operation that does not exist", statuses: []int{http.StatusNotFound, http.StatusMethodNotAllowed},
+			req: client.RawRequest{Method: "A2aConformNoSuchMethod", Verb: http.MethodPost, Path: "/a2a-conform-no-such-operation", Body: []byte(`{}`)}},
+	}
+}
+
+// judgeBadRequest checks the refusal of one bad request.
+func judgeBadRequest(c *client.Client, b badRequest, ans rawAnswer) *invariants.Violation {
+	where := b.name + " (" + c.Binding() + ")"
+	if ans.Raw == nil {
+		return &invariants.Violation{Invariant: "validation", Where: where, Expected: "a refusal", Actual: describe(ans.Err)}
+	}
+	status := ans.Raw.Status
+	if status >= 500 {
+		return &invariants.Violation{Invariant: "validation", Where: where,
+			Expected: "a validation error, never a server error", Actual: fmt.Sprintf("HTTP %d: %s", status, clipped(ans.Raw.Body))}
+	}
+	if c.Binding() == a2a.BindingJSONRPC {
+		want := fmt.Sprintf("JSON-RPC error %d", b.rpcCode)
+		if ans.Err == nil {
+			return &invariants.Violation{Invariant: "validation", Where: where, Expected: want, Actual: "success: " + clipped(ans.Result)}
+		}
+		if ce, ok := client.AsError(ans.Err); !ok || ce.Class != client.A2A || ce.Code != b.rpcCode {
+			return &invariants.Violation{Invariant: "validation", Where: where, Expected: want, Actual: describe(ans.Err)}
+		}
+		return nil
+	}
+	for _, s := range b.statuses {
+		if status == s {
+			return nil
+		}
+	}
+	want := make([]string, len(b.statuses))
+	for i, s := range b.statuses {
+		want[i] = "HTTP " + strconv.Itoa(s)
+	}
+	actual := fmt.Sprintf("HTTP %d", status)
+	if ans.Err != nil {
+		actual = describe(ans.Err)
+	}
+	return &invariants.Violation{Invariant: "validation", Where: where, Expected: strings.Join(want, " or "), Actual: actual}
+}
+
+// LIFE-027 (§3.3.2, §9.5, §11.6): malformed and invalid requests get the
+// binding's standard validation errors — never a task, a 5xx or a hang.
+var _ = suites.Spec("LIFE-027", func(ctx context.Context, t *suites.T) {
+	var vs []invariants.Violation
+	marker := suites.NewID("ctx-a2a-conform-invalid")
+	cs := t.Clients()
+	totals := map[*client.Client]int32{}
+	for _, c := range cs {
+		if list, err := c.ListTasks(ctx, &a2a.ListTasksRequest{}); err == nil {
+			totals[c] = list.TotalSize
+		}
+	}
+	for _, c := range cs {
+		for _, b := range badRequests(c, marker) {
+			vs = append(vs, violations(judgeBadRequest(c, b, callRaw(ctx, c, b.req)))...)
+		}
+	}
+	for _, c := range cs {
+		list, err := c.ListTasks(ctx, &a2a.ListTasksRequest{ContextID: marker})
+		if err != nil {
+			t.Observe("list-"+c.Binding(), "ListTasks failed, not checked: "+describe(err))
+			continue
+		}
+		if len(list.Tasks) > 0 {
+			vs = append(vs, invariants.Violation{Invariant: "validation", Where: "ListTasks contextId " + marker + " (" + c.Binding() + ")",
+				Expected: "no task from the refused requests", Actual: fmt.Sprintf("%d tasks, e.g. %s", len(list.Tasks), list.Tasks[0].ID)})
+		}
+		// A request without a message cannot carry the marker: a change in
+		// the total is recorded (another client of a shared agent may have
+		// created tasks meanwhile, so it is not judged).
+		if before, ok := totals[c]; ok {
+			if all, err := c.ListTasks(ctx, &a2a.ListTasksRequest{}); err == nil && all.TotalSize != before {
+				t.Observe("total-size-"+c.Binding(), fmt.Sprintf("%d before the bad requests, %d after", before, all.TotalSize))
+			}
+		}
+	}
+	t.Violated(vs...)
+})
+
+// oddMediaType is a media type no agent declares: the harness's own.
+const oddMediaType = "application/x-a2a-conform-unsupported"
+
+// accepts reports whether a declared input mode covers mt: exactly, as
+// type/*, or as */*.
+func accepts(modes []string, mt string) (string, bool) {
+	major, _, _ := strings.Cut(mt, "/")
+	for _, m := range modes {
+		m = strings.ToLower(strings.TrimSpace(strings.Split(m, ";")[0]))
+		if m == mt || m == "*/*" || m == major+"/*" {
+			return m, true
+		}
+	}
+	return "", false
+}
+
+// oddPartMessage carries a text part and a raw part of oddMediaType.
+func oddPartMessage() a2a.Message {
+	msg := userText("a2a-conform: the next part's media type is not one the card declares")
+	msg.Parts = append(msg.Parts, a2a.Part{Raw: a2a.Bytes("a2a-conform"), MediaType: oddMediaType, Filename: "a2a-conform.bin"})
+	return msg
+}
+
+// LIFE-028 (§3.1.1): a part of a media type the card's input modes do not
+// cover gets ContentTypeNotSupportedError. When the card accepts every type,
+// the part must be served, and the spec is not applicable.
+var _ = suites.Spec("LIFE-028", func(ctx context.Context, t *suites.T) {
+	card := t.Card()
+	modes := append([]string(nil), card.DefaultInputModes...)
+	for _, s := range card.Skills {
+		modes = append(modes, s.InputModes...)
+	}
+	t.Observe("input-modes", strings.Join(modes, ", "))
+	var vs []invariants.Violation
+	if mode, ok := accepts(modes, oddMediaType); ok {
+		for _, c := range t.Clients() {
+			msg := oddPartMessage()
+			if _, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg}); err != nil {
+				vs = append(vs, invariants.Violation{Invariant: "content-type", Where: "SendMessage with a " + oddMediaType + " part (" + c.Binding() + ")",
+					Expected: "served: the card's input mode " + mode + " covers it", Actual: describe(err)})
+			}
+		}
+		t.Violated(vs...)
+		t.NotApplicable("the card's input mode %q accepts every media type the harness could send (a %s part was served)", mode, oddMediaType)
+	}
+	for _, c := range t.Clients() {
+		msg := oddPartMessage()
+		where := "SendMessage with a " + oddMediaType + " part (" + c.Binding() + ")"
+		resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg})
+		if v := expectKind(err, a2a.ErrContentTypeNotSupported, where); v != nil {
+			if err == nil && resp.Task != nil {
+				v.Actual = fmt.Sprintf("success: task %s in %s", resp.Task.ID, resp.Task.Status.State)
+			}
+			vs = append(vs, *v)
+		}
+	}
+	t.Violated(vs...)
+})
+
+// unknownMember is the name of the member LIFE-029 adds: one no version of
+// the proto will define.
+const unknownMember = "a2aConformUnknownMember"
+
+// LIFE-029 (§5.7, SHOULD): unknown members in SendMessage (top level and
+// inside the message) and GetTask requests are ignored and the requests
+// served.
+var _ = suites.Spec("LIFE-029", func(ctx context.Context, t *suites.T) {
+	var vs []invariants.Violation
+	for _, c := range t.Clients() {
+		msg := userText("a2a-conform: this request carries members the agent does not know")
+		var m map[string]any
+		b, _ := json.Marshal(msg)
+		_ = json.Unmarshal(b, &m)
+		m[unknownMember] = "inside the message"
+		params := map[string]any{"message": m, unknownMember: map[string]any{"note": "at the top level"}}
+		if tn := c.Interface().Tenant; tn != "" {
+			params["tenant"] = tn
+		}
+		where := "SendMessage with unknown members (" + c.Binding() + ")"
+		ans := callRaw(ctx, c, client.RawRequest{Method: a2a.MethodSendMessage, Params: params})
+		if ans.Err != nil {
+			vs = append(vs, invariants.Violation{Invariant: "unknown-members", Where: where,
+				Expected: "served, the unknown members ignored (§5.7)", Actual: describe(ans.Err)})
+			continue
+		}
+		var resp a2a.SendMessageResponse
+		if json.Unmarshal(ans.Result, &resp) != nil || resp.Task == nil {
+			t.Observe("get-"+c.Binding(), "not checked: the message was answered without a task")
+			continue
+		}
+		rr := client.RawRequest{Method: a2a.MethodGetTask}
+		if c.Binding() == a2a.BindingJSONRPC {
+			get := map[string]any{"id": resp.Task.ID, unknownMember: true}
+			if tn := c.Interface().Tenant; tn != "" {
+				get["tenant"] = tn
+			}
+			rr.Params = get
+		} else {
+			rr.PathID = resp.Task.ID
+			rr.Query = url.Values{unknownMember: {"true"}}
+		}
+		if got := callRaw(ctx, c, rr); got.Err != nil {
+			vs = append(vs, invariants.Violation{Invariant: "unknown-members", Where: "GetTask " + resp.Task.ID + " with an unknown member (" + c.Binding() + ")",
+				Expected: "served, the unknown member ignored (§5.7)", Actual: describe(got.Err)})
+		}
+	}
+	t.Violated(vs...)
+})

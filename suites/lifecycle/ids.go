@@ -1,0 +1,203 @@
+package lifecycle
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/internal/directive"
+	"github.com/a2a-conform/a2a-conform/internal/invariants"
+	"github.com/a2a-conform/a2a-conform/suites"
+)
+
+// newTasksPerBinding is how many tasks LIFE-002 creates on each binding:
+// enough to see an id handed out twice, few enough to take milliseconds.
+const newTasksPerBinding = 3
+
+// LIFE-002 (§3.4.1, §3.4.2): every new task gets a non-empty id no other task
+// has, and the contextId the agent generated (the client gave none) comes
+// back with it.
+var _ = suites.Spec("LIFE-002", func(ctx context.Context, t *suites.T) {
+	var vs []invariants.Violation
+	seen := map[string]string{}
+	contexts := map[string]bool{}
+	for _, c := range t.Clients() {
+		for i := 1; i <= newTasksPerBinding; i++ {
+			msg := t.Scripted(suites.Script{Outcome: directive.OutcomeCompleted})
+			where := fmt.Sprintf("SendMessage #%d without contextId (%s)", i, c.Binding())
+			resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg})
+			if err != nil {
+				vs = append(vs, invariants.Violation{Invariant: "ids", Where: where,
+					Expected: "a new task", Actual: describe(err)})
+				continue
+			}
+			if resp.Task == nil {
+				vs = append(vs, invariants.Violation{Invariant: "ids", Where: where,
+					Expected: "a Task for a scripted task", Actual: "a Message"})
+				continue
+			}
+			task := resp.Task
+			switch prev, dup := seen[task.ID]; {
+			case task.ID == "":
+				vs = append(vs, invariants.Violation{Invariant: "task-id", Where: where,
+					Expected: "a non-empty, server-generated task id", Actual: `""`})
+			case dup:
+				vs = append(vs, invariants.Violation{Invariant: "task-id", Where: where,
+					Expected: "a task id no other task has", Actual: fmt.Sprintf("%q, already the id of the task from %s", task.ID, prev)})
+			default:
+				seen[task.ID] = where
+			}
+			if task.ContextID == "" {
+				vs = append(vs, invariants.Violation{Invariant: "context-id", Where: where + " task " + task.ID,
+					Expected: "the contextId the agent generated (it MUST return it, §3.4.1)", Actual: "no contextId"})
+			} else {
+				contexts[task.ContextID] = true
+			}
+		}
+	}
+	t.Observe("tasks", strconv.Itoa(len(seen)))
+	t.Observe("distinct-contexts", strconv.Itoa(len(contexts)))
+	t.Violated(vs...)
+})
+
+// LIFE-003 (§3.4.1): a contextId the client chose is either adopted (the
+// answer carries exactly it) or the request is refused; a success under a
+// different contextId forks the client's conversation.
+var _ = suites.Spec("LIFE-003", func(ctx context.Context, t *suites.T) {
+	var vs []invariants.Violation
+	for _, c := range t.Clients() {
+		msgs := []a2a.Message{}
+		task, scripted := scriptedOr(t, suites.Script{Outcome: directive.OutcomeCompleted}, "a2a-conform: a message in a context the client chose")
+		msgs = append(msgs, task)
+		if scripted {
+			if m, ok := scriptedOr(t, suites.Script{Outcome: directive.OutcomeMessage}, ""); ok {
+				msgs = append(msgs, m)
+			}
+		}
+		for i, msg := range msgs {
+			msg := msg
+			chosen := suites.NewID("ctx-a2a-conform")
+			msg.ContextID = chosen
+			where := fmt.Sprintf("SendMessage #%d with client contextId %s (%s)", i+1, chosen, c.Binding())
+			key := fmt.Sprintf("client-context-%d-%s", i+1, c.Binding())
+			resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg})
+			if err != nil {
+				if refusal(err) {
+					t.Observe(key, "refused: "+describe(err))
+					continue
+				}
+				vs = append(vs, invariants.Violation{Invariant: "context-id", Where: where,
+					Expected: "the chosen contextId adopted, or a refusal with an A2A or validation error",
+					Actual:   describe(err)})
+				continue
+			}
+			got, what := "", "message"
+			if resp.Task != nil {
+				got, what = resp.Task.ContextID, "task "+resp.Task.ID
+			} else if resp.Message != nil {
+				got = resp.Message.ContextID
+			}
+			if got != chosen {
+				actual := fmt.Sprintf("%s answered with contextId %q", what, got)
+				if got == "" {
+					actual = what + " answered without a contextId"
+				}
+				vs = append(vs, invariants.Violation{Invariant: "context-id", Where: where,
+					Expected: "contextId " + chosen + " (adopted and echoed), or a refusal; never another id",
+					Actual:   actual})
+				continue
+			}
+			t.Observe(key, "adopted")
+		}
+	}
+	t.Violated(vs...)
+})
+
+// LIFE-006 (§3.4.2, scenario 1): a message naming a taskId the server never
+// issued fails with TaskNotFoundError, and no task with that id appears
+// afterwards, neither to GetTask nor in ListTasks.
+var _ = suites.Spec("LIFE-006", func(ctx context.Context, t *suites.T) {
+	var vs []invariants.Violation
+	for _, c := range t.Clients() {
+		id := suites.NewID("task-never-issued")
+		msg := userText("a2a-conform: a follow-up to a task that does not exist")
+		msg.TaskID = id
+		where := "SendMessage naming unknown taskId " + id + " (" + c.Binding() + ")"
+		resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg})
+		if v := expectKind(err, a2a.ErrTaskNotFound, where); v != nil {
+			if err == nil && resp.Task != nil {
+				v.Actual = fmt.Sprintf("success: task %s in %s", resp.Task.ID, resp.Task.Status.State)
+			}
+			vs = append(vs, *v)
+		}
+		_, err = t.Get(ctx, c, id)
+		vs = append(vs, violations(expectKind(err, a2a.ErrTaskNotFound, "GetTask "+id+" after that message ("+c.Binding()+")"))...)
+		size := int32(100)
+		list, err := c.ListTasks(ctx, &a2a.ListTasksRequest{PageSize: &size})
+		if err != nil {
+			t.Observe("list-"+c.Binding(), "ListTasks failed, not checked: "+describe(err))
+			continue
+		}
+		for _, task := range list.Tasks {
+			if task.ID == id {
+				vs = append(vs, invariants.Violation{Invariant: "no-task-created", Where: "ListTasks after that message (" + c.Binding() + ")",
+					Expected: "no task with id " + id, Actual: "listed, in " + string(task.Status.State)})
+			}
+		}
+	}
+	t.Violated(vs...)
+})
+
+// subscribeBound bounds opening a subscription to an unknown task and reading
+// its first event: a correct agent refuses at once.
+const subscribeBound = 5 * time.Second
+
+// subscribeUnknown subscribes to id and returns the error the agent answered
+// (before the stream or as its first event), or an error saying what the
+// stream did instead.
+func subscribeUnknown(ctx context.Context, c *client.Client, id string) error {
+	sctx, cancel := suites.Ctx(ctx, subscribeBound)
+	defer cancel()
+	s, err := c.SubscribeToTask(sctx, &a2a.SubscribeToTaskRequest{ID: id})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	ev, err := s.Next()
+	switch {
+	case errors.Is(err, io.EOF):
+		return errors.New("the stream opened and closed without an event")
+	case err != nil:
+		return err
+	}
+	return fmt.Errorf("the stream opened and sent an event with %v", ev.Members())
+}
+
+// LIFE-007 (§3.1.3, §3.1.5, §3.1.6): GetTask, CancelTask and (when streaming
+// is advertised) SubscribeToTask of an unknown id get TaskNotFoundError on
+// every binding.
+var _ = suites.Spec("LIFE-007", func(ctx context.Context, t *suites.T) {
+	var vs []invariants.Violation
+	streaming := t.Card().Streaming()
+	if !streaming {
+		t.Observe("subscribe", "not checked: the card does not advertise streaming")
+	}
+	for _, c := range t.Clients() {
+		id := suites.NewID("task-unknown")
+		in := " of unknown task " + id + " (" + c.Binding() + ")"
+		_, err := t.Get(ctx, c, id)
+		vs = append(vs, violations(expectKind(err, a2a.ErrTaskNotFound, "GetTask"+in))...)
+		_, err = t.Cancel(ctx, c, id)
+		vs = append(vs, violations(expectKind(err, a2a.ErrTaskNotFound, "CancelTask"+in))...)
+		if streaming {
+			err = subscribeUnknown(ctx, c, id)
+			vs = append(vs, violations(expectKind(err, a2a.ErrTaskNotFound, "SubscribeToTask"+in))...)
+		}
+	}
+	t.Violated(vs...)
+})
