@@ -13,7 +13,7 @@ var faultSnakeCaseFields = register(FaultInfo{
 	Name:        "snake-case-fields",
 	Scenario:    "",
 	Description: "JSON results, stream events and pushes use snake_case member names (context_id, message_id) instead of ProtoJSON lowerCamelCase.",
-	Specs:       []string{},
+	Specs:       []string{"LIFE-001"},
 })
 
 // snakeCaseKeys renames every object member of a JSON document from

@@ -7,7 +7,7 @@ var faultTimestampWithOffset = register(FaultInfo{
 	Name:        "timestamp-with-offset",
 	Scenario:    "",
 	Description: "Timestamps are written with a \"+00:00\" offset instead of the \"Z\" suffix spec §5.6.1 requires.",
-	Specs:       []string{},
+	Specs:       []string{"LIFE-001"},
 })
 
 // rfc3339Z matches the timestamps the agent writes (…T…Z inside quotes).
