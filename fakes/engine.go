@@ -108,7 +108,7 @@ func statusEvent(rec *store.Task) a2a.StreamResponse {
 // newTaskRecord builds a task in SUBMITTED for msg, leased to this instance.
 func (a *Agent) newTaskRecord(id string, msg a2a.Message, sc script) *store.Task {
 	now := time.Now()
-	if msg.ContextID == "" {
+	if (msg.ContextID == "" && !a.faults.has(faultNoContextID)) || a.faults.has(faultContextIDSubstituted) {
 		msg.ContextID = newID()
 	}
 	msg.TaskID = id
@@ -177,7 +177,7 @@ func (a *Agent) continueTask(ctx context.Context, msg a2a.Message, d directive.D
 		if err != nil {
 			return err
 		}
-		if msg.ContextID != "" && msg.ContextID != rec.Task.ContextID {
+		if msg.ContextID != "" && msg.ContextID != rec.Task.ContextID && !a.faults.has(faultContextMismatchAccepted) {
 			opErr = errInvalidParams("message.contextId", "contextId %q does not match task %s (context %q)",
 				msg.ContextID, rec.Task.ID, rec.Task.ContextID)
 			return opErr
@@ -196,6 +196,9 @@ func (a *Agent) continueTask(ctx context.Context, msg a2a.Message, d directive.D
 					"start a new task (referenceTaskIds may point back to this one)", rec.Task.ID, state))
 				return opErr
 			}
+		}
+		if msg.ContextID == "" && a.faults.has(faultFollowupNewContext) {
+			rec.Task.ContextID = newID()
 		}
 		msg.ContextID = rec.Task.ContextID
 		rec.Task.History = append(rec.Task.History, msg)

@@ -229,6 +229,9 @@ func (a *Agent) writeRPC(w http.ResponseWriter, status int, id json.RawMessage, 
 	resp := a2a.JSONRPCResponse{JSONRPC: "2.0", ID: id}
 	if oe != nil {
 		resp.Error = oe.jsonrpcError()
+		if a.faults.has(faultJSONRPCErrorDataObject) {
+			resp.Error.Data = v03ErrorData(oe)
+		}
 	} else {
 		resp.Result = result
 	}

@@ -148,7 +148,13 @@ func (a *Agent) send(ctx context.Context, req *a2a.SendMessageRequest, streaming
 	if streaming && !a.doStreaming {
 		return nil, errUnsupported("Streaming is not supported by this agent")
 	}
-	if err := validateMessage(req.Message); err != nil {
+	if req.Message == nil && a.faults.has(faultAcceptMissingMessage) {
+		req.Message = stubMessage()
+	}
+	if err := validateMessage(req.Message); err != nil && !a.ignoresContentType(err) {
+		return nil, err
+	}
+	if err := a.rejectUnknown(req.Extra, req.Message.Extra); err != nil {
 		return nil, err
 	}
 	cfg := req.Configuration
@@ -183,7 +189,7 @@ func (a *Agent) send(ctx context.Context, req *a2a.SendMessageRequest, streaming
 	if id == "" {
 		id = newID()
 	}
-	blocking := !cfg.ReturnImmediately && !a.faults.has(faultNonBlockingDefault)
+	blocking := (!cfg.ReturnImmediately || a.faults.has(faultReturnImmediatelyIgnored)) && !a.faults.has(faultNonBlockingDefault)
 	var sub *subscription
 	if streaming || blocking {
 		// Subscribed before the first write, so no event can be missed.
@@ -316,6 +322,9 @@ func (a *Agent) getTask(ctx context.Context, req *a2a.GetTaskRequest) ([]byte, *
 		return nil, errInvalidParams("id", "id is required")
 	}
 	if err := validateHistoryLength("historyLength", req.HistoryLength); err != nil {
+		return nil, err
+	}
+	if err := a.rejectUnknown(req.Extra); err != nil {
 		return nil, err
 	}
 	rec, oe := a.loadTask(ctx, req.ID)

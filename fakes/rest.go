@@ -150,6 +150,7 @@ func (a *Agent) serveREST(w http.ResponseWriter, r *http.Request) {
 		req := a2a.GetTaskRequest{ID: route.taskID}
 		if req.HistoryLength, oe = queryInt32(q, "historyLength"); oe == nil {
 			result, oe = a.getTask(ctx, &req)
+			result = a.restTaskView(result)
 		}
 	case a2a.MethodListTasks:
 		var req a2a.ListTasksRequest

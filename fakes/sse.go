@@ -21,6 +21,9 @@ func (a *Agent) rewrite(b []byte) []byte {
 	if a.faults.has(faultTimestampWithOffset) {
 		b = offsetTimestamps(b)
 	}
+	if a.faults.has(faultV03TaskShape) {
+		b = v03Kinds(b)
+	}
 	return b
 }
 
