@@ -105,7 +105,7 @@ func judgeBadRequest(c *client.Client, b badRequest, ans rawAnswer) *invariants.
 	for i, s := range b.statuses {
 		want[i] = "HTTP " + strconv.Itoa(s)
 	}
-	actual := fmt.Sprintf("HTTP %d", status)
+	actual := fmt.Sprintf("HTTP %d: %s", status, clipped(ans.Raw.Body))
 	if ans.Err != nil {
 		actual = describe(ans.Err)
 	}
