@@ -134,6 +134,9 @@ type Options struct {
 	Push PushOptions
 	// MaxBodyBytes caps request bodies (default 1 MiB); larger ones get 413.
 	MaxBodyBytes int64
+	// RequiredExtension marks an extension URI required on the card and
+	// refuses requests that do not declare it (ExtensionSupportRequiredError).
+	RequiredExtension string
 	// Admin enables POST /_a2a-conform/rotate, for drivers that can only
 	// reach the agent over HTTP (hooks mode self-tests).
 	Admin bool
@@ -271,6 +274,7 @@ func New(opts Options) (*Agent, error) {
 		a.prompts = compilePrompts(opts.Prompts)
 	}
 	a.card.gen = opts.Generation
+	a.card.modAt = a.startedAt
 	a.client = &http.Client{
 		Timeout: opts.Push.Timeout,
 		// A webhook's redirect is not followed: it would send the task's
@@ -425,6 +429,8 @@ func (a *Agent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case path == "/.well-known/agent-card.json":
 		a.serveCard(rw, r)
+	case path == JWKSPath:
+		a.serveJWKS(rw, r)
 	case a.opts.Admin && strings.HasPrefix(path, AdminPath):
 		a.serveAdmin(rw, r, strings.TrimPrefix(path, AdminPath))
 	case path == JSONRPCPath:
@@ -489,7 +495,7 @@ func (a *Agent) writeError(w http.ResponseWriter, r *http.Request, e *opError) {
 func (e *opError) httpStatusForRPC() int {
 	switch e.httpStatus {
 	case http.StatusServiceUnavailable, http.StatusRequestEntityTooLarge,
-		http.StatusUnsupportedMediaType, http.StatusMethodNotAllowed:
+		http.StatusUnsupportedMediaType, http.StatusMethodNotAllowed, http.StatusUnauthorized:
 		return e.httpStatus
 	}
 	return http.StatusOK

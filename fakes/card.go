@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/directive"
@@ -20,6 +21,8 @@ type cardState struct {
 	version    string // "" means "1.<gen>.0"
 	movedAt    int    // generation whose /g<N> prefix the interfaces use; 0: none
 	authScheme string // advertised HTTP auth scheme; "" none
+	// modAt is when this generation began here (Last-Modified).
+	modAt time.Time
 }
 
 // Rotation describes one card rotation. Every rotation bumps the generation
@@ -44,6 +47,7 @@ func (a *Agent) Rotate(r Rotation) int {
 	defer a.cardMu.Unlock()
 	c := &a.card
 	c.gen++
+	c.modAt = time.Now()
 	c.version = r.Version
 	if r.MoveInterfaces {
 		c.movedAt = c.gen
@@ -153,6 +157,7 @@ func (a *Agent) publicCard(base string) a2a.AgentCard {
 			"a2a-conform": {HTTPAuth: &a2a.HTTPAuthSecurityScheme{Scheme: st.authScheme}},
 		}
 	}
+	a.adjustCard(&card)
 	return card
 }
 
@@ -174,10 +179,11 @@ func (a *Agent) extendedCard(base string) a2a.AgentCard {
 func (a *Agent) cardBody(r *http.Request) ([]byte, string) {
 	base := a.baseURL(r)
 	var body []byte
-	if a.faults.has(faultV03Card) {
+	if a.servesV03Card(r) {
 		body = v03CardBody(a.publicCard(base))
 	} else {
 		body, _ = json.Marshal(a.publicCard(base))
+		body = a.publishCard(base, body)
 	}
 	sum := sha256.Sum256(body)
 	if a.faults.has(faultETagNeverChanges) {
@@ -202,20 +208,27 @@ func (a *Agent) serveCard(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusServiceUnavailable, "application/json", errUnavailable(msg).restBody(true))
 		return
 	}
+	if a.faults.has(faultCardNotJSON) {
+		serveNotJSON(w)
+		return
+	}
 	body, etag := a.cardBody(r)
 	h := w.Header()
 	// The body does not depend on A2A-Version today, but a cache must not
 	// assume it never will (a2a-v1.md §2.5).
-	h.Set("Vary", "A2A-Version")
+	if !a.faults.has(faultCardVariesWithoutVary) {
+		h.Set("Vary", "A2A-Version")
+	}
 	caching := !a.faults.has(faultNoCacheHeaders)
 	if caching {
 		h.Set("ETag", etag)
+		h.Set("Last-Modified", a.lastModified())
 		maxAge := int(a.opts.CardMaxAge.Seconds())
 		if maxAge < 0 {
 			maxAge = 0
 		}
 		h.Set("Cache-Control", fmt.Sprintf("max-age=%d", maxAge))
-		if !a.faults.has(faultNoConditionalGet) && ifNoneMatch(r.Header.Values("If-None-Match"), etag) {
+		if !a.faults.has(faultNoConditionalGet) && (ifNoneMatch(r.Header.Values("If-None-Match"), etag) || a.notModifiedSince(r)) {
 			w.WriteHeader(http.StatusNotModified)
 			return
 		}

@@ -88,7 +88,7 @@ func TestRotationMovesInterfacesAndAuth(t *testing.T) {
 	})
 	n.agent.Rotate(Rotation{AuthScheme: "none"})
 	n.loadCard()
-	if len(n.card.SecuritySchemes) != 0 || n.card.Version != "1.3.0" {
+	if _, ok := n.card.SecuritySchemes["a2a-conform"]; ok || n.card.Version != "1.3.0" {
 		t.Fatalf("auth withdrawn: %+v %s", n.card.SecuritySchemes, n.card.Version)
 	}
 }

@@ -103,7 +103,7 @@ func (a *Agent) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 		a.writeRPC(w, http.StatusOK, id, nil, errInvalidRequest("method must be a non-empty string"))
 		return
 	}
-	if oe := a.checkVersion(r); oe != nil {
+	if oe := a.checkServiceParams(r); oe != nil {
 		a.writeRPC(w, http.StatusOK, id, nil, oe)
 		return
 	}
@@ -239,5 +239,6 @@ func (a *Agent) writeRPC(w http.ResponseWriter, status int, id json.RawMessage, 
 	if oe != nil && oe.httpStatus == http.StatusServiceUnavailable {
 		w.Header().Set("Retry-After", retryAfterSeconds)
 	}
+	challenge(w, oe)
 	writeJSON(w, status, JSONRPCContentType, b)
 }

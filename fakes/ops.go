@@ -649,9 +649,14 @@ func (a *Agent) deleteConfigOp(ctx context.Context, ref *a2a.TaskPushNotificatio
 func (a *Agent) extendedCardOp(r *http.Request) ([]byte, *opError) {
 	switch a.opts.ExtendedCard {
 	case ExtendedCardAbsent:
-		return nil, errUnsupported("This agent has no extended agent card (capabilities.extendedAgentCard is not set)")
+		if !a.faults.has(faultExtendedCardServedUnadvertised) {
+			return nil, errUnsupported("This agent has no extended agent card (capabilities.extendedAgentCard is not set)")
+		}
 	case ExtendedCardUnconfigured:
 		return nil, a2aError(a2a.ErrExtendedAgentCardNotConfigured, "The extended agent card is not configured", nil)
+	}
+	if oe := a.extendedCardAuth(r); oe != nil {
+		return nil, oe
 	}
 	b, _ := json.Marshal(a.extendedCard(a.baseURL(r)))
 	return b, nil

@@ -435,7 +435,15 @@ func TestExtendedCard(t *testing.T) {
 		t.Fatal("unconfigured mode must still claim the capability")
 	}
 	bothBindings(t, served, func(t *testing.T, c *client.Client) {
-		card, err := c.GetExtendedAgentCard(ctxT(), nil)
+		// An authenticated operation (spec §13.3): refused without credentials.
+		if _, err := c.GetExtendedAgentCard(ctxT(), nil); err == nil {
+			t.Fatal("extended card served without credentials")
+		}
+		authed, err := client.New(c.Interface(), client.WithHeader("Authorization", "Bearer any-token"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		card, err := authed.GetExtendedAgentCard(ctxT(), nil)
 		if err != nil || !strings.HasSuffix(card.Name, "(extended)") || len(card.Skills) != len(served.card.Skills)+1 {
 			t.Fatalf("extended card: %v %+v", err, card)
 		}

@@ -17,6 +17,7 @@ func (a *Agent) writeRESTError(w http.ResponseWriter, oe *opError) {
 	if oe.httpStatus == http.StatusServiceUnavailable {
 		w.Header().Set("Retry-After", retryAfterSeconds)
 	}
+	challenge(w, oe)
 	writeJSON(w, oe.httpStatus, RESTContentType, oe.restBody(!a.faults.has(faultRESTErrorNoErrorInfo)))
 }
 
@@ -107,7 +108,7 @@ func (a *Agent) serveREST(w http.ResponseWriter, r *http.Request) {
 		a.writeRESTError(w, errInvalidRequest("%s does not accept %s", truncate(rel, 200), r.Method).withHTTP(http.StatusMethodNotAllowed))
 		return
 	}
-	if oe := a.checkVersion(r); oe != nil {
+	if oe := a.checkServiceParams(r); oe != nil {
 		a.writeRESTError(w, oe)
 		return
 	}
