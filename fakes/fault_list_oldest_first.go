@@ -5,5 +5,5 @@ var faultListOldestFirst = register(FaultInfo{
 	Name:        "list-oldest-first",
 	Scenario:    "",
 	Description: "ListTasks sorts by status timestamp oldest first instead of newest first.",
-	Specs:       []string{},
+	Specs:       []string{"LIFE-020"},
 })

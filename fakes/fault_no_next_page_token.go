@@ -5,5 +5,5 @@ var faultNoNextPageToken = register(FaultInfo{
 	Name:        "no-next-page-token",
 	Scenario:    "",
 	Description: "ListTasks omits nextPageToken on the last page instead of sending \"\".",
-	Specs:       []string{},
+	Specs:       []string{"LIFE-020"},
 })

@@ -6,5 +6,5 @@ var faultSubscribeTerminalAllowed = register(FaultInfo{
 	Name:        "subscribe-terminal-allowed",
 	Scenario:    "",
 	Description: "SubscribeToTask on a terminal task sends the snapshot and closes instead of failing with UnsupportedOperationError (-32004).",
-	Specs:       []string{},
+	Specs:       []string{"LIFE-019"},
 })

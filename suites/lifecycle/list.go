@@ -1,0 +1,566 @@
+package lifecycle
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/internal/directive"
+	"github.com/a2a-conform/a2a-conform/internal/invariants"
+	"github.com/a2a-conform/a2a-conform/suites"
+)
+
+// listGap separates the creation of tasks whose list order is checked, so
+// that their status timestamps differ even at millisecond precision (§5.6.1
+// timestamps need not be finer).
+const listGap = 3 * time.Millisecond
+
+// Bounds on a ListTasks walk: the spec's own context holds a handful of
+// tasks; the whole agent, at 100 a page, holds at most 10 000 before the walk
+// stops judging the end.
+const (
+	maxContextPages = 10
+	maxAllPages     = 100
+)
+
+func listSize(n int32) *int32 { return &n }
+
+// canScript reports whether the run can script s (directive extension, or
+// a prompt-map entry for it).
+func canScript(t *suites.T, s suites.Script) bool {
+	if t.Env.Behaviour == nil {
+		return false
+	}
+	_, err := t.Env.Behaviour.Message(s)
+	return err == nil
+}
+
+// createTaskIn creates a task and waits for its end. With a contextID the task
+// joins that context: one the agent issued, which a new message may name
+// (§3.4.1). Without any scripted behaviour, a completed task is asked for in
+// plain words, so that listing specs run against any agent that makes tasks.
+func createTaskIn(ctx context.Context, t *suites.T, c *client.Client, contextID string, s suites.Script) *a2a.Task {
+	var msg a2a.Message
+	if t.Env.Behaviour == nil && s.Outcome == directive.OutcomeCompleted {
+		msg = a2a.Message{MessageID: suites.NewID("msg"), Role: a2a.RoleUser,
+			Parts: []a2a.Part{a2a.TextPart("a2a-conform: please acknowledge this message briefly.")}}
+	} else {
+		msg = t.Scripted(s)
+	}
+	msg.ContextID = contextID
+	resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg})
+	switch {
+	case err != nil && contextID != "":
+		t.CouldNotRun("the agent refused a new task in context %s, which it issued itself (%s); the spec needs several tasks in one context.", contextID, describe(err))
+	case err != nil:
+		t.Violated(invariants.Violation{Invariant: "send", Where: "SendMessage (" + c.Binding() + ")",
+			Expected: "a task for the message", Actual: describe(err)})
+	case resp.Task == nil:
+		t.CouldNotRun("the agent answered with a Message, not a task; the spec needs tasks to read and list.")
+	case contextID != "" && resp.Task.ContextID != contextID:
+		t.CouldNotRun("the agent put a new task for context %s into context %q; the spec needs several tasks in one context.", contextID, resp.Task.ContextID)
+	}
+	task := resp.Task
+	if !task.Status.State.Terminal() {
+		task = t.WaitFor(ctx, c, task.ID, "terminal", suites.Terminal)
+	}
+	return task
+}
+
+// listPage is one ListTasks answer of a walk.
+type listPage struct {
+	tasks []a2a.Task
+	next  *string
+}
+
+// walkList follows nextPageToken from the first page until a page carries
+// "" (or no token), an error, a repeated token, or maxPages; complete says
+// the walk reached its last page.
+func walkList(ctx context.Context, c *client.Client, req a2a.ListTasksRequest, maxPages int) (pages []listPage, complete bool, err error) {
+	used := map[string]bool{}
+	for len(pages) < maxPages {
+		r := req
+		resp, err := c.ListTasks(ctx, &r)
+		if err != nil {
+			return pages, false, err
+		}
+		pages = append(pages, listPage{tasks: resp.Tasks, next: resp.NextPageToken})
+		if resp.NextPageToken == nil || *resp.NextPageToken == "" {
+			return pages, true, nil
+		}
+		tok := *resp.NextPageToken
+		if used[tok] {
+			return pages, false, fmt.Errorf("page %d's nextPageToken %q was already used: following it would loop", len(pages), clipText(tok, 60))
+		}
+		used[tok] = true
+		req.PageToken = tok
+	}
+	return pages, false, nil
+}
+
+// stampOf parses a status timestamp; ok is false when it is absent or not
+// RFC 3339, and such a task is left out of order judgements.
+func stampOf(task a2a.Task) (time.Time, bool) {
+	if task.Status.Timestamp == "" {
+		return time.Time{}, false
+	}
+	ts, err := time.Parse(time.RFC3339Nano, task.Status.Timestamp)
+	return ts, err == nil
+}
+
+// checkPages judges a ListTasks walk (§3.1.4): nextPageToken present on every
+// page, no page longer than asked, each page newest first by status
+// timestamp (ties allowed), the order continuing across page boundaries, and
+// no task twice. Tasks still running may move while the walk goes on, so
+// across pages only terminal tasks are compared, and only a task seen twice
+// unchanged counts as a repeat.
+func checkPages(pages []listPage, size int32, where string) (vs []invariants.Violation, unstamped int) {
+	type sighting struct {
+		page  int
+		stamp string
+		state a2a.TaskState
+	}
+	seen := map[string]sighting{}
+	// last is the last task with a usable timestamp, and the page it was on:
+	// unstamped tasks are skipped, not treated as breaking the order.
+	var last *a2a.Task
+	lastPage := -1
+	for p, page := range pages {
+		at := fmt.Sprintf("%s, page %d", where, p+1)
+		if page.next == nil {
+			vs = append(vs, invariants.Violation{Invariant: "list-next-page-token", Where: at,
+				Expected: `nextPageToken on every page, "" on the last (§3.1.4)`, Actual: fmt.Sprintf("no nextPageToken member (page of %d tasks)", len(page.tasks))})
+		}
+		if size > 0 && len(page.tasks) > int(size) {
+			vs = append(vs, invariants.Violation{Invariant: "list-page-size", Where: at,
+				Expected: fmt.Sprintf("at most pageSize %d tasks", size), Actual: fmt.Sprintf("%d tasks", len(page.tasks))})
+		}
+		for i := range page.tasks {
+			task := &page.tasks[i]
+			ts, ok := stampOf(*task)
+			if !ok {
+				unstamped++
+			} else {
+				if last != nil {
+					lts, _ := stampOf(*last)
+					samePage := lastPage == p
+					if ts.After(lts) && (samePage || (last.Status.State.Terminal() && task.Status.State.Terminal())) {
+						boundary := ""
+						if !samePage {
+							boundary = " (across the page boundary)"
+						}
+						vs = append(vs, invariants.Violation{Invariant: "list-order", Where: fmt.Sprintf("%s, task %d%s", at, i+1, boundary),
+							Expected: "newest first by status.timestamp (§3.1.4)",
+							Actual:   fmt.Sprintf("task %s (%s) listed before task %s (%s)", last.ID, last.Status.Timestamp, task.ID, task.Status.Timestamp)})
+					}
+				}
+				last, lastPage = task, p
+			}
+			if s, dup := seen[task.ID]; dup && s.stamp == task.Status.Timestamp && s.state == task.Status.State {
+				vs = append(vs, invariants.Violation{Invariant: "list-cursor", Where: at,
+					Expected: "each task once across the pages of a walk", Actual: fmt.Sprintf("task %s, unchanged, also on page %d", task.ID, s.page+1)})
+			}
+			seen[task.ID] = sighting{page: p, stamp: task.Status.Timestamp, state: task.Status.State}
+		}
+	}
+	return vs, unstamped
+}
+
+// checkListed says which of the ids a complete walk did not list.
+func checkListed(pages []listPage, ids []string, where string) []invariants.Violation {
+	listed := map[string]bool{}
+	for _, p := range pages {
+		for _, task := range p.tasks {
+			listed[task.ID] = true
+		}
+	}
+	var missing []string
+	for _, id := range ids {
+		if !listed[id] {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return []invariants.Violation{{Invariant: "list-complete", Where: where,
+		Expected: fmt.Sprintf("every one of the %d tasks the spec created listed by walking to the last page", len(ids)),
+		Actual:   "missing " + strings.Join(missing, ", ")}}
+}
+
+func walkFailed(err error, where string) []invariants.Violation {
+	if err == nil {
+		return nil
+	}
+	return []invariants.Violation{{Invariant: "list", Where: where, Expected: "every page of the walk", Actual: describe(err)}}
+}
+
+func countTasks(pages []listPage) int {
+	n := 0
+	for _, p := range pages {
+		n += len(p.tasks)
+	}
+	return n
+}
+
+// LIFE-020 (§3.1.4): five tasks are created in turn in one context; on every
+// binding the context is walked two tasks a page, and the whole agent a
+// hundred a page, to the page whose nextPageToken is "".
+var _ = suites.Spec("LIFE-020", func(ctx context.Context, t *suites.T) {
+	c := t.Client()
+	done := suites.Script{Outcome: directive.OutcomeCompleted}
+	first := createTaskIn(ctx, t, c, "", done)
+	ids := []string{first.ID}
+	for len(ids) < 5 {
+		pause(ctx, listGap)
+		ids = append(ids, createTaskIn(ctx, t, c, first.ContextID, done).ID)
+	}
+	var vs []invariants.Violation
+	for _, cl := range t.Clients() {
+		where := fmt.Sprintf("ListTasks contextId=%s pageSize=2 (%s)", first.ContextID, cl.Binding())
+		pages, complete, err := walkList(ctx, cl, a2a.ListTasksRequest{ContextID: first.ContextID, PageSize: listSize(2)}, maxContextPages)
+		vs = append(vs, walkFailed(err, where)...)
+		v, _ := checkPages(pages, 2, where)
+		vs = append(vs, v...)
+		switch {
+		case complete:
+			vs = append(vs, checkListed(pages, ids, where)...)
+		case err == nil:
+			vs = append(vs, invariants.Violation{Invariant: "list-next-page-token", Where: where,
+				Expected: fmt.Sprintf(`the last page (nextPageToken "") within %d pages of two, for a context of %d tasks`, maxContextPages, len(ids)),
+				Actual:   fmt.Sprintf("%d pages, %d tasks, and still a token", len(pages), countTasks(pages))})
+		}
+
+		where = "ListTasks pageSize=100 (" + cl.Binding() + ")"
+		pages, complete, err = walkList(ctx, cl, a2a.ListTasksRequest{PageSize: listSize(100)}, maxAllPages)
+		vs = append(vs, walkFailed(err, where)...)
+		v, unstamped := checkPages(pages, 100, where)
+		vs = append(vs, v...)
+		if complete {
+			vs = append(vs, checkListed(pages, ids, where)...)
+		}
+		walk := fmt.Sprintf("%d tasks on %d pages", countTasks(pages), len(pages))
+		if !complete && err == nil {
+			walk += fmt.Sprintf("; stopped after %d pages, so the last page was not judged", maxAllPages)
+		}
+		if unstamped > 0 {
+			walk += fmt.Sprintf("; %d without a usable status.timestamp, left out of the order checks", unstamped)
+		}
+		t.Observe("list-all-"+cl.Binding(), walk)
+	}
+	t.Violated(vs...)
+})
+
+// rawTasks sends ListTasks and returns each listed task's members as sent,
+// so that an absent artifacts member can be told from [] and null, which
+// decoding merges.
+func rawTasks(ctx context.Context, c *client.Client, req a2a.ListTasksRequest) ([]map[string]json.RawMessage, error) {
+	rr := client.RawRequest{Method: a2a.MethodListTasks, Params: req}
+	if c.Binding() != a2a.BindingJSONRPC {
+		q := url.Values{}
+		if req.ContextID != "" {
+			q.Set("contextId", req.ContextID)
+		}
+		if req.PageSize != nil {
+			q.Set("pageSize", strconv.Itoa(int(*req.PageSize)))
+		}
+		if req.IncludeArtifacts != nil {
+			q.Set("includeArtifacts", strconv.FormatBool(*req.IncludeArtifacts))
+		}
+		rr = client.RawRequest{Method: a2a.MethodListTasks, Query: q}
+	}
+	resp, err := c.RawDo(ctx, rr)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Classify(a2a.MethodListTasks, resp); err != nil {
+		return nil, err
+	}
+	body := resp.Body
+	if c.Binding() == a2a.BindingJSONRPC {
+		var env struct {
+			Result json.RawMessage `json:"result"`
+		}
+		if err := json.Unmarshal(body, &env); err != nil {
+			return nil, fmt.Errorf("ListTasks answer is not a JSON-RPC response: %v", err)
+		}
+		body = env.Result
+	}
+	var out struct {
+		Tasks []map[string]json.RawMessage `json:"tasks"`
+	}
+	if err := json.Unmarshal(body, &out); err != nil {
+		return nil, fmt.Errorf("ListTasks result is not a ListTasksResponse: %v", err)
+	}
+	return out.Tasks, nil
+}
+
+func rawID(task map[string]json.RawMessage) string {
+	var id string
+	_ = json.Unmarshal(task["id"], &id)
+	return id
+}
+
+// LIFE-021 (§3.1.4): a completed task with artifacts is created; on every
+// binding no listed task has an artifacts member (not [], not null) unless
+// includeArtifacts is true, and with it true the task's artifacts are there.
+var _ = suites.Spec("LIFE-021", func(ctx context.Context, t *suites.T) {
+	c := t.Client()
+	seeded := createTaskIn(ctx, t, c, "", suites.Script{Outcome: directive.OutcomeCompleted, Chunks: 2, Text: "listed artifact"})
+	full, err := t.Get(ctx, c, seeded.ID)
+	if err != nil {
+		t.Violated(invariants.Violation{Invariant: "get", Where: "GetTask " + seeded.ID, Expected: "the task", Actual: describe(err)})
+	}
+	var vs []invariants.Violation
+	no := false
+	yes := true
+	for _, cl := range t.Clients() {
+		b := cl.Binding()
+		for _, q := range []struct {
+			what string
+			req  a2a.ListTasksRequest
+		}{
+			{"contextId=" + seeded.ContextID + ", includeArtifacts unset", a2a.ListTasksRequest{ContextID: seeded.ContextID}},
+			{"contextId=" + seeded.ContextID + ", includeArtifacts=false", a2a.ListTasksRequest{ContextID: seeded.ContextID, IncludeArtifacts: &no}},
+			{"no filter, includeArtifacts unset", a2a.ListTasksRequest{}},
+		} {
+			where := "ListTasks " + q.what + " (" + b + ")"
+			tasks, err := rawTasks(ctx, cl, q.req)
+			if err != nil {
+				vs = append(vs, invariants.Violation{Invariant: "list", Where: where, Expected: "a page of tasks", Actual: describe(err)})
+				continue
+			}
+			for _, task := range tasks {
+				if a, ok := task["artifacts"]; ok {
+					vs = append(vs, invariants.Violation{Invariant: "list-artifacts", Where: where + ", task " + rawID(task),
+						Expected: "no artifacts member (§3.1.4: not [], not null)", Actual: "artifacts: " + clipText(string(a), 80)})
+				}
+			}
+		}
+		where := "ListTasks contextId=" + seeded.ContextID + ", includeArtifacts=true (" + b + ")"
+		tasks, err := rawTasks(ctx, cl, a2a.ListTasksRequest{ContextID: seeded.ContextID, IncludeArtifacts: &yes})
+		if err != nil {
+			vs = append(vs, invariants.Violation{Invariant: "list", Where: where, Expected: "a page of tasks", Actual: describe(err)})
+			continue
+		}
+		if len(full.Artifacts) == 0 {
+			t.Observe("include-artifacts", "GetTask shows no artifacts on the created task, so includeArtifacts=true was not judged")
+			continue
+		}
+		found := false
+		for _, task := range tasks {
+			if rawID(task) != seeded.ID {
+				continue
+			}
+			found = true
+			var arts []a2a.Artifact
+			if err := json.Unmarshal(task["artifacts"], &arts); err != nil || len(arts) != len(full.Artifacts) {
+				vs = append(vs, invariants.Violation{Invariant: "list-artifacts", Where: where + ", task " + seeded.ID,
+					Expected: fmt.Sprintf("the task's %d artifacts, as GetTask shows them", len(full.Artifacts)),
+					Actual:   "artifacts: " + clipText(string(task["artifacts"]), 80)})
+			}
+		}
+		if !found {
+			vs = append(vs, invariants.Violation{Invariant: "list-filter", Where: where,
+				Expected: "task " + seeded.ID + " of that context", Actual: fmt.Sprintf("%d tasks, not that one", len(tasks))})
+		}
+	}
+	t.Violated(vs...)
+})
+
+// sameTasks compares the tasks a filter listed with those it should have.
+func sameTasks(got []a2a.Task, want []*a2a.Task, where, what string) []invariants.Violation {
+	wanted := map[string]bool{}
+	for _, w := range want {
+		wanted[w.ID] = true
+	}
+	var extra, missing []string
+	listed := map[string]bool{}
+	for _, g := range got {
+		listed[g.ID] = true
+		if !wanted[g.ID] {
+			extra = append(extra, fmt.Sprintf("%s (context %s, %s)", g.ID, g.ContextID, g.Status.State))
+		}
+	}
+	for _, w := range want {
+		if !listed[w.ID] {
+			missing = append(missing, w.ID)
+		}
+	}
+	var vs []invariants.Violation
+	if len(extra) > 0 {
+		if len(extra) > 5 {
+			extra = append(extra[:5], fmt.Sprintf("… %d more", len(extra)-5))
+		}
+		vs = append(vs, invariants.Violation{Invariant: "list-filter", Where: where,
+			Expected: "only " + what + " (§3.1.4)", Actual: "also " + strings.Join(extra, ", ")})
+	}
+	if len(missing) > 0 {
+		vs = append(vs, invariants.Violation{Invariant: "list-filter", Where: where,
+			Expected: "all of " + what, Actual: "missing " + strings.Join(missing, ", ")})
+	}
+	return vs
+}
+
+func tasksWhere(all []*a2a.Task, keep func(*a2a.Task) bool) []*a2a.Task {
+	var out []*a2a.Task
+	for _, t := range all {
+		if keep(t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func taskIDs(ts []*a2a.Task) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.ID
+	}
+	return out
+}
+
+// refusedAsInvalid reports whether err is a validation error: JSON-RPC
+// InvalidParams, or HTTP 400 (the §6.5 example for pageSize 150).
+func refusedAsInvalid(err error) bool {
+	ce, ok := client.AsError(err)
+	if !ok || (ce.Class != client.A2A && ce.Class != client.HTTP) {
+		return false
+	}
+	return ce.Code == a2a.CodeInvalidParams || ce.HTTPStatus == http.StatusBadRequest
+}
+
+// LIFE-022 (§3.1.4, §11.5): tasks are created in two contexts (completed and,
+// when it can be scripted, failed); on every binding the contextId and status
+// filters, alone and together, list exactly the right tasks, pageSize 1 pages
+// one task at a time, and pageSize 0, 101 and 150 are refused as invalid or
+// served within 1..100 (which one is recorded).
+var _ = suites.Spec("LIFE-022", func(ctx context.Context, t *suites.T) {
+	c := t.Client()
+	done := suites.Script{Outcome: directive.OutcomeCompleted}
+	failed := suites.Script{Outcome: directive.OutcomeFailed}
+	canFail := canScript(t, failed)
+	x := []*a2a.Task{createTaskIn(ctx, t, c, "", done)}
+	cx := x[0].ContextID
+	if canFail {
+		x = append(x, createTaskIn(ctx, t, c, cx, failed))
+	}
+	x = append(x, createTaskIn(ctx, t, c, cx, done))
+	y := []*a2a.Task{createTaskIn(ctx, t, c, "", done)}
+	cy := y[0].ContextID
+	if cy == cx {
+		t.Indeterminate("the agent put a new conversation (a message without contextId) into context %s, the previous one's; the filter needs two contexts", cx)
+	}
+	if canFail {
+		y = append(y, createTaskIn(ctx, t, c, cy, failed))
+	}
+	all := append(append([]*a2a.Task{}, x...), y...)
+	states := map[a2a.TaskState]bool{}
+	for _, task := range all {
+		states[task.Status.State] = true
+	}
+	var stateList []a2a.TaskState
+	for s := range states {
+		stateList = append(stateList, s)
+	}
+	sort.Slice(stateList, func(i, j int) bool { return stateList[i] < stateList[j] })
+	// The status filter alone is checked on a state none of the spec's tasks
+	// has as well, so it must leave all of them out.
+	other := a2a.TaskStateRejected
+	if states[other] {
+		other = a2a.TaskStateCanceled
+	}
+
+	var vs []invariants.Violation
+	for _, cl := range t.Clients() {
+		b := cl.Binding()
+		list := func(req a2a.ListTasksRequest, where string) ([]a2a.Task, bool) {
+			resp, err := cl.ListTasks(ctx, &req)
+			if err != nil {
+				vs = append(vs, invariants.Violation{Invariant: "list", Where: where, Expected: "a page of tasks", Actual: describe(err)})
+				return nil, false
+			}
+			return resp.Tasks, true
+		}
+		for _, cid := range []string{cx, cy} {
+			where := fmt.Sprintf("ListTasks contextId=%s (%s)", cid, b)
+			if got, ok := list(a2a.ListTasksRequest{ContextID: cid, PageSize: listSize(100)}, where); ok {
+				want := tasksWhere(all, func(t *a2a.Task) bool { return t.ContextID == cid })
+				vs = append(vs, sameTasks(got, want, where, "the tasks of context "+cid)...)
+			}
+		}
+		for _, st := range stateList {
+			where := fmt.Sprintf("ListTasks contextId=%s status=%s (%s)", cx, st, b)
+			if got, ok := list(a2a.ListTasksRequest{ContextID: cx, Status: st, PageSize: listSize(100)}, where); ok {
+				want := tasksWhere(x, func(t *a2a.Task) bool { return t.Status.State == st })
+				vs = append(vs, sameTasks(got, want, where, fmt.Sprintf("the %s tasks of context %s", st, cx))...)
+			}
+		}
+		for _, st := range append(stateList, other) {
+			where := fmt.Sprintf("ListTasks status=%s (%s)", st, b)
+			got, ok := list(a2a.ListTasksRequest{Status: st, PageSize: listSize(100)}, where)
+			if !ok {
+				continue
+			}
+			listed := map[string]bool{}
+			for _, g := range got {
+				listed[g.ID] = true
+				if g.Status.State != st {
+					vs = append(vs, invariants.Violation{Invariant: "list-filter", Where: where,
+						Expected: "only tasks in " + string(st) + " (§3.1.4)", Actual: fmt.Sprintf("task %s in %s", g.ID, g.Status.State)})
+					break
+				}
+			}
+			for _, task := range all {
+				// The spec's tasks are the newest in their state, so they are
+				// on the first page of a hundred.
+				if (task.Status.State == st) != listed[task.ID] {
+					vs = append(vs, invariants.Violation{Invariant: "list-filter", Where: where,
+						Expected: fmt.Sprintf("task %s (%s) listed exactly when it is in %s", task.ID, task.Status.State, st),
+						Actual:   fmt.Sprintf("listed: %v", listed[task.ID])})
+				}
+			}
+		}
+
+		where := fmt.Sprintf("ListTasks contextId=%s pageSize=1 (%s)", cx, b)
+		pages, complete, err := walkList(ctx, cl, a2a.ListTasksRequest{ContextID: cx, PageSize: listSize(1)}, maxContextPages)
+		vs = append(vs, walkFailed(err, where)...)
+		v, _ := checkPages(pages, 1, where)
+		vs = append(vs, v...)
+		if complete {
+			vs = append(vs, checkListed(pages, taskIDs(x), where)...)
+		}
+
+		for _, n := range []int32{0, 101, 150} {
+			where := fmt.Sprintf("ListTasks pageSize=%d (%s)", n, b)
+			resp, err := cl.ListTasks(ctx, &a2a.ListTasksRequest{PageSize: listSize(n)})
+			key := fmt.Sprintf("pageSize-%d-%s", n, b)
+			switch {
+			case err != nil && refusedAsInvalid(err):
+				t.Observe(key, "refused: "+describe(err))
+			case err != nil:
+				vs = append(vs, invariants.Violation{Invariant: "list-page-size", Where: where,
+					Expected: "a validation error (InvalidParams / HTTP 400), or a page within 1..100 (a2a-v1.md UNSURE 9: both allowed)",
+					Actual:   describe(err)})
+			case len(resp.Tasks) > maxListPage || resp.PageSize > maxListPage || resp.PageSize < 0:
+				vs = append(vs, invariants.Violation{Invariant: "list-page-size", Where: where,
+					Expected: "a validation error, or a page of at most 100 tasks (§3.1.4)",
+					Actual:   fmt.Sprintf("%d tasks, pageSize %d", len(resp.Tasks), resp.PageSize)})
+			default:
+				t.Observe(key, fmt.Sprintf("served %d tasks, answered pageSize %d (clamped or defaulted)", len(resp.Tasks), resp.PageSize))
+			}
+		}
+	}
+	t.Violated(vs...)
+})
+
+// maxListPage is the largest page §3.1.4 allows.
+const maxListPage = 100

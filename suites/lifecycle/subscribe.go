@@ -1,0 +1,259 @@
+package lifecycle
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/internal/directive"
+	"github.com/a2a-conform/a2a-conform/internal/invariants"
+	"github.com/a2a-conform/a2a-conform/suites"
+)
+
+// subscribeStep is the scripted delay of tasks that are subscribed to while
+// they run: the spec must see WORKING by GetTask and attach before the
+// chunks are over, so a step is two GetTask polls long.
+const subscribeStep = 2 * suites.Poll
+
+// LIFE-017 (§3.5.2, scenario 2): stream A is the SendStreamingMessage of a
+// slow task; B subscribes on the last declared binding (the other one when
+// there are two) once A has the task; C subscribes on the first binding and
+// is closed at once. B's events after its snapshot must be the tail of A's,
+// B's snapshot must reflect the events of A's it did not get, and both A
+// and B must run on to the terminal state and close after C is gone.
+var _ = suites.Spec("LIFE-017", func(ctx context.Context, t *suites.T) {
+	requireStreaming(ctx, t)
+	cs := t.Clients()
+	ca, cb := cs[0], cs[len(cs)-1]
+	grace := closeGrace(t)
+	const text = "one two three four five six seven eight"
+	msg := t.Scripted(suites.Script{Outcome: directive.OutcomeCompleted, Delay: subscribeStep, Chunks: 4, Text: text})
+	whereA := "A: SendStreamingMessage (" + ca.Binding() + ")"
+	sa, err := ca.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: &msg})
+	if err != nil {
+		t.Violated(invariants.Violation{Invariant: "stream-open", Where: whereA,
+			Expected: "a text/event-stream of the task (the card advertises streaming)", Actual: describe(err)})
+	}
+	ra := startReading(ctx, t, sa, whereA, grace)
+	first, ok := ra.waitFirst(ctx)
+	if !ok || first.Err != nil || first.Resp.Task == nil {
+		_, vs := checkTaskStream(ra.wait(), taskStreamWant{where: whereA})
+		t.Violated(vs...)
+		t.Indeterminate("stream A gave no task to subscribe to (%s)", ra.log.ending())
+	}
+	id := first.Resp.Task.ID
+	whereB := "B: SubscribeToTask " + id + " (" + cb.Binding() + ")"
+	sb, err := cb.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: id})
+	if err != nil {
+		ra.wait()
+		if task, gerr := t.Get(ctx, ca, id); gerr == nil && task.Status.State.Terminal() {
+			t.Indeterminate("the task was %s before the second stream could attach (%s)", task.Status.State, describe(err))
+		}
+		t.Violated(invariants.Violation{Invariant: "stream-open", Where: whereB,
+			Expected: "a second stream of the working task", Actual: describe(err)})
+	}
+	rb := startReading(ctx, t, sb, whereB, grace)
+
+	// C: attached and closed while the task runs; the others must not notice.
+	whereC := "C: SubscribeToTask " + id + " (" + ca.Binding() + "), closed after its first event"
+	var cClosed time.Duration = -1
+	if sc, err := ca.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: id}); err == nil {
+		rc := startReading(ctx, t, sc, whereC, grace)
+		rc.waitFirst(ctx)
+		sc.Close()
+		cClosed = t.History().Now()
+		rc.wait()
+	} else {
+		t.Observe("third-stream", "SubscribeToTask for the stream to close early failed: "+describe(err))
+	}
+
+	la, lb := ra.wait(), rb.wait()
+	resA, vs := checkTaskStream(la, taskStreamWant{where: whereA, outcome: a2a.TaskStateCompleted})
+	_, vb := checkTaskStream(lb, taskStreamWant{where: whereB, outcome: a2a.TaskStateCompleted})
+	vs = append(vs, vb...)
+	vs = append(vs, checkSameEvents(la, lb, whereA, whereB)...)
+	t.Observe("stream-A", eventLabels(la.responses())+"; "+la.ending())
+	t.Observe("stream-B", eventLabels(lb.responses())+"; "+lb.ending())
+	t.Violated(vs...)
+	if cClosed >= 0 && resA.terminal {
+		if end := terminalEventAt(la); end >= 0 && end < cClosed {
+			t.Indeterminate("the task ended (%s) before stream C was closed (%s), so closing one stream while others run was not exercised",
+				end.Round(time.Millisecond), cClosed.Round(time.Millisecond))
+		}
+	}
+})
+
+// terminalEventAt is when a stream delivered its terminal state, -1 if never.
+func terminalEventAt(l *streamLog) time.Duration {
+	for _, ev := range l.events {
+		if ev.Err == nil {
+			if st, ok := ev.Resp.State(); ok && st.Terminal() {
+				return ev.At
+			}
+		}
+	}
+	return -1
+}
+
+// streamUpdates are a stream's events after its first (the Task), without a final
+// repeat of the Task after the terminal state (§11.7 makes it optional, so
+// one stream may carry it and another not), as labels.
+func streamUpdates(l *streamLog) (snapshot *a2a.Task, out []string) {
+	rs := l.responses()
+	if len(rs) == 0 {
+		return nil, nil
+	}
+	if rs[0].Task != nil {
+		snapshot, rs = rs[0].Task, rs[1:]
+	}
+	if n := len(rs); n >= 2 && rs[n-1].Task != nil {
+		if st, ok := rs[n-2].State(); ok && st.Terminal() {
+			rs = rs[:n-1]
+		}
+	}
+	for _, r := range rs {
+		out = append(out, eventLabel(r))
+	}
+	return snapshot, out
+}
+
+// stateAfterEvents is the state a task is in after the events, starting from a
+// snapshot's.
+func stateAfterEvents(from a2a.TaskState, events []string) a2a.TaskState {
+	for _, e := range events {
+		if s, ok := strings.CutPrefix(e, "statusUpdate "); ok {
+			from = a2a.TaskState(s)
+		}
+	}
+	return from
+}
+
+// checkSameEvents judges two streams of one task (§3.5.2): B attached later,
+// so its events after its snapshot must be the last ones of A's, in the same
+// order, and B's snapshot must be the task as A's earlier events left it.
+func checkSameEvents(a, b *streamLog, whereA, whereB string) []invariants.Violation {
+	snapA, ua := streamUpdates(a)
+	snapB, ub := streamUpdates(b)
+	if snapA == nil || snapB == nil {
+		return nil // checkTaskStream reports the missing snapshot
+	}
+	where := whereB + " against " + whereA
+	k := len(ua) - len(ub)
+	if k < 0 || strings.Join(ua[k:], "\n") != strings.Join(ub, "\n") {
+		return []invariants.Violation{{Invariant: "stream-broadcast", Where: where,
+			Expected: "the events after B's snapshot to be the last ones of A's, in the same order (§3.5.2: every stream of a task gets its events)",
+			Actual:   fmt.Sprintf("A after its task: %s; B after its snapshot: %s", strings.Join(ua, ", "), strings.Join(ub, ", "))}}
+	}
+	if want := stateAfterEvents(snapA.Status.State, ua[:k]); snapB.Status.State != want {
+		return []invariants.Violation{{Invariant: "stream-broadcast", Where: where,
+			Expected: fmt.Sprintf("B's snapshot in %s, the state A's first %d events (the ones B did not get) left the task in", want, k),
+			Actual:   fmt.Sprintf("snapshot in %s; A after its task: %s; B after its snapshot: %s", snapB.Status.State, strings.Join(ua, ", "), strings.Join(ub, ", "))}}
+	}
+	return nil
+}
+
+// LIFE-018 (§3.1.6): on every binding, SubscribeToTask on a working task
+// starts with the Task as it is now (not older than what GetTask showed just
+// before), carries the updates after it with nothing lost or repeated in
+// between, and closes when the task turns terminal.
+var _ = suites.Spec("LIFE-018", func(ctx context.Context, t *suites.T) {
+	requireStreaming(ctx, t)
+	const text = "north east south west up down"
+	var vs []invariants.Violation
+	for _, c := range t.Clients() {
+		task := startTask(ctx, t, c, suites.Script{Outcome: directive.OutcomeCompleted, Delay: subscribeStep, Chunks: 3, Text: text})
+		before := t.WaitFor(ctx, c, task.ID, "working", func(s a2a.TaskState) bool { return s != a2a.TaskStateSubmitted })
+		if before.Status.State.Terminal() {
+			t.Indeterminate("task %s was already %s when first seen past SUBMITTED; nothing to subscribe to", task.ID, before.Status.State)
+		}
+		where := "SubscribeToTask " + task.ID + " (" + c.Binding() + ")"
+		s, err := c.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: task.ID})
+		if err != nil {
+			if now, gerr := t.Get(ctx, c, task.ID); gerr == nil && now.Status.State.Terminal() {
+				t.Indeterminate("task %s turned %s before the subscription reached the agent (%s)", task.ID, now.Status.State, describe(err))
+			}
+			vs = append(vs, invariants.Violation{Invariant: "stream-open", Where: where,
+				Expected: "a stream of the " + string(before.Status.State) + " task", Actual: describe(err)})
+			continue
+		}
+		log := readStream(ctx, t, s, where, closeGrace(t))
+		t.Observe("subscribe-"+c.Binding(), eventLabels(log.responses())+"; "+log.ending())
+		want := taskStreamWant{where: where, outcome: a2a.TaskStateCompleted}
+		if directiveScripted(t) {
+			want.text = text
+		}
+		res, v := checkTaskStream(log, want)
+		vs = append(vs, v...)
+		if res.snapshot != nil {
+			if res.snapshot.ID != task.ID {
+				vs = append(vs, invariants.Violation{Invariant: "subscribe-snapshot", Where: where + ", event 1",
+					Expected: "the subscribed task " + task.ID, Actual: "task " + res.snapshot.ID})
+			}
+			if stateRank(res.snapshot.Status.State) < stateRank(before.Status.State) {
+				vs = append(vs, invariants.Violation{Invariant: "subscribe-snapshot", Where: where + ", event 1",
+					Expected: "the task as it is now: GetTask just before the subscription showed " + string(before.Status.State),
+					Actual:   "a snapshot in " + string(res.snapshot.Status.State)})
+			}
+		}
+	}
+	t.Violated(vs...)
+})
+
+// LIFE-019 (§3.1.6): subscribing to a terminal task is refused with
+// UnsupportedOperationError, before the stream or as its first event — on
+// every binding.
+var _ = suites.Spec("LIFE-019", func(ctx context.Context, t *suites.T) {
+	requireStreaming(ctx, t)
+	var vs []invariants.Violation
+	for _, c := range t.Clients() {
+		done := runToEnd(ctx, t, c, directive.OutcomeCompleted)
+		where := fmt.Sprintf("SubscribeToTask of %s task %s (%s)", done.Status.State, done.ID, c.Binding())
+		s, err := c.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: done.ID})
+		if err != nil {
+			if v := expectKind(err, a2a.ErrUnsupportedOperation, where); v != nil {
+				vs = append(vs, *v)
+			} else {
+				t.Observe("refusal-"+c.Binding(), "an error before the stream")
+			}
+			continue
+		}
+		log := readStream(ctx, t, s, where, closeGrace(t))
+		v, how := checkTerminalSubscribe(log, where)
+		vs = append(vs, v...)
+		if how != "" {
+			t.Observe("refusal-"+c.Binding(), how)
+		}
+	}
+	t.Violated(vs...)
+})
+
+// checkTerminalSubscribe judges a stream opened on a terminal task: only an
+// UnsupportedOperationError as its first event is a refusal.
+func checkTerminalSubscribe(l *streamLog, where string) ([]invariants.Violation, string) {
+	fail := func(actual string) []invariants.Violation {
+		return []invariants.Violation{{Invariant: "subscribe-terminal", Where: where,
+			Expected: string(a2a.ErrUnsupportedOperation) + " (§3.1.6: a terminal task cannot be subscribed to)", Actual: actual}}
+	}
+	if len(l.events) == 0 {
+		return fail("an empty stream (" + l.ending() + ")"), ""
+	}
+	first := l.events[0]
+	if first.Err != nil {
+		if ce, ok := client.AsError(first.Err); ok && ce.Kind == a2a.ErrUnsupportedOperation {
+			return nil, "an error as the first stream event"
+		}
+		return fail(describe(first.Err) + " as the first stream event"), ""
+	}
+	if first.Resp.Task != nil {
+		rest := "then " + l.ending()
+		if n := len(l.events) - 1; n > 0 {
+			rest = fmt.Sprintf("then %d more events, then %s", n, l.ending())
+		}
+		return fail(fmt.Sprintf("a stream with a Task snapshot in %s, %s: the snapshot-then-close behaviour (a2a-go's distributed executor) breaks this MUST",
+			first.Resp.Task.Status.State, rest)), ""
+	}
+	return fail("a stream starting with " + eventLabel(first.Resp)), ""
+}
