@@ -6,5 +6,5 @@ var faultCardOverclaimsPush = register(FaultInfo{
 	Name:        "card-overclaims-push",
 	Scenario:    scenarioStaleCDN,
 	Description: "The card says capabilities.pushNotifications true, but every push-config operation answers PushNotificationNotSupportedError and nothing is delivered.",
-	Specs:       []string{},
+	Specs:       []string{"DISC-014"},
 })

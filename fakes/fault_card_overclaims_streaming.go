@@ -6,5 +6,5 @@ var faultCardOverclaimsStreaming = register(FaultInfo{
 	Name:        "card-overclaims-streaming",
 	Scenario:    scenarioStaleCDN,
 	Description: "The card says capabilities.streaming true, but SendStreamingMessage and SubscribeToTask answer UnsupportedOperationError.",
-	Specs:       []string{},
+	Specs:       []string{"DISC-013"},
 })

@@ -12,7 +12,7 @@ var faultV03Card = register(FaultInfo{
 	Name:        "v03-card",
 	Scenario:    scenarioStaleCDN,
 	Description: "The well-known card is served in the v0.3 shape (url, preferredTransport, additionalInterfaces, top-level protocolVersion \"0.3.0\", no supportedInterfaces), as a stale build or cache would.",
-	Specs:       []string{},
+	Specs:       []string{"DISC-002", "DISC-008"},
 })
 
 // v03CardBody renders a card the way a v0.3 build served it.

@@ -1,0 +1,101 @@
+package discovery
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/internal/invariants"
+	"github.com/a2a-conform/a2a-conform/suites"
+)
+
+// majorMinor is the form of every protocol version (§3.6): no patch number.
+var majorMinor = regexp.MustCompile(`^\d+\.\d+$`)
+
+// DISC-009 (§5.2, §8.3, §8.3.1, §9.1, §11.3): every supportedInterfaces
+// entry of a binding the harness speaks is an absolute http(s) URL that
+// answers a GetTask for an unknown id in that binding, at the version the
+// entry declares. GRPC, custom bindings and other major versions are
+// reported, not judged.
+var _ = suites.Spec("DISC-009", func(ctx context.Context, t *suites.T) {
+	card := t.Card()
+	var vs []invariants.Violation
+	probed := 0
+	for i, iface := range card.SupportedInterfaces {
+		here := fmt.Sprintf("supportedInterfaces[%d] (%s %s)", i, iface.ProtocolBinding, iface.URL)
+		key := fmt.Sprintf("interface-%d", i)
+		if !suites.Supported(iface.ProtocolBinding) {
+			t.Observe(key, iface.ProtocolBinding+" at "+iface.URL+": declared but not verified by this harness (it speaks JSONRPC and HTTP+JSON)")
+			continue
+		}
+		if u, err := url.Parse(iface.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			vs = append(vs, invariants.Violation{Invariant: "interface-url", Where: here + " url",
+				Expected: "an absolute http(s) URL", Actual: quoteOrAbsent(iface.URL)})
+			continue
+		}
+		if !majorMinor.MatchString(iface.ProtocolVersion) {
+			vs = append(vs, invariants.Violation{Invariant: "interface-version", Where: here + " protocolVersion",
+				Expected: "Major.Minor, e.g. \"1.0\" (§3.6)", Actual: quoteOrAbsent(iface.ProtocolVersion)})
+			continue
+		}
+		if !strings.HasPrefix(iface.ProtocolVersion, "1.") {
+			t.Observe(key, "protocolVersion "+iface.ProtocolVersion+": not probed (the harness speaks 1.x)")
+			continue
+		}
+		probed++
+		opts := append(credentials(t), client.WithVersion(iface.ProtocolVersion))
+		c := bareClient(t, iface, opts...)
+		id := unknownTaskID()
+		_, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: id})
+		if v := judgeBinding(c, err); v != "" {
+			vs = append(vs, invariants.Violation{Invariant: "interface-binding", Where: here + " GetTask " + id,
+				Expected: expectedAnswer(iface.ProtocolBinding), Actual: v})
+			continue
+		}
+		t.Observe(key, iface.ProtocolBinding+" "+iface.ProtocolVersion+": "+outcomeOf(err).String())
+	}
+	t.Observe("interfaces-probed", fmt.Sprint(probed))
+	t.Violated(vs...)
+})
+
+func expectedAnswer(binding string) string {
+	if binding == a2a.BindingJSONRPC {
+		return "a JSON-RPC 2.0 error response for GetTask (ideally TaskNotFoundError -32001)"
+	}
+	return "a google.rpc.Status error body with a 4xx status for GET …/tasks/{id} (ideally TaskNotFoundError, 404 with reason TASK_NOT_FOUND)"
+}
+
+// judgeBinding says why an answer to GetTask for an unknown id is not the
+// declared binding's, or "" when it is. Which error it is stays LIFE-007's
+// business, as long as the binding understood the request.
+func judgeBinding(c *client.Client, err error) string {
+	if err == nil {
+		return "" // served: the binding understood it (an id nobody issued, oddly found)
+	}
+	ce, ok := client.AsError(err)
+	if !ok || ce.Class != client.A2A {
+		return describe(err)
+	}
+	if ce.Kind == a2a.ErrVersionNotSupported {
+		return "VersionNotSupportedError for the version the interface declares: " + describe(err)
+	}
+	if c.Binding() == a2a.BindingJSONRPC {
+		if ce.Code == a2a.CodeMethodNotFound {
+			return "MethodNotFound: the endpoint speaks JSON-RPC but not A2A v1.0's GetTask"
+		}
+		return ""
+	}
+	switch {
+	case ce.HTTPStatus >= 500:
+		return describe(err)
+	case ce.Kind == "" && (ce.HTTPStatus == 404 || ce.HTTPStatus == 405):
+		// Without an ErrorInfo (a MUST on HTTP+JSON, §11.6) this is what any
+		// server says for a route it does not have.
+		return "HTTP " + fmt.Sprint(ce.HTTPStatus) + " without an A2A ErrorInfo: indistinguishable from a route this endpoint does not serve"
+	}
+	return ""
+}

@@ -1,0 +1,155 @@
+package discovery
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/internal/jcs"
+	"github.com/a2a-conform/a2a-conform/suites"
+)
+
+// What the specs after DISC-005 share: fetching the card as a v1.0 client
+// does, clients without the run's extras, and one-line descriptions of
+// answers.
+
+// fetchV1 fetches the card the way a v1.0 client does (A2A-Version: 1.0,
+// a2a-v1.md §2.3), with extra headers.
+func fetchV1(ctx context.Context, t *suites.T, extra http.Header) *client.CardResponse {
+	h := http.Header{"A2A-Version": {a2a.ProtocolVersion}}
+	for k, v := range extra {
+		h[k] = v
+	}
+	return fetch(ctx, t, h)
+}
+
+// sameJSON compares two documents as JSON values (layout and key order do
+// not matter); documents that are not JSON compare as bytes.
+func sameJSON(a, b []byte) bool {
+	ca, errA := jcs.Canonicalize(a)
+	cb, errB := jcs.Canonicalize(b)
+	if errA != nil || errB != nil {
+		return string(a) == string(b)
+	}
+	return string(ca) == string(cb)
+}
+
+// bareClient is a client for one interface with only what opts give it: no
+// run credentials and no behaviour extensions. Specs that must control
+// exactly what a request declares build on it.
+func bareClient(t *suites.T, iface a2a.AgentInterface, opts ...client.Option) *client.Client {
+	all := []client.Option{client.WithHTTPClient(t.Env.HTTP)}
+	if t.Env.Options.SubscribeVerb != "" {
+		all = append(all, client.WithSubscribeVerb(t.Env.Options.SubscribeVerb))
+	}
+	c, err := client.New(iface, append(all, opts...)...)
+	if err != nil {
+		t.CouldNotRun("cannot build a client for interface %s %s: %v.", iface.ProtocolBinding, iface.URL, err)
+	}
+	return c
+}
+
+// credentials are the run's headers as client options.
+func credentials(t *suites.T) []client.Option {
+	var out []client.Option
+	for name, values := range t.Env.Headers {
+		for _, v := range values {
+			out = append(out, client.WithHeader(name, v))
+		}
+	}
+	return out
+}
+
+// unknownTaskID is an id no agent has issued.
+func unknownTaskID() string { return suites.NewID("a2a-conform-unknown-task") }
+
+// outcome is how an answer looks when only its kind matters: success, or
+// the error's class, A2A kind, JSON-RPC code and HTTP status.
+type outcome struct {
+	ok     bool
+	class  client.Class
+	kind   a2a.ErrorKind
+	code   int
+	status int
+}
+
+func outcomeOf(err error) outcome {
+	if err == nil {
+		return outcome{ok: true}
+	}
+	ce, ok := client.AsError(err)
+	if !ok {
+		return outcome{class: client.Transport}
+	}
+	return outcome{class: ce.Class, kind: ce.Kind, code: ce.Code, status: ce.HTTPStatus}
+}
+
+func (o outcome) String() string {
+	if o.ok {
+		return "success"
+	}
+	s := string(o.class) + " error"
+	if o.kind != "" {
+		s += " " + string(o.kind)
+	}
+	if o.code != 0 {
+		s += fmt.Sprintf(" code %d", o.code)
+	}
+	if o.status != 0 {
+		s += fmt.Sprintf(" HTTP %d", o.status)
+	}
+	return s
+}
+
+// describe names an error the way a report reader needs it: class, kind,
+// code, status and the start of the agent's message.
+func describe(err error) string {
+	if err == nil {
+		return "success"
+	}
+	ce, ok := client.AsError(err)
+	if !ok {
+		return err.Error()
+	}
+	s := outcomeOf(err).String()
+	if ce.Message != "" {
+		m := ce.Message
+		if len(m) > 160 {
+			m = m[:160] + "…"
+		}
+		s += ": " + m
+	}
+	return s
+}
+
+// isKind reports whether err is the A2A error kind; on HTTP+JSON the status
+// must also be the one both error tables give it (400 for every kind the
+// discovery specs expect).
+func isKind(err error, kind a2a.ErrorKind) bool {
+	ce, ok := client.AsError(err)
+	if !ok || ce.Class != client.A2A || ce.Kind != kind {
+		return false
+	}
+	return ce.Binding != a2a.BindingHTTPJSON || len(ce.Tables) > 0
+}
+
+// where names a call on one binding for a violation.
+func where(op string, c *client.Client) string {
+	return op + " (" + c.Binding() + " " + c.Interface().URL + ")"
+}
+
+// headerTokens splits comma-separated header values into lower-cased tokens.
+func headerTokens(values []string) []string {
+	var out []string
+	for _, v := range values {
+		for _, tok := range strings.Split(v, ",") {
+			if tok = strings.ToLower(strings.TrimSpace(tok)); tok != "" {
+				out = append(out, tok)
+			}
+		}
+	}
+	return out
+}

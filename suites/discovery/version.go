@@ -1,0 +1,112 @@
+package discovery
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/internal/invariants"
+	"github.com/a2a-conform/a2a-conform/suites"
+)
+
+// The negotiation specs send the same harmless request, GetTask for an id
+// nobody issued, under different A2A-Version headers and compare the answers
+// with the answer under 1.0: "served" means answered as under 1.0.
+
+// versionProbe sends the probe on one binding under a version ("" sends no
+// header) and returns the error (nil when served).
+func versionProbe(ctx context.Context, t *suites.T, iface a2a.AgentInterface, version string) error {
+	c := t.ClientFor(iface, client.WithVersion(version))
+	_, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: unknownTaskID()})
+	return err
+}
+
+// baseline is the probe's outcome under 1.0; a transport failure or a
+// version error there means the binding cannot be probed at all.
+func baseline(ctx context.Context, t *suites.T, c *client.Client) (outcome, *invariants.Violation) {
+	err := versionProbe(ctx, t, c.Interface(), a2a.ProtocolVersion)
+	o := outcomeOf(err)
+	if o.class == client.Transport || o.kind == a2a.ErrVersionNotSupported || (o.status >= 500) {
+		return o, &invariants.Violation{Invariant: "version-negotiation", Where: where("GetTask with A2A-Version: 1.0", c),
+			Expected: "served under the version the card declares (any answer but a version error, 5xx or no answer)",
+			Actual:   describe(err)}
+	}
+	return o, nil
+}
+
+// DISC-010 (§3.6.2): A2A-Version 9.9 is refused with VersionNotSupportedError
+// (-32009; HTTP 400, reason VERSION_NOT_SUPPORTED) on every binding, and the
+// same request under 1.0 is served.
+var _ = suites.Spec("DISC-010", func(ctx context.Context, t *suites.T) {
+	var vs []invariants.Violation
+	for _, c := range t.Clients() {
+		if _, v := baseline(ctx, t, c); v != nil {
+			vs = append(vs, *v)
+		}
+		err := versionProbe(ctx, t, c.Interface(), "9.9")
+		if !isKind(err, a2a.ErrVersionNotSupported) {
+			vs = append(vs, invariants.Violation{Invariant: "version-negotiation", Where: where("GetTask with A2A-Version: 9.9", c),
+				Expected: "VersionNotSupportedError (-32009; on HTTP+JSON 400 with reason VERSION_NOT_SUPPORTED)",
+				Actual:   describe(err)})
+		}
+	}
+	t.Violated(vs...)
+})
+
+// DISC-011 (§3.6.2; a2a-v1.md §3 and §15 item 6, UNSURE): a request without
+// A2A-Version is served (as 1.0, as most SDKs do, or dispatched as 0.3) or
+// refused with VersionNotSupportedError; anything else fails.
+var _ = suites.Spec("DISC-011", func(ctx context.Context, t *suites.T) {
+	var vs []invariants.Violation
+	for _, c := range t.Clients() {
+		base, v := baseline(ctx, t, c)
+		if v != nil {
+			vs = append(vs, *v)
+			continue
+		}
+		err := versionProbe(ctx, t, c.Interface(), "")
+		got := outcomeOf(err)
+		key := "no-version-" + c.Binding()
+		switch {
+		case got == base:
+			t.Observe(key, "served as 1.0 ("+got.String()+")")
+		case isKind(err, a2a.ErrVersionNotSupported):
+			t.Observe(key, "refused with VersionNotSupportedError (absent means 0.3, which the agent does not serve)")
+		case c.Binding() == a2a.BindingJSONRPC && got.class == client.A2A && got.code == a2a.CodeMethodNotFound:
+			t.Observe(key, "dispatched as 0.3: MethodNotFound (GetTask is not a v0.3 method)")
+		default:
+			vs = append(vs, invariants.Violation{Invariant: "version-negotiation", Where: where("GetTask without A2A-Version", c),
+				Expected: fmt.Sprintf("the answer under 1.0 (%s) or VersionNotSupportedError", base),
+				Actual:   describe(err)})
+		}
+	}
+	t.Violated(vs...)
+})
+
+// DISC-012 (§3.6): patch numbers play no part: A2A-Version 1.0.3 is served
+// as 1.0, and every declared interface names its version as Major.Minor.
+var _ = suites.Spec("DISC-012", func(ctx context.Context, t *suites.T) {
+	var vs []invariants.Violation
+	for i, iface := range t.Card().SupportedInterfaces {
+		if !majorMinor.MatchString(iface.ProtocolVersion) {
+			vs = append(vs, invariants.Violation{Invariant: "version-format",
+				Where:    fmt.Sprintf("supportedInterfaces[%d] (%s) protocolVersion", i, iface.ProtocolBinding),
+				Expected: `Major.Minor without a patch number, e.g. "1.0"`, Actual: quoteOrAbsent(iface.ProtocolVersion)})
+		}
+	}
+	for _, c := range t.Clients() {
+		base, v := baseline(ctx, t, c)
+		if v != nil {
+			vs = append(vs, *v)
+			continue
+		}
+		err := versionProbe(ctx, t, c.Interface(), "1.0.3")
+		if got := outcomeOf(err); got != base {
+			vs = append(vs, invariants.Violation{Invariant: "version-patch", Where: where("GetTask with A2A-Version: 1.0.3", c),
+				Expected: fmt.Sprintf("served as 1.0, like the same request under 1.0 (%s)", base),
+				Actual:   describe(err)})
+		}
+	}
+	t.Violated(vs...)
+})
