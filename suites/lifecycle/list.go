@@ -314,7 +314,7 @@ func rawID(task map[string]json.RawMessage) string {
 // includeArtifacts is true, and with it true the task's artifacts are there.
 var _ = suites.Spec("LIFE-021", func(ctx context.Context, t *suites.T) {
 	c := t.Client()
-	seeded := createTaskIn(ctx, t, c, "", suites.Script{Outcome: directive.OutcomeCompleted, Chunks: 2, Text: "listed artifact"})
+	seeded := createTaskIn(ctx, t, c, "", suites.Script{Outcome: directive.OutcomeCompleted, Text: "listed artifact"})
 	full, err := t.Get(ctx, c, seeded.ID)
 	if err != nil {
 		t.Violated(invariants.Violation{Invariant: "get", Where: "GetTask " + seeded.ID, Expected: "the task", Actual: describe(err)})
