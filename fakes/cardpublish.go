@@ -105,7 +105,7 @@ func (s *cardSigner) sign(canonical []byte, jku string) (map[string]string, erro
 func (a *Agent) adjustCard(card *a2a.AgentCard) {
 	caps := &card.Capabilities
 	f := false
-	if a.opts.ExtendedCard == ExtendedCardServed {
+	if a.opts.ExtendedCard != ExtendedCardAbsent {
 		if card.SecuritySchemes == nil {
 			card.SecuritySchemes = map[string]a2a.SecurityScheme{}
 		}

@@ -647,16 +647,15 @@ func (a *Agent) deleteConfigOp(ctx context.Context, ref *a2a.TaskPushNotificatio
 }
 
 func (a *Agent) extendedCardOp(r *http.Request) ([]byte, *opError) {
-	switch a.opts.ExtendedCard {
-	case ExtendedCardAbsent:
-		if !a.faults.has(faultExtendedCardServedUnadvertised) {
-			return nil, errUnsupported("This agent has no extended agent card (capabilities.extendedAgentCard is not set)")
-		}
-	case ExtendedCardUnconfigured:
-		return nil, a2aError(a2a.ErrExtendedAgentCardNotConfigured, "The extended agent card is not configured", nil)
+	if a.opts.ExtendedCard == ExtendedCardAbsent && !a.faults.has(faultExtendedCardServedUnadvertised) {
+		return nil, errUnsupported("This agent has no extended agent card (capabilities.extendedAgentCard is not set)")
 	}
+	// Authentication first (§13.3), whether or not a card is configured.
 	if oe := a.extendedCardAuth(r); oe != nil {
 		return nil, oe
+	}
+	if a.opts.ExtendedCard == ExtendedCardUnconfigured {
+		return nil, a2aError(a2a.ErrExtendedAgentCardNotConfigured, "The extended agent card is not configured", nil)
 	}
 	b, _ := json.Marshal(a.extendedCard(a.baseURL(r)))
 	return b, nil

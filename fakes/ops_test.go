@@ -449,7 +449,8 @@ func TestExtendedCard(t *testing.T) {
 		}
 	})
 	bothBindings(t, unconfigured, func(t *testing.T, c *client.Client) {
-		_, err := c.GetExtendedAgentCard(ctxT(), nil)
+		authed, _ := client.New(c.Interface(), client.WithHeader("Authorization", "Bearer any-token"))
+		_, err := authed.GetExtendedAgentCard(ctxT(), nil)
 		expectKind(t, err, a2a.ErrExtendedAgentCardNotConfigured)
 	})
 }
