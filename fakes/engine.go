@@ -253,6 +253,10 @@ func (a *Agent) cancelTask(ctx context.Context, id string) (*store.Task, *opErro
 			return err
 		}
 		if state := rec.Task.Status.State; state.Terminal() {
+			if a.faults.has(faultCancelTerminalAccepted) {
+				opErr = errAckOnly // answer with the task as it is, write nothing
+				return opErr
+			}
 			// Cancel of an already-canceled task is answered like any other
 			// terminal task (the error table's reading of spec §3.1.5, not
 			// §3.3.1's idempotent one; both are allowed).
