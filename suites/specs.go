@@ -331,7 +331,7 @@ var registry = []Info{
 		Sections: []string{"3.1.2", "3.5.2", "9.4.2", "11.7"},
 		TCK:      []string{"CORE-STREAM-001", "CORE-STREAM-003", "STREAM-ORDER-001", "JSONRPC-SSE-001", "HTTP_JSON-SSE-001"},
 		Needs:    []Need{NeedStreaming, NeedBehaviour},
-		Enable:   "The card does not advertise capabilities.streaming; nothing to enable unless the agent streams.",
+		Enable:   "Streaming specs run when the card advertises capabilities.streaming (otherwise they check the refusal and are not applicable); they also need scripted behaviour: the directive extension (docs/directive-extension.md) or a prompt map in the config.",
 		Why: "SendStreamingMessage must answer text/event-stream whose first event is the Task, whose " +
 			"updates arrive in the order produced (SUBMITTED/WORKING, artifact chunks in order, the " +
 			"outcome), framed per binding, and which the agent closes once the task is terminal.",
@@ -342,7 +342,7 @@ var registry = []Info{
 		Sections: []string{"3.1.2"},
 		TCK:      []string{"CORE-STREAM-002"},
 		Needs:    []Need{NeedStreaming, NeedBehaviour},
-		Enable:   "The card does not advertise capabilities.streaming; nothing to enable unless the agent streams.",
+		Enable:   "Streaming specs run when the card advertises capabilities.streaming (otherwise they check the refusal and are not applicable); they also need scripted behaviour: the directive extension (docs/directive-extension.md) or a prompt map in the config.",
 		Why: "When the agent answers a streaming request with a Message rather than a task, the stream" +
 			" carries exactly that one Message and closes.",
 	},
@@ -352,7 +352,7 @@ var registry = []Info{
 		Sections: []string{"3.5.2"}, Scenario: "2",
 		TCK:    []string{"STREAM-ORDER-002", "STREAM-ORDER-003", "STREAM-ORDER-004"},
 		Needs:  []Need{NeedStreaming, NeedBehaviour},
-		Enable: "The card does not advertise capabilities.streaming; nothing to enable unless the agent streams.",
+		Enable: "Streaming specs run when the card advertises capabilities.streaming (otherwise they check the refusal and are not applicable); they also need scripted behaviour: the directive extension (docs/directive-extension.md) or a prompt map in the config.",
 		Why: "Events must be broadcast to every active stream of a task; two subscribers that see " +
 			"different sequences disagree about what happened (scenario 2: a stream attached where " +
 			"the task's events never arrive).",
@@ -363,7 +363,7 @@ var registry = []Info{
 		Sections: []string{"3.1.6"},
 		TCK:      []string{"STREAM-SUB-001", "STREAM-SUB-002"},
 		Needs:    []Need{NeedStreaming, NeedBehaviour},
-		Enable:   "The card does not advertise capabilities.streaming; nothing to enable unless the agent streams.",
+		Enable:   "Streaming specs run when the card advertises capabilities.streaming (otherwise they check the refusal and are not applicable); they also need scripted behaviour: the directive extension (docs/directive-extension.md) or a prompt map in the config.",
 		Why: "The first event of a subscription must be the Task as it is now, closing the gap between" +
 			" GetTask and Subscribe; the stream then carries the updates and closes at the terminal " +
 			"state.",
@@ -373,8 +373,8 @@ var registry = []Info{
 		Title:    "Subscribing to a terminal task is refused with UnsupportedOperationError",
 		Sections: []string{"3.1.6"},
 		TCK:      []string{"STREAM-SUB-003"},
-		Needs:    []Need{NeedStreaming, NeedBehaviour},
-		Enable:   "The card does not advertise capabilities.streaming; nothing to enable unless the agent streams.",
+		Needs:    []Need{NeedStreaming},
+		Enable:   "Streaming specs run when the card advertises capabilities.streaming (otherwise they check the refusal and are not applicable); they also need scripted behaviour: the directive extension (docs/directive-extension.md) or a prompt map in the config.",
 		Why: "There is nothing to stream from a finished task; the subscription must be refused with " +
 			"UnsupportedOperationError, not opened and left hanging or closed empty.",
 	},
