@@ -144,6 +144,7 @@ var registry = []Info{
 		Title:    "GetExtendedAgentCard follows the card: refused when not advertised, authenticated when advertised",
 		Sections: []string{"3.1.11", "3.3.4"},
 		TCK:      []string{"CORE-CAP-003", "CARD-EXT-001", "CARD-EXT-002"},
+		Enable:   "The authenticated half needs the run's credentials: pass --header 'Authorization: …' (or $A2A_CONFORM_HEADERS) for a scheme the card declares.",
 		Why: "Without capabilities.extendedAgentCard the call must fail with " +
 			"UnsupportedOperationError. With it, a call without credentials must be refused (it is an" +
 			" authenticated operation) and a call with the run's credentials must return an AgentCard" +

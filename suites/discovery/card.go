@@ -18,7 +18,8 @@ import (
 )
 
 // fetch gets the card anew (recorded in the spec's transcript) with extra
-// request headers.
+// request headers. Specs about the v1.0 card use fetchV1, which asks for it
+// with A2A-Version: 1.0 the way a v1.0 client does (a2a-v1.md §2.3).
 func fetch(ctx context.Context, t *suites.T, extra http.Header) *client.CardResponse {
 	hdr := t.Env.Headers.Clone()
 	for k, v := range extra {
@@ -37,7 +38,7 @@ func fetch(ctx context.Context, t *suites.T, extra http.Header) *client.CardResp
 // DISC-001 (§8.1, §8.2): GET /.well-known/agent-card.json answers 200 with a
 // JSON body that decodes as an AgentCard.
 var _ = suites.Spec("DISC-001", func(ctx context.Context, t *suites.T) {
-	resp := fetch(ctx, t, nil)
+	resp := fetchV1(ctx, t, nil)
 	where := "GET /.well-known/agent-card.json"
 	var vs []invariants.Violation
 	if resp.Status != http.StatusOK {
@@ -57,7 +58,7 @@ var _ = suites.Spec("DISC-001", func(ctx context.Context, t *suites.T) {
 
 // DISC-002 (§4.4.1, §5.7, §8.3): the card validates against the v1.0 schema.
 var _ = suites.Spec("DISC-002", func(ctx context.Context, t *suites.T) {
-	resp := fetch(ctx, t, nil)
+	resp := fetchV1(ctx, t, nil)
 	if resp.Status != http.StatusOK {
 		t.Violated(invariants.Violation{Invariant: "card-served", Where: "GET /.well-known/agent-card.json",
 			Expected: "status 200 with a card to validate", Actual: fmt.Sprintf("status %d", resp.Status)})
@@ -76,7 +77,7 @@ var _ = suites.Spec("DISC-002", func(ctx context.Context, t *suites.T) {
 
 // DISC-003 (§8.6.1): Cache-Control with a max-age.
 var _ = suites.Spec("DISC-003", func(ctx context.Context, t *suites.T) {
-	resp := fetch(ctx, t, nil)
+	resp := fetchV1(ctx, t, nil)
 	cc := resp.Header.Values("Cache-Control")
 	age, ok := maxAge(cc)
 	t.Observe("cache-control", strings.Join(cc, ", "))
@@ -89,7 +90,7 @@ var _ = suites.Spec("DISC-003", func(ctx context.Context, t *suites.T) {
 
 // DISC-004 (§8.6.1): an ETag, unchanged over repeated fetches of the same card.
 var _ = suites.Spec("DISC-004", func(ctx context.Context, t *suites.T) {
-	first := fetch(ctx, t, nil)
+	first := fetchV1(ctx, t, nil)
 	tag := first.Header.Get("ETag")
 	if tag == "" {
 		t.Violated(invariants.Violation{Invariant: "card-etag", Where: "card response ETag",
@@ -103,7 +104,7 @@ var _ = suites.Spec("DISC-004", func(ctx context.Context, t *suites.T) {
 	t.Observe("etag-strength", map[bool]string{true: "weak", false: "strong"}[strings.HasPrefix(tag, "W/")])
 	var vs []invariants.Violation
 	for i := 2; i <= 3; i++ {
-		again := fetch(ctx, t, nil)
+		again := fetchV1(ctx, t, nil)
 		if string(again.Raw) != string(first.Raw) {
 			// The card itself changed between fetches: nothing to hold the tag to.
 			t.Indeterminate("the card's content changed between fetch 1 and fetch %d; cannot judge ETag stability", i)
@@ -121,7 +122,7 @@ var _ = suites.Spec("DISC-004", func(ctx context.Context, t *suites.T) {
 // gets 304, a weak form of the same tag too (If-None-Match compares weakly),
 // and a tag that does not match gets the full card.
 var _ = suites.Spec("DISC-005", func(ctx context.Context, t *suites.T) {
-	first := fetch(ctx, t, nil)
+	first := fetchV1(ctx, t, nil)
 	tag := first.Header.Get("ETag")
 	if tag == "" {
 		lm := first.Header.Get("Last-Modified")
@@ -129,7 +130,7 @@ var _ = suites.Spec("DISC-005", func(ctx context.Context, t *suites.T) {
 			t.Violated(invariants.Violation{Invariant: "card-revalidation", Where: "card response",
 				Expected: "a validator (ETag or Last-Modified) to revalidate the card with", Actual: "neither header"})
 		}
-		resp := fetch(ctx, t, http.Header{"If-Modified-Since": {lm}})
+		resp := fetchV1(ctx, t, http.Header{"If-Modified-Since": {lm}})
 		t.Observe("validator", "Last-Modified")
 		if resp.Status != http.StatusNotModified {
 			t.Violated(invariants.Violation{Invariant: "card-revalidation", Where: "GET with If-Modified-Since: " + lm,
@@ -151,7 +152,7 @@ var _ = suites.Spec("DISC-005", func(ctx context.Context, t *suites.T) {
 	}
 	var vs []invariants.Violation
 	for _, c := range checks {
-		resp := fetch(ctx, t, http.Header{"If-None-Match": {c.header}})
+		resp := fetchV1(ctx, t, http.Header{"If-None-Match": {c.header}})
 		if resp.Status != c.want {
 			vs = append(vs, invariants.Violation{Invariant: "card-revalidation",
 				Where:    "GET with If-None-Match: " + c.header + " (" + c.why + ")",
