@@ -90,9 +90,10 @@ var _ = suites.Spec("LIFE-013", func(ctx context.Context, t *suites.T) {
 })
 
 // LIFE-011 (§4.1.3): once terminal, never another state. Tasks ending each
-// way are watched by polls, ListTasks and (when advertised) a stream, a
-// follow-up message is sent to each terminal task, and one checker runs over
-// the whole history.
+// way are watched by polls, ListTasks and (when advertised) a stream and a
+// subscription, a follow-up message is sent to each terminal task, and one
+// checker runs over the whole history. Pushes join the history when the
+// webhook suite registers them.
 var _ = suites.Spec("LIFE-011", func(ctx context.Context, t *suites.T) {
 	c := t.Client()
 	var ids []string
@@ -100,6 +101,27 @@ var _ = suites.Spec("LIFE-011", func(ctx context.Context, t *suites.T) {
 		ids = append(ids, runToEnd(ctx, t, c, o).ID)
 	}
 	canceled := startTask(ctx, t, c, suites.Script{Outcome: directive.OutcomeCompleted, Delay: Step, Chunks: 2})
+	// Streams are a channel of their own: when the card advertises them, one
+	// stream follows a task to completion and a subscription follows the task
+	// that gets canceled, both recorded into the same history.
+	var streams sync.WaitGroup
+	watch := t.Settle() + 6*Step
+	if t.Card().Streaming() {
+		sctx, cancel := suites.Ctx(ctx, watch)
+		defer cancel()
+		msg := t.Scripted(suites.Script{Outcome: directive.OutcomeCompleted, Delay: Step / 3})
+		if s, err := c.SendStreamingMessage(sctx, &a2a.SendMessageRequest{Message: &msg}); err == nil {
+			streams.Add(1)
+			go func() { defer streams.Done(); t.Drain(sctx, s, "stream 1") }()
+		}
+		if s, err := c.SubscribeToTask(sctx, &a2a.SubscribeToTaskRequest{ID: canceled.ID}); err == nil {
+			streams.Add(1)
+			go func() { defer streams.Done(); t.Drain(sctx, s, "subscription 1") }()
+		}
+		t.Observe("channels", "GetTask, ListTasks, SendMessage, streams")
+	} else {
+		t.Observe("channels", "GetTask, ListTasks, SendMessage (the card advertises no streaming)")
+	}
 	if _, err := t.Cancel(ctx, c, canceled.ID); err == nil {
 		ids = append(ids, canceled.ID)
 	}
@@ -122,6 +144,7 @@ var _ = suites.Spec("LIFE-011", func(ctx context.Context, t *suites.T) {
 		}
 		pause(ctx, suites.Poll)
 	}
+	streams.Wait()
 	t.Observe("tasks-watched", strconv.Itoa(len(ids)))
 	t.Violated(invariants.TerminalImmutable(t.History().Observations())...)
 })
