@@ -37,6 +37,11 @@ func (p *Prepared) Close() error {
 // agent answers 503 until it can honour what its card claims (scenario 2).
 const Readiness = 15 * time.Second
 
+// FirstFetchTimeout bounds each attempt at the first card fetch, so that a
+// target that accepts connections and never answers is reported unreachable
+// rather than waited on.
+const FirstFetchTimeout = 20 * time.Second
+
 // Prepare starts the embedded agent when there is no target, builds the
 // recorded HTTP client and fetches the card once.
 func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
@@ -86,25 +91,26 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	p.Env.Transcript = rec
 	p.Env.HTTP = rec.r.HTTPClient(baseTransport())
 
-	// The first card fetch decides reachability; a 503 while starting is waited out.
+	// The first card fetch decides reachability; a 503 while an agent starts
+	// is waited out, and so is a refused connection from the embedded agent.
 	deadline := time.Now().Add(Readiness)
 	for {
-		resp, err := client.FetchCard(ctx, p.Env.HTTP, p.Env.BaseURL, withVersion(hdr))
-		if err != nil {
-			if time.Now().Before(deadline) && p.Driver == topology.DriverEmbedded && ctx.Err() == nil {
-				time.Sleep(100 * time.Millisecond)
-				continue
-			}
-			p.Unreachable = err
-			return p, nil
-		}
-		if resp.Status == http.StatusServiceUnavailable && time.Now().Before(deadline) {
+		fctx, cancel := context.WithTimeout(ctx, FirstFetchTimeout)
+		resp, err := client.FetchCard(fctx, p.Env.HTTP, p.Env.BaseURL, withVersion(hdr))
+		cancel()
+		retry := time.Now().Before(deadline) &&
+			((err != nil && p.Driver == topology.DriverEmbedded) || (err == nil && resp.Status == http.StatusServiceUnavailable))
+		if retry {
 			select {
 			case <-ctx.Done():
 				return p, ctx.Err()
 			case <-time.After(200 * time.Millisecond):
 			}
 			continue
+		}
+		if err != nil {
+			p.Unreachable = err
+			return p, nil
 		}
 		p.Env.CardStatus, p.Env.CardHeader, p.Env.CardRaw, p.Env.Card = resp.Status, resp.Header, resp.Raw, resp.Card
 		break
