@@ -132,7 +132,7 @@ func baseTransport() *http.Transport {
 		Proxy:                 nil, // never send agent traffic through an ambient proxy
 		DialContext:           (&net.Dialer{Timeout: 10 * time.Second}).DialContext,
 		TLSHandshakeTimeout:   10 * time.Second,
-		ResponseHeaderTimeout: 60 * time.Second,
+		ResponseHeaderTimeout: 30 * time.Second,
 		MaxIdleConnsPerHost:   16,
 		IdleConnTimeout:       30 * time.Second,
 	}

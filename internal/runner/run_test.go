@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -391,5 +393,78 @@ func TestVerifyAndScorecard(t *testing.T) {
 	}
 	if code := cli.Main([]string{"scorecard", "--out", t.TempDir(), editedPath}, &so, &se); code == 0 {
 		t.Error("the scorecard accepted an edited report")
+	}
+}
+
+// cardOnly are the specs judged from the card response alone.
+var cardOnly = map[string]bool{"DISC-001": true, "DISC-002": true, "DISC-006": true, "DISC-007": true, "DISC-008": true}
+
+// An agent that answers everything with garbage gets a complete report of
+// clear verdicts: no panic, no hang, nothing passed that was not checked.
+func TestGarbageAgentGetsClearVerdicts(t *testing.T) {
+	mux := http.NewServeMux()
+	var base string
+	mux.HandleFunc("/.well-known/agent-card.json", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"name":"<script>alert(1)</script>","description":"</script><img src=x onerror=alert(2)>",
+			"version":"1","supportedInterfaces":[{"url":%q,"protocolBinding":"JSONRPC","protocolVersion":"1.0"},
+			{"url":%q,"protocolBinding":"HTTP+JSON","protocolVersion":"1.0"}],
+			"capabilities":{"streaming":true,"pushNotifications":true,"extensions":[{"uri":"https://a2a-conform.dev/extensions/directive/v1"}]},
+			"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],
+			"skills":[{"id":"s","name":"s","description":"s","tags":["t"]}]}`, base+"/rpc", base+"/rest")
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case strings.Contains(r.URL.Path, "stream"), strings.Contains(r.URL.Path, "subscribe"):
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, "data: {not json\n\ndata: \x00\x01\n\n")
+		case r.URL.Path == "/rpc":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"jsonrpc":"2.0","id":"wrong","result":[1,2,3]}`)
+		default:
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, "<html>oops</html>")
+		}
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	base = srv.URL
+
+	r := runCLI(t, nil, "--target", srv.URL, "--seed", "6", "--race-trials", "5")
+	if r.report == nil {
+		t.Fatalf("no report (exit %d)\n%s\n%s", r.exit, r.stdout, r.stderr)
+	}
+	if r.exit != 1 {
+		t.Errorf("exit %d, want 1 (MUST specs failed)", r.exit)
+	}
+	if strings.Contains(r.stderr+r.stdout, "panic") {
+		t.Errorf("a panic surfaced:\n%s\n%s", r.stdout, r.stderr)
+	}
+	if len(r.report.Results) != len(suites.All()) {
+		t.Errorf("%d results for %d specs", len(r.report.Results), len(suites.All()))
+	}
+	for _, res := range r.report.Results {
+		if !res.Verdict.Known() {
+			t.Errorf("%s: unknown verdict %q", res.ID, res.Verdict)
+		}
+		if res.Verdict != reports.Pass && strings.TrimSpace(res.Reason) == "" {
+			t.Errorf("%s: %s without a reason", res.ID, res.Verdict)
+		}
+		// Only specs about the card itself can hold for an agent that
+		// answers every call with garbage; anything else passing would be a
+		// pass the harness could not have checked.
+		if res.Verdict == reports.Pass && !cardOnly[res.ID] {
+			t.Errorf("%s passed against an agent that answers every call with garbage", res.ID)
+		}
+		if strings.Contains(res.Reason, "harness error (panic)") {
+			t.Errorf("%s: the harness panicked on agent input: %s", res.ID, res.Reason)
+		}
+	}
+	if _, problems, err := reports.VerifyFile(filepath.Join(r.out, "report.json")); err != nil || len(problems) > 0 {
+		t.Fatalf("report does not verify: %v %v", err, problems)
+	}
+	html, _ := os.ReadFile(filepath.Join(r.out, "report.html"))
+	if bytes.Contains(html, []byte("<script>alert(1)")) || bytes.Contains(html, []byte("<img src=x")) {
+		t.Error("vendor markup reached report.html unescaped")
 	}
 }

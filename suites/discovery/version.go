@@ -3,6 +3,7 @@ package discovery
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
@@ -23,10 +24,17 @@ func versionProbe(ctx context.Context, t *suites.T, iface a2a.AgentInterface, ve
 }
 
 // baseline is the probe's outcome under 1.0; a transport failure or a
-// version error there means the binding cannot be probed at all.
+// version error there means the binding cannot be probed at all. An answer
+// that is not an A2A answer (a protocol or bare HTTP error) makes any
+// comparison with it meaningless: the caller must not count "the same
+// garbage twice" as "served as 1.0" (see unjudgeable).
 func baseline(ctx context.Context, t *suites.T, c *client.Client) (outcome, *invariants.Violation) {
 	err := versionProbe(ctx, t, c.Interface(), a2a.ProtocolVersion)
 	o := outcomeOf(err)
+	if o.class == client.Protocol || o.class == client.HTTP {
+		t.Observe("baseline-"+c.Binding(), "not an A2A answer under 1.0: "+describe(err))
+		return o, nil
+	}
 	if o.class == client.Transport || o.kind == a2a.ErrVersionNotSupported || (o.status >= 500) {
 		return o, &invariants.Violation{Invariant: "version-negotiation", Where: where("GetTask with A2A-Version: 1.0", c),
 			Expected: "served under the version the card declares (any answer but a version error, 5xx or no answer)",
@@ -34,6 +42,9 @@ func baseline(ctx context.Context, t *suites.T, c *client.Client) (outcome, *inv
 	}
 	return o, nil
 }
+
+// unjudgeable reports whether the 1.0 answer cannot anchor a comparison.
+func unjudgeable(o outcome) bool { return o.class == client.Protocol || o.class == client.HTTP }
 
 // DISC-010 (§3.6.2): A2A-Version 9.9 is refused with VersionNotSupportedError
 // (-32009; HTTP 400, reason VERSION_NOT_SUPPORTED) on every binding, and the
@@ -59,10 +70,15 @@ var _ = suites.Spec("DISC-010", func(ctx context.Context, t *suites.T) {
 // refused with VersionNotSupportedError; anything else fails.
 var _ = suites.Spec("DISC-011", func(ctx context.Context, t *suites.T) {
 	var vs []invariants.Violation
+	var unjudged []string
 	for _, c := range t.Clients() {
 		base, v := baseline(ctx, t, c)
 		if v != nil {
 			vs = append(vs, *v)
+			continue
+		}
+		if unjudgeable(base) {
+			unjudged = append(unjudged, c.Binding())
 			continue
 		}
 		err := versionProbe(ctx, t, c.Interface(), "")
@@ -82,12 +98,16 @@ var _ = suites.Spec("DISC-011", func(ctx context.Context, t *suites.T) {
 		}
 	}
 	t.Violated(vs...)
+	if len(unjudged) > 0 {
+		t.Indeterminate("the answer under A2A-Version 1.0 on %s is not an A2A answer (see observations), so comparing other versions with it proves nothing", strings.Join(unjudged, ", "))
+	}
 })
 
 // DISC-012 (§3.6): patch numbers play no part: A2A-Version 1.0.3 is served
 // as 1.0, and every declared interface names its version as Major.Minor.
 var _ = suites.Spec("DISC-012", func(ctx context.Context, t *suites.T) {
 	var vs []invariants.Violation
+	var unjudged []string
 	for i, iface := range t.Card().SupportedInterfaces {
 		if !majorMinor.MatchString(iface.ProtocolVersion) {
 			vs = append(vs, invariants.Violation{Invariant: "version-format",
@@ -101,6 +121,10 @@ var _ = suites.Spec("DISC-012", func(ctx context.Context, t *suites.T) {
 			vs = append(vs, *v)
 			continue
 		}
+		if unjudgeable(base) {
+			unjudged = append(unjudged, c.Binding())
+			continue
+		}
 		err := versionProbe(ctx, t, c.Interface(), "1.0.3")
 		if got := outcomeOf(err); got != base {
 			vs = append(vs, invariants.Violation{Invariant: "version-patch", Where: where("GetTask with A2A-Version: 1.0.3", c),
@@ -109,4 +133,7 @@ var _ = suites.Spec("DISC-012", func(ctx context.Context, t *suites.T) {
 		}
 	}
 	t.Violated(vs...)
+	if len(unjudged) > 0 {
+		t.Indeterminate("the answer under A2A-Version 1.0 on %s is not an A2A answer (see observations), so comparing other versions with it proves nothing", strings.Join(unjudged, ", "))
+	}
 })
