@@ -162,6 +162,21 @@ func (c *Config) Validate() error {
 	if c.AgentCmd != "" && c.Target != "" {
 		add("--agent-cmd starts the agent itself: give it or --target, not both")
 	}
+	// The process driver and the webhook receiver arrive with the rollout and
+	// webhook suites; until then their flags are refused rather than
+	// accepted and silently ignored.
+	for _, f := range []struct {
+		name, suite string
+		set         bool
+	}{
+		{"--agent-cmd", "rollout", c.AgentCmd != ""}, {"--agent-cmd-next", "rollout", c.AgentCmdNext != ""},
+		{"--instances", "rollout", c.Instances != 0},
+		{"--webhook-listen", "webhook", c.WebhookListen != ""}, {"--webhook-url", "webhook", c.WebhookURL != ""},
+	} {
+		if f.set {
+			add("%s: not available in this build (it comes with the %s suite); nothing was run", f.name, f.suite)
+		}
+	}
 	if c.Out == "" {
 		c.Out = DefaultOut
 	}

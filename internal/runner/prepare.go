@@ -59,8 +59,6 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	case cfg.Target != "":
 		p.Driver = topology.DriverNone
 		p.Env.BaseURL = cfg.Target
-	case cfg.AgentCmd != "":
-		return p, fmt.Errorf("--agent-cmd: the process driver is not available in this build; use --target with an agent you start yourself")
 	default:
 		emb, err := topology.StartEmbedded(ctx, topology.EmbeddedOptions{Faults: cfg.Faults, NoDirective: cfg.NoDirective})
 		if err != nil {

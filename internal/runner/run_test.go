@@ -243,6 +243,8 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"run", "--target", "http://127.0.0.1:1", "--fault", "v03-card"},
 		{"run", "--header", "no colon"},
 		{"run", "--seed", "-4"},
+		{"run", "--agent-cmd", "my-agent --port {port}"},
+		{"run", "--webhook-listen", "127.0.0.1:0"},
 		{"explain", "NOPE-001"},
 		{"list", "--suite", "nosuch"},
 		{"frobnicate"},
