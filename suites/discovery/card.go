@@ -78,6 +78,7 @@ var _ = suites.Spec("DISC-002", func(ctx context.Context, t *suites.T) {
 // DISC-003 (§8.6.1): Cache-Control with a max-age.
 var _ = suites.Spec("DISC-003", func(ctx context.Context, t *suites.T) {
 	resp := fetchV1(ctx, t, nil)
+	servedCard(t, resp, "its Cache-Control")
 	cc := resp.Header.Values("Cache-Control")
 	age, ok := maxAge(cc)
 	t.Observe("cache-control", strings.Join(cc, ", "))
@@ -91,6 +92,7 @@ var _ = suites.Spec("DISC-003", func(ctx context.Context, t *suites.T) {
 // DISC-004 (§8.6.1): an ETag, unchanged over repeated fetches of the same card.
 var _ = suites.Spec("DISC-004", func(ctx context.Context, t *suites.T) {
 	first := fetchV1(ctx, t, nil)
+	servedCard(t, first, "its ETag")
 	tag := first.Header.Get("ETag")
 	if tag == "" {
 		t.Violated(invariants.Violation{Invariant: "card-etag", Where: "card response ETag",
@@ -123,6 +125,7 @@ var _ = suites.Spec("DISC-004", func(ctx context.Context, t *suites.T) {
 // and a tag that does not match gets the full card.
 var _ = suites.Spec("DISC-005", func(ctx context.Context, t *suites.T) {
 	first := fetchV1(ctx, t, nil)
+	servedCard(t, first, "revalidating it")
 	tag := first.Header.Get("ETag")
 	if tag == "" {
 		lm := first.Header.Get("Last-Modified")

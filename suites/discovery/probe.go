@@ -26,6 +26,16 @@ func fetchV1(ctx context.Context, t *suites.T, extra http.Header) *client.CardRe
 	return fetch(ctx, t, h)
 }
 
+// servedCard ends the spec as could-not-run when the fetch gave no card: a
+// spec about the card's headers or body judged from an error page would
+// judge something that is not the card (DISC-001 reports the fetch itself).
+func servedCard(t *suites.T, resp *client.CardResponse, what string) {
+	if resp.Status != http.StatusOK || resp.Card == nil {
+		t.CouldNotRun("the card fetch with A2A-Version: 1.0 gave no card (%s), so %s cannot be judged; DISC-001 reports why.",
+			errText(resp.DecodeErr, resp.Status), what)
+	}
+}
+
 // sameJSON compares two documents as JSON values (layout and key order do
 // not matter); documents that are not JSON compare as bytes.
 func sameJSON(a, b []byte) bool {

@@ -51,9 +51,13 @@ func unjudgeable(o outcome) bool { return o.class == client.Protocol || o.class 
 // same request under 1.0 is served.
 var _ = suites.Spec("DISC-010", func(ctx context.Context, t *suites.T) {
 	var vs []invariants.Violation
+	var unjudged []string
 	for _, c := range t.Clients() {
-		if _, v := baseline(ctx, t, c); v != nil {
+		base, v := baseline(ctx, t, c)
+		if v != nil {
 			vs = append(vs, *v)
+		} else if unjudgeable(base) {
+			unjudged = append(unjudged, c.Binding())
 		}
 		err := versionProbe(ctx, t, c.Interface(), "9.9")
 		if !isKind(err, a2a.ErrVersionNotSupported) {
@@ -63,6 +67,9 @@ var _ = suites.Spec("DISC-010", func(ctx context.Context, t *suites.T) {
 		}
 	}
 	t.Violated(vs...)
+	if len(unjudged) > 0 {
+		t.Indeterminate("the 9.9 refusal held, but the answer under A2A-Version 1.0 on %s is not an A2A answer (see observations), so whether 1.0 is served cannot be told", strings.Join(unjudged, ", "))
+	}
 })
 
 // DISC-011 (§3.6.2; a2a-v1.md §3 and §15 item 6, UNSURE): a request without
