@@ -322,6 +322,9 @@ var _ = suites.Spec("LIFE-021", func(ctx context.Context, t *suites.T) {
 	var vs []invariants.Violation
 	no := false
 	yes := true
+	// A task without artifacts is listed without them whatever the agent
+	// does with includeArtifacts: it cannot tell the two apart.
+	withArtifacts := len(full.Artifacts) > 0
 	for _, cl := range t.Clients() {
 		b := cl.Binding()
 		for _, q := range []struct {
@@ -351,8 +354,7 @@ var _ = suites.Spec("LIFE-021", func(ctx context.Context, t *suites.T) {
 			vs = append(vs, invariants.Violation{Invariant: "list", Where: where, Expected: "a page of tasks", Actual: describe(err)})
 			continue
 		}
-		if len(full.Artifacts) == 0 {
-			t.Observe("include-artifacts", "GetTask shows no artifacts on the created task, so includeArtifacts=true was not judged")
+		if !withArtifacts {
 			continue
 		}
 		found := false
@@ -374,6 +376,9 @@ var _ = suites.Spec("LIFE-021", func(ctx context.Context, t *suites.T) {
 		}
 	}
 	t.Violated(vs...)
+	if !withArtifacts {
+		t.CouldNotRun("task %s has no artifacts (GetTask shows none), so whether ListTasks leaves them out or includes them cannot be judged; the spec needs a completed task with an artifact (the directive extension, or a prompt-map complete prompt whose task produces one).", seeded.ID)
+	}
 })
 
 // sameTasks compares the tasks a filter listed with those it should have.
