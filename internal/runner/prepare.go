@@ -2,6 +2,8 @@ package runner
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -68,6 +70,11 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		p.Driver = emb.Driver()
 		p.Env.BaseURL = emb.URL()
 		p.Env.Topology = emb
+		// The reference agent authenticates its extended card with any
+		// Bearer token; give the run one so DISC-015 can check both halves.
+		if hdr.Get("Authorization") == "" {
+			hdr.Set("Authorization", "Bearer a2a-conform-embedded-"+randomHex(8))
+		}
 	}
 
 	if cfg.JWKS != "" {
@@ -155,4 +162,10 @@ func jsonOrString(raw []byte) json.RawMessage {
 	}
 	b, _ := json.Marshal(string(raw))
 	return b
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }
