@@ -23,10 +23,7 @@ var v03Replacement = map[string]string{
 // members; each one found is reported (a warning: the spec allows hybrids).
 var _ = suites.Spec("DISC-008", func(ctx context.Context, t *suites.T) {
 	resp := fetchV1(ctx, t, nil)
-	if resp.Card == nil {
-		t.Violated(invariants.Violation{Invariant: "card-served", Where: "GET /.well-known/agent-card.json",
-			Expected: "a card to inspect (see DISC-001)", Actual: errText(resp.DecodeErr, resp.Status)})
-	}
+	servedCard(t, resp, "its members")
 	var vs []invariants.Violation
 	for _, k := range resp.Card.V03Leftovers() {
 		vs = append(vs, invariants.Violation{Invariant: "card-v03-members", Where: "card member " + k,
