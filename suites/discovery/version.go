@@ -46,6 +46,33 @@ func baseline(ctx context.Context, t *suites.T, c *client.Client) (outcome, *inv
 // unjudgeable reports whether the 1.0 answer cannot anchor a comparison.
 func unjudgeable(o outcome) bool { return o.class == client.Protocol || o.class == client.HTTP }
 
+// againstBaseline sends the probe under version on every binding and lets
+// judge compare the answer with the answer under 1.0. Violations (with
+// earlier ones in vs) are reported; bindings whose 1.0 answer is not an A2A
+// answer cannot anchor a comparison, and the spec ends indeterminate for them.
+func againstBaseline(ctx context.Context, t *suites.T, version string, vs []invariants.Violation,
+	judge func(c *client.Client, base outcome, err error) *invariants.Violation) {
+	var unjudged []string
+	for _, c := range t.Clients() {
+		base, v := baseline(ctx, t, c)
+		if v != nil {
+			vs = append(vs, *v)
+			continue
+		}
+		if unjudgeable(base) {
+			unjudged = append(unjudged, c.Binding())
+			continue
+		}
+		if v := judge(c, base, versionProbe(ctx, t, c.Interface(), version)); v != nil {
+			vs = append(vs, *v)
+		}
+	}
+	t.Violated(vs...)
+	if len(unjudged) > 0 {
+		t.Indeterminate("the answer under A2A-Version 1.0 on %s is not an A2A answer (see observations), so comparing other versions with it proves nothing", strings.Join(unjudged, ", "))
+	}
+}
+
 // DISC-010 (§3.6.2): A2A-Version 9.9 is refused with VersionNotSupportedError
 // (-32009; HTTP 400, reason VERSION_NOT_SUPPORTED) on every binding, and the
 // same request under 1.0 is served.
@@ -76,19 +103,7 @@ var _ = suites.Spec("DISC-010", func(ctx context.Context, t *suites.T) {
 // A2A-Version is served (as 1.0, as most SDKs do, or dispatched as 0.3) or
 // refused with VersionNotSupportedError; anything else fails.
 var _ = suites.Spec("DISC-011", func(ctx context.Context, t *suites.T) {
-	var vs []invariants.Violation
-	var unjudged []string
-	for _, c := range t.Clients() {
-		base, v := baseline(ctx, t, c)
-		if v != nil {
-			vs = append(vs, *v)
-			continue
-		}
-		if unjudgeable(base) {
-			unjudged = append(unjudged, c.Binding())
-			continue
-		}
-		err := versionProbe(ctx, t, c.Interface(), "")
+	againstBaseline(ctx, t, "", nil, func(c *client.Client, base outcome, err error) *invariants.Violation {
 		got := outcomeOf(err)
 		key := "no-version-" + c.Binding()
 		switch {
@@ -99,22 +114,18 @@ var _ = suites.Spec("DISC-011", func(ctx context.Context, t *suites.T) {
 		case c.Binding() == a2a.BindingJSONRPC && got.class == client.A2A && got.code == a2a.CodeMethodNotFound:
 			t.Observe(key, "dispatched as 0.3: MethodNotFound (GetTask is not a v0.3 method)")
 		default:
-			vs = append(vs, invariants.Violation{Invariant: "version-negotiation", Where: where("GetTask without A2A-Version", c),
+			return &invariants.Violation{Invariant: "version-negotiation", Where: where("GetTask without A2A-Version", c),
 				Expected: fmt.Sprintf("the answer under 1.0 (%s) or VersionNotSupportedError", base),
-				Actual:   describe(err)})
+				Actual:   describe(err)}
 		}
-	}
-	t.Violated(vs...)
-	if len(unjudged) > 0 {
-		t.Indeterminate("the answer under A2A-Version 1.0 on %s is not an A2A answer (see observations), so comparing other versions with it proves nothing", strings.Join(unjudged, ", "))
-	}
+		return nil
+	})
 })
 
 // DISC-012 (§3.6): patch numbers play no part: A2A-Version 1.0.3 is served
 // as 1.0, and every declared interface names its version as Major.Minor.
 var _ = suites.Spec("DISC-012", func(ctx context.Context, t *suites.T) {
 	var vs []invariants.Violation
-	var unjudged []string
 	for i, iface := range t.Card().SupportedInterfaces {
 		if !majorMinor.MatchString(iface.ProtocolVersion) {
 			vs = append(vs, invariants.Violation{Invariant: "version-format",
@@ -122,25 +133,12 @@ var _ = suites.Spec("DISC-012", func(ctx context.Context, t *suites.T) {
 				Expected: `Major.Minor without a patch number, e.g. "1.0"`, Actual: quoteOrAbsent(iface.ProtocolVersion)})
 		}
 	}
-	for _, c := range t.Clients() {
-		base, v := baseline(ctx, t, c)
-		if v != nil {
-			vs = append(vs, *v)
-			continue
-		}
-		if unjudgeable(base) {
-			unjudged = append(unjudged, c.Binding())
-			continue
-		}
-		err := versionProbe(ctx, t, c.Interface(), "1.0.3")
+	againstBaseline(ctx, t, "1.0.3", vs, func(c *client.Client, base outcome, err error) *invariants.Violation {
 		if got := outcomeOf(err); got != base {
-			vs = append(vs, invariants.Violation{Invariant: "version-patch", Where: where("GetTask with A2A-Version: 1.0.3", c),
+			return &invariants.Violation{Invariant: "version-patch", Where: where("GetTask with A2A-Version: 1.0.3", c),
 				Expected: fmt.Sprintf("served as 1.0, like the same request under 1.0 (%s)", base),
-				Actual:   describe(err)})
+				Actual:   describe(err)}
 		}
-	}
-	t.Violated(vs...)
-	if len(unjudged) > 0 {
-		t.Indeterminate("the answer under A2A-Version 1.0 on %s is not an A2A answer (see observations), so comparing other versions with it proves nothing", strings.Join(unjudged, ", "))
-	}
+		return nil
+	})
 })
