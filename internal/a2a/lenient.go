@@ -87,6 +87,22 @@ func decodeLenient(data []byte, target any) (Extras, error) {
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return nil, fmt.Errorf("expected a JSON object, got %s", describeJSON(trimmed))
 	}
+	// Fast path: most documents use only the names the struct declares, and
+	// one strict decode is then all it takes. Any unknown member (snake_case,
+	// v0.3 leftovers, vendor additions) sends the document down the slow path.
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(target)
+	if err == nil {
+		if dec.More() {
+			return nil, fmt.Errorf("unexpected data after the JSON object")
+		}
+		return nil, nil
+	}
+	if !strings.HasPrefix(err.Error(), "json: unknown field ") {
+		return nil, err
+	}
+	reflect.ValueOf(target).Elem().SetZero()
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(trimmed, &raw); err != nil {
 		return nil, err
