@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/webhook"
 	"github.com/a2a-conform/a2a-conform/reports"
 )
 
@@ -32,6 +33,8 @@ type Env struct {
 	// Behaviour scripts timing-dependent tasks (directive extension or prompt
 	// map); nil when neither is available.
 	Behaviour Behaviour
+	// Webhook receives push deliveries (nil when the run has none).
+	Webhook *webhook.Receiver
 	// Topology controls instances, rotations and the stale-CDN proxy; nil when
 	// the run has no control over the deployment (driver "none").
 	Topology Topology
@@ -60,6 +63,9 @@ type Transcript interface {
 	// Mark returns a position; Since returns the exchanges recorded after it.
 	Mark() int
 	Since(mark int) []reports.Exchange
+	// AddSecret redacts values the harness invents (push credentials) from
+	// every exchange, past and future.
+	AddSecret(values ...string)
 }
 
 // Behaviour builds messages that make the agent behave as a spec needs: the

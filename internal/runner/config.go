@@ -156,22 +156,25 @@ func (c *Config) Validate() error {
 	if c.Instances < 0 || c.Instances > 16 {
 		add("--instances %d: between 1 and 16", c.Instances)
 	}
+	if c.WebhookURL != "" {
+		if u, err := url.Parse(c.WebhookURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			add("--webhook-url %q: want the http(s) base URL at which the agent reaches the harness's receiver", c.WebhookURL)
+		}
+	}
 	if c.AgentCmdNext != "" && c.AgentCmd == "" {
 		add("--agent-cmd-next needs --agent-cmd")
 	}
 	if c.AgentCmd != "" && c.Target != "" {
 		add("--agent-cmd starts the agent itself: give it or --target, not both")
 	}
-	// The process driver and the webhook receiver arrive with the rollout and
-	// webhook suites; until then their flags are refused rather than
-	// accepted and silently ignored.
+	// The process driver arrives with the rollout suite; until then its flags
+	// are refused rather than accepted and silently ignored.
 	for _, f := range []struct {
 		name, suite string
 		set         bool
 	}{
 		{"--agent-cmd", "rollout", c.AgentCmd != ""}, {"--agent-cmd-next", "rollout", c.AgentCmdNext != ""},
 		{"--instances", "rollout", c.Instances != 0},
-		{"--webhook-listen", "webhook", c.WebhookListen != ""}, {"--webhook-url", "webhook", c.WebhookURL != ""},
 	} {
 		if f.set {
 			add("%s: not available in this build (it comes with the %s suite); nothing was run", f.name, f.suite)

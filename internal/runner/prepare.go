@@ -14,6 +14,7 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/internal/client"
 	"github.com/a2a-conform/a2a-conform/internal/topology"
+	"github.com/a2a-conform/a2a-conform/internal/webhook"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
 
@@ -95,6 +96,12 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	rec := newRecorder(secrets)
 	p.Env.Transcript = rec
 	p.Env.HTTP = rec.r.HTTPClient(baseTransport())
+	hook, err := webhook.Start(cfg.WebhookListen, cfg.WebhookURL, rec.r)
+	if err != nil {
+		return p, err
+	}
+	p.closers = append(p.closers, hook.Close)
+	p.Env.Webhook = hook
 
 	// The first card fetch decides reachability; a 503 while an agent starts
 	// is waited out, and so is a refused connection from the embedded agent.

@@ -17,3 +17,5 @@ func newRecorder(secrets []string) *transcript {
 
 func (t *transcript) Mark() int                      { return int(t.r.Mark()) }
 func (t *transcript) Since(m int) []reports.Exchange { return t.r.Since(recorder.Mark(m)) }
+
+func (t *transcript) AddSecret(values ...string) { t.r.AddSecret(values...) }

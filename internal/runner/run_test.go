@@ -244,7 +244,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"run", "--header", "no colon"},
 		{"run", "--seed", "-4"},
 		{"run", "--agent-cmd", "my-agent --port {port}"},
-		{"run", "--webhook-listen", "127.0.0.1:0"},
+		{"run", "--webhook-url", "ftp://nowhere"},
 		{"explain", "NOPE-001"},
 		{"list", "--suite", "nosuch"},
 		{"frobnicate"},

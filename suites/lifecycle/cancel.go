@@ -114,11 +114,40 @@ var _ = suites.Spec("LIFE-013", func(ctx context.Context, t *suites.T) {
 // webhook suite registers them.
 var _ = suites.Spec("LIFE-011", func(ctx context.Context, t *suites.T) {
 	c := t.Client()
+	channels := []string{"GetTask", "ListTasks", "SendMessage"}
+	// Pushes are a channel too when the card advertises them and the run has
+	// a receiver: every task below registers the same webhook.
+	push, token := pushChannel(t)
 	var ids []string
 	for _, o := range []directive.Outcome{directive.OutcomeCompleted, directive.OutcomeFailed, directive.OutcomeRejected} {
-		ids = append(ids, runToEnd(ctx, t, c, o).ID)
+		msg := t.Scripted(suites.Script{Outcome: o, Delay: Step / 3})
+		req := &a2a.SendMessageRequest{Message: &msg}
+		if push != nil {
+			req.Configuration = &a2a.SendMessageConfiguration{TaskPushNotificationConfig: push}
+		}
+		resp, err := t.Send(ctx, c, req)
+		if err != nil || resp.Task == nil {
+			actual := "a Message"
+			if err != nil {
+				actual = describe(err)
+			}
+			t.Violated(invariants.Violation{Invariant: "send", Where: "SendMessage (" + c.Binding() + ")",
+				Expected: "a Task for a scripted " + string(o) + " task", Actual: actual})
+		}
+		task := resp.Task
+		if !task.Status.State.Terminal() {
+			task = t.WaitFor(ctx, c, task.ID, "terminal", suites.Terminal)
+		}
+		ids = append(ids, task.ID)
 	}
 	canceled := startTask(ctx, t, c, suites.Script{Outcome: directive.OutcomeCompleted, Delay: Step, Chunks: 2})
+	if push != nil {
+		cfg := *push
+		cfg.TaskID = canceled.ID
+		if _, err := c.CreateTaskPushNotificationConfig(ctx, &cfg); err != nil {
+			t.Observe("push-config-on-working-task", "refused: "+describe(err))
+		}
+	}
 	// Streams are a channel of their own: when the card advertises them, one
 	// stream follows a task to completion and a subscription follows the task
 	// that gets canceled, both recorded into the same history.
@@ -136,9 +165,7 @@ var _ = suites.Spec("LIFE-011", func(ctx context.Context, t *suites.T) {
 			streams.Add(1)
 			go func() { defer streams.Done(); t.Drain(sctx, s, "subscription 1") }()
 		}
-		t.Observe("channels", "GetTask, ListTasks, SendMessage, streams")
-	} else {
-		t.Observe("channels", "GetTask, ListTasks, SendMessage (the card advertises no streaming)")
+		channels = append(channels, "streams")
 	}
 	if _, err := t.Cancel(ctx, c, canceled.ID); err == nil {
 		ids = append(ids, canceled.ID)
@@ -171,6 +198,14 @@ var _ = suites.Spec("LIFE-011", func(ctx context.Context, t *suites.T) {
 		pause(ctx, suites.Poll)
 	}
 	streams.Wait()
+	if push != nil {
+		n := len(t.Env.Webhook.Deliveries(token))
+		channels = append(channels, fmt.Sprintf("pushes (%d received)", n))
+		if n == 0 {
+			t.Observe("pushes", "none arrived at "+t.Env.Webhook.Base()+": if the agent cannot reach it, give --webhook-url")
+		}
+	}
+	t.Observe("channels", strings.Join(channels, ", "))
 	t.Observe("tasks-watched", strconv.Itoa(len(ids)))
 	t.Violated(invariants.TerminalImmutable(t.History().Observations())...)
 	if watched == 0 {

@@ -6,12 +6,14 @@ package lifecycle
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
 	"github.com/a2a-conform/a2a-conform/internal/directive"
 	"github.com/a2a-conform/a2a-conform/internal/invariants"
+	"github.com/a2a-conform/a2a-conform/internal/webhook"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
 
@@ -93,4 +95,32 @@ func violations(vs ...*invariants.Violation) []invariants.Violation {
 		}
 	}
 	return out
+}
+
+// pushChannel, when the card advertises push and the run has a receiver,
+// returns a push config pointing at a fresh receiver token and feeds every
+// delivery to that token into the spec's history (source push). The Bearer
+// credential is invented here and redacted from every transcript.
+func pushChannel(t *suites.T) (*a2a.TaskPushNotificationConfig, string) {
+	if t.Env.Webhook == nil || !t.Card().PushNotifications() {
+		return nil, ""
+	}
+	token := webhook.NewToken()
+	secret := "a2a-conform-push-" + webhook.NewToken()
+	if t.Env.Transcript != nil {
+		t.Env.Transcript.AddSecret(secret)
+	}
+	h := t.History()
+	var n atomic.Int32
+	t.Env.Webhook.OnDelivery(token, func(d webhook.Delivery) {
+		state, ok := d.Resp.State()
+		if d.DecodeErr != nil || !ok {
+			return
+		}
+		at := h.Now()
+		h.Add(invariants.Observation{TaskID: d.Resp.TaskID(), State: state, Source: invariants.FromPush,
+			Issued: at, Received: at, Channel: "push", Ref: fmt.Sprintf("push %d", n.Add(1))})
+	})
+	return &a2a.TaskPushNotificationConfig{URL: t.Env.Webhook.URL(token),
+		Authentication: &a2a.AuthenticationInfo{Scheme: "Bearer", Credentials: secret}}, token
 }
