@@ -470,3 +470,28 @@ func TestGarbageAgentGetsClearVerdicts(t *testing.T) {
 		t.Error("vendor markup reached report.html unescaped")
 	}
 }
+
+// Push deliveries reach the transcript as inbound exchanges, and the push
+// credential the harness invents for them reaches no file.
+func TestPushDeliveriesRecordedAndRedacted(t *testing.T) {
+	r := runCLI(t, nil, "--focus", "LIFE-011", "--seed", "2")
+	if r.report == nil || len(r.report.Results) != 1 || r.report.Results[0].Verdict != reports.Pass {
+		t.Fatalf("LIFE-011 did not pass:\n%s", r.stdout)
+	}
+	inbound := 0
+	for _, ex := range r.report.Results[0].Transcript {
+		if ex.Direction == "in" {
+			inbound++
+		}
+	}
+	if inbound == 0 {
+		t.Fatal("no push delivery in the transcript")
+	}
+	files, _ := filepath.Glob(filepath.Join(r.out, "*"))
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		if bytes.Contains(data, []byte("a2a-conform-push-")) {
+			t.Errorf("%s contains an invented push credential", f)
+		}
+	}
+}
