@@ -1,0 +1,245 @@
+package topology_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/internal/topology"
+)
+
+// helperEnv makes this test binary a tiny agent for the process driver: it
+// serves the card on the port given as its argument, answering 503 to the
+// first two requests as a starting agent does.
+const helperEnv = "TOPOLOGY_TEST_AGENT"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(helperEnv) == "1" {
+		serveHelper(os.Args[1])
+		return
+	}
+	os.Exit(m.Run())
+}
+
+func serveHelper(port string) {
+	var n atomic.Int32
+	http.HandleFunc("/.well-known/agent-card.json", func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) <= 2 {
+			http.Error(w, "starting", http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprint(w, `{"name":"helper"}`)
+	})
+	fmt.Println("helper listening on", port)
+	if err := http.ListenAndServe("127.0.0.1:"+port, nil); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+// syncBuffer is a log writer the instances' reader goroutines share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// gone reports whether pid no longer runs (absent, or a zombie nobody reaps).
+func gone(t *testing.T, pidFile string) bool {
+	t.Helper()
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("pid file: %v", err)
+	}
+	pid := strings.TrimSpace(string(b))
+	st, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return true
+	}
+	s := string(st)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	return f[0] == "Z" || f[0] == "X"
+}
+
+func refused(url string) bool {
+	_, err := net.DialTimeout("tcp", strings.TrimPrefix(url, "http://"), time.Second)
+	return err != nil
+}
+
+func TestSubstitute(t *testing.T) {
+	for _, c := range []struct{ tmpl, want string }{
+		{"agent --port {port}", "agent --port 4100"},
+		{"agent --name a-{instance}-g{generation}", "agent --name a-2-g3"},
+		{"agent --db sqlite:{store} --db2 {store}", "agent --db sqlite:/w/store.db --db2 /w/store.db"},
+		{"agent ${HOME} {unknown} {{port}}", "agent ${HOME} {unknown} {4100}"},
+	} {
+		if got := topology.Substitute(c.tmpl, 4100, 2, 3, "/w/store.db"); got != c.want {
+			t.Errorf("Substitute(%q) = %q, want %q", c.tmpl, got, c.want)
+		}
+	}
+}
+
+// Two instances come up on their own ports with the shared store path; Close
+// stops the whole process group, including a child the shell left running.
+func TestProcessStartsInstancesAndCloseStopsTheirGroups(t *testing.T) {
+	dir := t.TempDir()
+	cmd := fmt.Sprintf("echo instance {instance} gen {generation} store {store}; sleep 1000 & echo $! > %s/sleep-{instance}.pid; %s=1 exec %s {port}",
+		dir, helperEnv, os.Args[0])
+	var log syncBuffer
+	p, err := topology.StartProcess(context.Background(), topology.ProcessOptions{Cmd: cmd, Instances: 2, Dir: dir, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	urls := p.URLs()
+	if len(urls) != 2 || urls[0] == urls[1] || p.URL() != urls[0] || p.Driver() != "process" {
+		t.Fatalf("driver %q, URL %q, URLs %v", p.Driver(), p.URL(), urls)
+	}
+	for _, u := range urls {
+		resp, err := http.Get(u + "/.well-known/agent-card.json")
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("%s: %v %v", u, resp, err)
+		}
+		resp.Body.Close()
+	}
+	store := filepath.Join(dir, "store.db")
+	for i := range 2 {
+		if want := fmt.Sprintf("[agent %d] instance %d gen 1 store %s", i, i, store); !strings.Contains(log.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, log.String())
+		}
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for i, u := range urls {
+		if !refused(u) {
+			t.Errorf("%s still answers after Close", u)
+		}
+		if !gone(t, filepath.Join(dir, fmt.Sprintf("sleep-%d.pid", i))) {
+			t.Errorf("instance %d's background child survived Close", i)
+		}
+	}
+	if err := p.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+}
+
+// An agent that exits at once is reported with its status and last output.
+func TestProcessThatExitsAtOnceIsAClearError(t *testing.T) {
+	_, err := topology.StartProcess(context.Background(), topology.ProcessOptions{
+		Cmd: "echo boom; echo 'bad flag --port {port}' >&2; exit 7"})
+	var se *topology.StartError
+	if !errors.As(err, &se) {
+		t.Fatalf("want a *StartError, got %v", err)
+	}
+	if se.Status != "exit status 7" || se.Instance != 0 || !strings.Contains(se.Reason, "exited") {
+		t.Errorf("status %q instance %d reason %q", se.Status, se.Instance, se.Reason)
+	}
+	port := strings.TrimPrefix(se.URL, "http://127.0.0.1:")
+	if _, err := strconv.Atoi(port); err != nil {
+		t.Fatalf("URL %q", se.URL)
+	}
+	want := []string{"boom", "bad flag --port " + port}
+	if strings.Join(se.Output, "|") != strings.Join(want, "|") {
+		t.Errorf("output %q, want %q", se.Output, want)
+	}
+	for _, s := range []string{"exit status 7", "boom", "--port " + port, "instance 0"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("error lacks %q: %v", s, err)
+		}
+	}
+}
+
+// An agent that runs and never serves is given up on at the bound, named,
+// and stopped.
+func TestProcessThatNeverServesIsBoundedAndStopped(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "agent.pid")
+	_, err := topology.StartProcess(context.Background(), topology.ProcessOptions{
+		Cmd: "echo warming up; echo $$ > " + pidFile + "; exec sleep 1000", ReadyTimeout: 400 * time.Millisecond})
+	var se *topology.StartError
+	if !errors.As(err, &se) {
+		t.Fatalf("want a *StartError, got %v", err)
+	}
+	if se.Status != "" || !strings.Contains(se.Reason, "did not serve its card within 400ms") ||
+		!strings.Contains(se.Reason, "connection refused") || len(se.Output) != 1 || se.Output[0] != "warming up" {
+		t.Errorf("%#v", se)
+	}
+	if !gone(t, pidFile) {
+		t.Error("the agent still runs after the failed start")
+	}
+}
+
+// A group that ignores SIGTERM is killed after the grace period.
+func TestCloseKillsAGroupThatIgnoresSIGTERM(t *testing.T) {
+	dir := t.TempDir()
+	cmd := fmt.Sprintf("trap '' TERM; sleep 1000 & echo $! > %s/child.pid; %s=1 %s {port}", dir, helperEnv, os.Args[0])
+	var log syncBuffer
+	p, err := topology.StartProcess(context.Background(), topology.ProcessOptions{
+		Cmd: cmd, Dir: dir, Log: &log, StopGrace: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := p.URL()
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !refused(u) || !gone(t, filepath.Join(dir, "child.pid")) {
+		t.Fatal("the group survived Close")
+	}
+	if !strings.Contains(log.String(), "sent SIGKILL") {
+		t.Errorf("the log does not say the group was killed:\n%s", log.String())
+	}
+}
+
+// A canceled start stops what it started and says it was canceled.
+func TestCanceledStartStopsTheInstances(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "agent.pid")
+	ctx, cancel := context.WithCancel(context.Background())
+	var log syncBuffer
+	go func() {
+		// Cancel once the instance says it runs (or at a bound, which the
+		// pid check below then reports).
+		defer cancel()
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		deadline := time.After(10 * time.Second)
+		for !strings.Contains(log.String(), "running") {
+			select {
+			case <-tick.C:
+			case <-deadline:
+				return
+			}
+		}
+	}()
+	_, err := topology.StartProcess(ctx, topology.ProcessOptions{
+		Cmd: "echo $$ > " + pidFile + "; echo running; exec sleep 1000", Log: &log})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("want context.Canceled, got %v", err)
+	}
+	if !gone(t, pidFile) {
+		t.Error("the agent still runs after a canceled start")
+	}
+}
