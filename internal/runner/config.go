@@ -167,18 +167,16 @@ func (c *Config) Validate() error {
 	if c.AgentCmd != "" && c.Target != "" {
 		add("--agent-cmd starts the agent itself: give it or --target, not both")
 	}
-	// The process driver arrives with the rollout suite; until then its flags
-	// are refused rather than accepted and silently ignored.
-	for _, f := range []struct {
-		name, suite string
-		set         bool
-	}{
-		{"--agent-cmd", "rollout", c.AgentCmd != ""}, {"--agent-cmd-next", "rollout", c.AgentCmdNext != ""},
-		{"--instances", "rollout", c.Instances != 0},
-	} {
-		if f.set {
-			add("%s: not available in this build (it comes with the %s suite); nothing was run", f.name, f.suite)
-		}
+	if c.Instances != 0 && c.AgentCmd == "" {
+		add("--instances needs --agent-cmd (the embedded agent and a --target are one endpoint)")
+	}
+	if c.AgentCmd != "" && len(c.Faults) > 0 {
+		add("--fault only applies to the embedded reference agent; put faults in the --agent-cmd command line")
+	}
+	// Rotating to a next generation arrives with the rollout suite; until
+	// then its flag is refused rather than accepted and silently ignored.
+	if c.AgentCmdNext != "" {
+		add("--agent-cmd-next: not available in this build (it comes with the rollout suite); nothing was run")
 	}
 	if c.Out == "" {
 		c.Out = DefaultOut

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/client"
@@ -45,8 +46,13 @@ const Readiness = 15 * time.Second
 // rather than waited on.
 const FirstFetchTimeout = 20 * time.Second
 
-// Prepare starts the embedded agent when there is no target, builds the
-// recorded HTTP client and fetches the card once.
+// AgentLog is the file in the report directory that receives the process
+// driver's instances' output.
+const AgentLog = "agent.log"
+
+// Prepare starts the vendor's agent command (--agent-cmd) or, when there is
+// no target, the embedded agent; it builds the recorded HTTP client and
+// fetches the card once.
 func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	hdr, err := cfg.HeaderSet()
 	if err != nil {
@@ -62,6 +68,33 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	case cfg.Target != "":
 		p.Driver = topology.DriverNone
 		p.Env.BaseURL = cfg.Target
+	case cfg.AgentCmd != "":
+		p.Driver = topology.DriverProcess
+		if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+			return p, err
+		}
+		// The instances' output goes next to the report, so that a vendor can
+		// read why their agent misbehaved.
+		logFile, err := os.Create(filepath.Join(cfg.Out, AgentLog))
+		if err != nil {
+			return p, err
+		}
+		p.closers = append(p.closers, logFile.Close)
+		proc, err := topology.StartProcess(ctx, topology.ProcessOptions{Cmd: cfg.AgentCmd, Instances: cfg.Instances, Log: logFile})
+		var start *topology.StartError
+		if errors.As(err, &start) {
+			// The configuration was valid; the agent did not come up. That is
+			// "could not reach the target", and the report says why.
+			p.Env.BaseURL = start.URL
+			p.Unreachable = err
+			return p, nil
+		}
+		if err != nil {
+			return p, err
+		}
+		p.closers = append(p.closers, proc.Close)
+		p.Env.BaseURL = proc.URL()
+		p.Env.Topology = proc
 	default:
 		emb, err := topology.StartEmbedded(ctx, topology.EmbeddedOptions{Faults: cfg.Faults, NoDirective: cfg.NoDirective})
 		if err != nil {
