@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -266,7 +265,11 @@ func (p *Process) spawn(index int, command string, port int) (*procInstance, err
 	in.cmd = exec.Command("/bin/sh", "-c", command)
 	in.cmd.Stdin = nil
 	in.cmd.Stdout, in.cmd.Stderr = w, w
-	in.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := ownGroup(in.cmd); err != nil {
+		r.Close()
+		w.Close()
+		return nil, err
+	}
 	if err := in.cmd.Start(); err != nil {
 		r.Close()
 		w.Close()
@@ -432,7 +435,7 @@ func (p *Process) Close() error {
 // leader to be reaped and the group to empty, then SIGKILLs the group. It
 // reports whether SIGKILL was needed.
 func stopGroup(pgid int, leaderExited <-chan struct{}, grace time.Duration) bool {
-	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	signalGroup(pgid, false)
 	graceT := time.NewTimer(grace)
 	defer graceT.Stop()
 	tick := time.NewTicker(20 * time.Millisecond)
@@ -440,7 +443,7 @@ func stopGroup(pgid int, leaderExited <-chan struct{}, grace time.Duration) bool
 	for {
 		select {
 		case <-graceT.C:
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			signalGroup(pgid, true)
 			return true
 		case <-tick.C:
 			select {
@@ -452,40 +455,6 @@ func stopGroup(pgid int, leaderExited <-chan struct{}, grace time.Duration) bool
 			}
 		}
 	}
-}
-
-// groupAlive reports whether a process of the group is still running.
-// Zombies do not count: orphaned members are reaped by PID 1, which in a
-// container may never do it, and a zombie holds no port or file. Where /proc
-// is absent, kill(-pgid, 0) answers (and counts zombies).
-func groupAlive(pgid int) bool {
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return syscall.Kill(-pgid, 0) == nil
-	}
-	for _, e := range ents {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid pgrp …; comm may hold spaces and parens.
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 3 {
-			continue
-		}
-		if g, _ := strconv.Atoi(f[2]); g == pgid && f[0] != "Z" && f[0] != "X" {
-			return true
-		}
-	}
-	return false
 }
 
 // lineLog writes whole lines from every instance to one writer, at most
