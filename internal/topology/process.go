@@ -148,8 +148,10 @@ func Substitute(tmpl string, port, instance, generation int, store string) strin
 }
 
 // StartProcess starts o.Instances instances of the vendor's command and waits
-// (at most ReadyTimeout) until each serves GET /.well-known/agent-card.json
-// with 200. A 503 or a refused connection means "not yet"; an instance that
+// (at most ReadyTimeout) until each answers GET /.well-known/agent-card.json.
+// A 503 or a refused connection means "not yet"; any other answer means the
+// instance serves (a card that is not 200 is for the specs to judge, not a
+// reason to wait until the deadline). An instance that
 // exits, or is still not serving at the deadline, stops every instance and
 // returns a *StartError naming it.
 //
