@@ -33,6 +33,9 @@ type Env struct {
 	// Behaviour scripts timing-dependent tasks (directive extension or prompt
 	// map); nil when neither is available.
 	Behaviour Behaviour
+	// Health reports a target that stopped answering (nil while it answers);
+	// specs that start after that end indeterminate at once.
+	Health func() error
 	// Webhook receives push deliveries (nil when the run has none).
 	Webhook *webhook.Receiver
 	// Topology controls instances, rotations and the stale-CDN proxy; nil when

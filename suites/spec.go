@@ -102,6 +102,11 @@ func Spec(id string, body func(ctx context.Context, t *T), decorators ...any) bo
 	args = append(args, func(ctx SpecContext) {
 		t := begin(info)
 		defer collector.finish(t)
+		if t.Env != nil && t.Env.Health != nil {
+			if err := t.Env.Health(); err != nil {
+				t.Indeterminate("not run: %v", err)
+			}
+		}
 		body(ctx, t)
 	})
 	return It(info.ID+": "+info.Title, args...)

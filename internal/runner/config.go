@@ -46,6 +46,8 @@ type Config struct {
 	// JWKS is a JSON Web Key Set file with the keys that verify the card's
 	// signatures when they carry no jku (DISC-017).
 	JWKS string `json:"jwks,omitempty" yaml:"jwks,omitempty"`
+	// RequestTimeout bounds the wait for an answer's headers (default 30 s).
+	RequestTimeout time.Duration `json:"request-timeout,omitempty" yaml:"request-timeout,omitempty"`
 	// NoDirective tells the harness not to use the directive extension even if
 	// the card advertises it (to exercise the prompt-map path).
 	NoDirective bool `json:"no-directive,omitempty" yaml:"no-directive,omitempty"`
@@ -178,6 +180,12 @@ func (c *Config) Validate() error {
 	if c.AgentCmdNext != "" {
 		add("--agent-cmd-next: not available in this build (it comes with the rollout suite); nothing was run")
 	}
+	if c.RequestTimeout < 0 || c.RequestTimeout > 10*time.Minute {
+		add("--request-timeout %s: between 1ms and 10m", c.RequestTimeout)
+	}
+	if c.RequestTimeout == 0 {
+		c.RequestTimeout = DefaultRequestTimeout
+	}
 	if c.Out == "" {
 		c.Out = DefaultOut
 	}
@@ -195,6 +203,9 @@ func (c *Config) Validate() error {
 
 // maxSeed keeps the seed exact as a JSON number (2^53-1).
 const maxSeed = 1<<53 - 1
+
+// DefaultRequestTimeout is how long the harness waits for an answer to start.
+const DefaultRequestTimeout = 30 * time.Second
 
 // DefaultRaceTrials sizes the cancel-then-complete race so the default run
 // finishes in seconds against the reference agent.

@@ -128,7 +128,9 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	}
 	rec := newRecorder(secrets)
 	p.Env.Transcript = rec
-	p.Env.HTTP = rec.r.HTTPClient(baseTransport())
+	live := &liveness{next: baseTransport(cfg.RequestTimeout)}
+	p.Env.Health = live.Health
+	p.Env.HTTP = rec.r.HTTPClient(live)
 	hook, err := webhook.Start(cfg.WebhookListen, cfg.WebhookURL, rec.r)
 	if err != nil {
 		return p, err
@@ -170,14 +172,15 @@ func withVersion(h http.Header) http.Header {
 	return out
 }
 
-// baseTransport bounds connection set-up; each request is bounded by its
-// spec's context, and streams may legitimately stay open for long.
-func baseTransport() *http.Transport {
+// baseTransport bounds connection set-up and the wait for response headers
+// (--request-timeout); each request is also bounded by its spec's context,
+// and a stream's body may legitimately stay open for long.
+func baseTransport(requestTimeout time.Duration) *http.Transport {
 	return &http.Transport{
 		Proxy:                 nil, // never send agent traffic through an ambient proxy
 		DialContext:           (&net.Dialer{Timeout: 10 * time.Second}).DialContext,
 		TLSHandshakeTimeout:   10 * time.Second,
-		ResponseHeaderTimeout: 30 * time.Second,
+		ResponseHeaderTimeout: requestTimeout,
 		MaxIdleConnsPerHost:   16,
 		IdleConnTimeout:       30 * time.Second,
 	}

@@ -495,3 +495,48 @@ func TestPushDeliveriesRecordedAndRedacted(t *testing.T) {
 		}
 	}
 }
+
+// An agent that stops answering costs a few request timeouts, not one per
+// spec: after DeadAfter unanswered requests the remaining specs end
+// indeterminate at once, saying why, and nothing passes that needed an answer.
+func TestHangingAgentIsNoticedAndScoresNothing(t *testing.T) {
+	mux := http.NewServeMux()
+	var base string
+	mux.HandleFunc("/.well-known/agent-card.json", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"name":"hangs","description":"d","version":"1",
+			"supportedInterfaces":[{"url":%q,"protocolBinding":"JSONRPC","protocolVersion":"1.0"}],
+			"capabilities":{},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],
+			"skills":[{"id":"s","name":"s","description":"s","tags":["t"]}]}`, base+"/rpc")
+	})
+	// Handlers hang until the test ends (a request whose body is never read
+	// does not see its client leave, so the context alone would not do).
+	release := make(chan struct{})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	defer close(release)
+	base = srv.URL
+
+	r := runCLI(t, nil, "--target", srv.URL, "--request-timeout", "300ms", "--seed", "1")
+	if r.report == nil {
+		t.Fatalf("no report (exit %d)\n%s\n%s", r.exit, r.stdout, r.stderr)
+	}
+	stopped := 0
+	for _, res := range r.report.Results {
+		if res.Verdict == reports.Pass && !cardOnly[res.ID] {
+			t.Errorf("%s passed against an agent that never answers", res.ID)
+		}
+		if res.Verdict == reports.Indeterminate && strings.Contains(res.Reason, "stopped answering") {
+			stopped++
+		}
+	}
+	if stopped < len(r.report.Results)/2 {
+		t.Errorf("only %d of %d specs were ended because the target stopped answering:\n%s", stopped, len(r.report.Results), r.stdout)
+	}
+}
