@@ -395,9 +395,27 @@ var faultCases = map[string]func(e *faultEnv) string{
 	faultListOldestFirst: func(e *faultEnv) string {
 		n := e.node(Options{})
 		first := sendTask(e.t, n.rpc(), userMsg("1"), nil)
-		second := sendTask(e.t, n.rpc(), userMsg("2"), nil)
-		list, _ := n.rpc().ListTasks(ctxT(), &a2a.ListTasksRequest{})
-		if list.Tasks[0].ID == first.ID && list.Tasks[1].ID == second.ID {
+		// The order is only defined between different status timestamps:
+		// create the second task once the clock has moved past the first's.
+		var second *a2a.Task
+		for i := 0; i < 200; i++ {
+			second = sendTask(e.t, n.rpc(), userMsg("2"), nil)
+			if second.Status.Timestamp != first.Status.Timestamp {
+				break
+			}
+		}
+		if second.Status.Timestamp == first.Status.Timestamp {
+			e.t.Fatalf("200 tasks created within one timestamp tick (%s)", first.Status.Timestamp)
+		}
+		list, err := n.rpc().ListTasks(ctxT(), &a2a.ListTasksRequest{})
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		at := map[string]int{}
+		for i, task := range list.Tasks {
+			at[task.ID] = i
+		}
+		if at[first.ID] < at[second.ID] {
 			return "oldest task listed first"
 		}
 		return ""

@@ -80,6 +80,15 @@ func (a *Agent) pump(ctx context.Context, es *eventStream, out *sseWriter, frame
 	if es.sub != nil {
 		defer es.sub.close()
 	}
+	// Under stream-first-subscriber-only the claim is taken before the first
+	// event goes out: a client that reads it and subscribes at once must find
+	// this stream already counted.
+	muted := false
+	if es.sub != nil && a.faults.has(faultStreamFirstSubscriberOnly) {
+		first, release := a.claimStream(es.sub.taskID)
+		defer release()
+		muted = !first
+	}
 	for _, ev := range es.first {
 		b, _ := json.Marshal(ev)
 		if out.event(frame(a.rewrite(b))) != nil {
@@ -88,12 +97,6 @@ func (a *Agent) pump(ctx context.Context, es *eventStream, out *sseWriter, frame
 	}
 	if es.sub == nil {
 		return
-	}
-	muted := false
-	if a.faults.has(faultStreamFirstSubscriberOnly) {
-		first, release := a.claimStream(es.sub.taskID)
-		defer release()
-		muted = !first
 	}
 	keepAlive := time.NewTicker(keepAliveEvery)
 	defer keepAlive.Stop()
