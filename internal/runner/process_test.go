@@ -91,7 +91,8 @@ func TestProcessDriverCatchesAFaultInTheVendorCommand(t *testing.T) {
 		t.Fatalf("no report (exit %d)\n%s\n%s", r.exit, r.stdout, r.stderr)
 	}
 	if got := verdicts(r.report)["LIFE-012"]; got != reports.Fail || r.exit != 1 {
-		t.Fatalf("LIFE-012 %q, exit %d; want fail, exit 1\n%s", got, r.exit, r.stdout)
+		log, _ := os.ReadFile(filepath.Join(r.out, "agent.log"))
+		t.Fatalf("LIFE-012 %q, exit %d; want fail, exit 1\n%s\nreason: %s\nagent.log:\n%s", got, r.exit, r.stdout, r.report.Results[0].Reason, log)
 	}
 	urls := agentURLs(t, r.out)
 	if len(urls) != 2 {

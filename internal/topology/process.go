@@ -160,6 +160,35 @@ func Substitute(tmpl string, port, instance, generation int, store string) strin
 // window is small; when it happens the instance fails to bind and its error
 // shows it.
 func StartProcess(ctx context.Context, o ProcessOptions) (*Process, error) {
+	// The ports are free when chosen but released before the agent binds
+	// them, so another process may take one in between. An instance that
+	// says so is started again on fresh ports, a bounded number of times.
+	for attempt := 1; ; attempt++ {
+		p, err := startOnce(ctx, o)
+		var se *StartError
+		if err == nil || attempt == portAttempts || !errors.As(err, &se) || !portTaken(se) {
+			return p, err
+		}
+		if o.Log != nil {
+			fmt.Fprintf(o.Log, "[harness] instance %d's port was taken before it could bind it; starting again on fresh ports (attempt %d of %d)\n", se.Instance, attempt+1, portAttempts)
+		}
+	}
+}
+
+// portAttempts bounds the restarts after a port race.
+const portAttempts = 3
+
+// portTaken reports an instance that failed because its port was in use.
+func portTaken(se *StartError) bool {
+	for _, l := range se.Output {
+		if strings.Contains(l, "address already in use") {
+			return true
+		}
+	}
+	return false
+}
+
+func startOnce(ctx context.Context, o ProcessOptions) (*Process, error) {
 	if strings.TrimSpace(o.Cmd) == "" {
 		return nil, errors.New("process driver: empty agent command")
 	}

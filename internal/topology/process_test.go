@@ -245,3 +245,27 @@ func TestCanceledStartStopsTheInstances(t *testing.T) {
 		t.Error("the agent still runs after a canceled start")
 	}
 }
+
+// A port taken between the driver choosing it and the agent binding it is
+// retried on fresh ports, not reported as an agent that would not start.
+func TestPortTakenIsRetriedOnFreshPorts(t *testing.T) {
+	dir := t.TempDir()
+	// The first start says what a Go agent says when its port is taken.
+	cmd := fmt.Sprintf("if [ ! -e %[1]s/once ]; then touch %[1]s/once; echo 'listen tcp 127.0.0.1:{port}: bind: address already in use'; exit 1; fi; %[2]s=1 exec %[3]s {port}",
+		dir, helperEnv, os.Args[0])
+	var log syncBuffer
+	p, err := topology.StartProcess(context.Background(), topology.ProcessOptions{Cmd: cmd, Dir: dir, Log: &log})
+	if err != nil {
+		t.Fatalf("not retried: %v\n%s", err, log.String())
+	}
+	defer p.Close()
+	if !strings.Contains(log.String(), "starting again on fresh ports") {
+		t.Fatalf("the retry is not in the log:\n%s", log.String())
+	}
+	// Any other failure is not retried.
+	_, err = topology.StartProcess(context.Background(), topology.ProcessOptions{Cmd: "echo boom; exit 7", Dir: t.TempDir()})
+	var se *topology.StartError
+	if !errors.As(err, &se) || !strings.Contains(se.Error(), "boom") {
+		t.Fatalf("want the plain start error, got %v", err)
+	}
+}
