@@ -43,3 +43,14 @@ func (a *Agent) claimStream(taskID string) (first bool, release func()) {
 		}
 	}
 }
+
+// claim takes the fault's claim when a stream is created, before its
+// response starts: a client that has seen one stream's headers may act at
+// once (subscribe, cancel), and the claim must already be counted then.
+func (a *Agent) claim(es *eventStream) *eventStream {
+	if es.sub != nil && a.faults.has(faultStreamFirstSubscriberOnly) {
+		first, release := a.claimStream(es.sub.taskID)
+		es.muted, es.release = !first, release
+	}
+	return es
+}

@@ -213,10 +213,10 @@ func (a *Agent) send(ctx context.Context, req *a2a.SendMessageRequest, streaming
 		return nil, oe
 	}
 	if streaming {
-		return &sendResult{stream: &eventStream{
+		return &sendResult{stream: a.claim(&eventStream{
 			first: []a2a.StreamResponse{{Task: &rec.Task}},
 			sub:   sub, after: rec.Version, closeOnInterrupted: true,
-		}}, nil
+		})}, nil
 	}
 	if !blocking {
 		return &sendResult{task: rec, historyLength: cfg.HistoryLength}, nil
@@ -306,6 +306,9 @@ type eventStream struct {
 	sub                *subscription
 	after              int64
 	closeOnInterrupted bool
+	// muted and release belong to stream-first-subscriber-only (see claim).
+	muted   bool
+	release func()
 }
 
 // body renders SendMessageResponse: {"task":…} or {"message":…}.
@@ -371,7 +374,7 @@ func (a *Agent) subscribe(ctx context.Context, req *a2a.SubscribeToTaskRequest) 
 		sub.close()
 		es.sub = nil
 	}
-	return es, nil
+	return a.claim(es), nil
 }
 
 type artifactMode int

@@ -80,15 +80,10 @@ func (a *Agent) pump(ctx context.Context, es *eventStream, out *sseWriter, frame
 	if es.sub != nil {
 		defer es.sub.close()
 	}
-	// Under stream-first-subscriber-only the claim is taken before the first
-	// event goes out: a client that reads it and subscribes at once must find
-	// this stream already counted.
-	muted := false
-	if es.sub != nil && a.faults.has(faultStreamFirstSubscriberOnly) {
-		first, release := a.claimStream(es.sub.taskID)
-		defer release()
-		muted = !first
+	if es.release != nil {
+		defer es.release()
 	}
+	muted := es.muted
 	for _, ev := range es.first {
 		b, _ := json.Marshal(ev)
 		if out.event(frame(a.rewrite(b))) != nil {

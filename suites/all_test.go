@@ -12,11 +12,17 @@ import (
 	"github.com/a2a-conform/a2a-conform/suites"
 )
 
+var ran bool
+
 // TestSuites runs every spec in-process against the embedded reference agent
 // under `go test` or `ginkgo`, so Ginkgo's own flags work
 // (go test ./suites -ginkgo.label-filter='lifecycle && MUST' -ginkgo.v).
 // On the clean agent every spec must pass or be not applicable.
 func TestSuites(t *testing.T) {
+	if ran {
+		t.Skip("Ginkgo's RunSpecs runs once per process; with -count > 1 the repeat is skipped")
+	}
+	ran = true
 	RegisterFailHandler(Fail)
 	suiteConfig, reporterConfig := GinkgoConfiguration()
 	cfg := runner.Config{Seed: suiteConfig.RandomSeed, Out: t.TempDir()}
