@@ -332,6 +332,18 @@ func (a *Agent) run(taskID string, sc script) {
 	defer a.workers.done()
 	sub := a.hub.subscribe(taskID)
 	defer sub.close()
+	// A terminal event written before the subscription existed (a cancel
+	// through another instance, right after creation) is never delivered to
+	// it: look at the stored task once, now that later events will arrive.
+	if !a.faults.has(faultCancelThenComplete) {
+		ctx, cancel := context.WithTimeout(context.Background(), store.BusyTimeout)
+		rec, err := a.st.GetTask(ctx, taskID)
+		cancel()
+		if err == nil && rec.Task.Status.State.Terminal() {
+			a.releaseTask(taskID)
+			return
+		}
+	}
 	steps := sc.Directive.Steps()
 	for sc.Next < len(steps) {
 		st := steps[sc.Next]
