@@ -80,7 +80,7 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 			return p, err
 		}
 		p.closers = append(p.closers, logFile.Close)
-		proc, err := topology.StartProcess(ctx, topology.ProcessOptions{Cmd: cfg.AgentCmd, Instances: cfg.Instances, Log: logFile})
+		proc, err := topology.StartProcess(ctx, topology.ProcessOptions{Cmd: cfg.AgentCmd, Instances: cfg.Instances, Log: redactingWriter{w: logFile, secrets: secretValues(cfg)}})
 		var start *topology.StartError
 		if errors.As(err, &start) {
 			// The configuration was valid; the agent did not come up. That is

@@ -146,3 +146,28 @@ func TestProcessDriverFlagsThatAreUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// A credential the agent prints at start-up reaches neither agent.log, the
+// could-not-run reasons, nor the terminal.
+func TestProcessDriverRedactsSecretsFromAgentOutput(t *testing.T) {
+	t.Parallel()
+	canary := "canary-5e1f9a77c3"
+	r := runCLI(t, nil, "--agent-cmd", "echo my token is "+canary+"; exit 3", "--header", "Authorization: Bearer "+canary,
+		"--suite", "discovery")
+	if r.exit != 3 || r.report == nil {
+		t.Fatalf("exit %d\n%s\n%s", r.exit, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.report.Results[0].Reason, "my token is [REDACTED]") {
+		t.Fatalf("the agent's output is not quoted (redacted) in the reason: %q", r.report.Results[0].Reason)
+	}
+	files, _ := filepath.Glob(filepath.Join(r.out, "*"))
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		if strings.Contains(string(data), canary) {
+			t.Errorf("%s contains the credential", filepath.Base(f))
+		}
+	}
+	if strings.Contains(r.stdout+r.stderr, canary) {
+		t.Error("the terminal output contains the credential")
+	}
+}

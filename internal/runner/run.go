@@ -62,7 +62,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 	report := newReport(cfg, prep, start)
 	if prep.Unreachable != nil {
 		// A dead target scores nothing: every selected spec could not run.
-		fmt.Fprintf(stdout, "could not reach the target: %v\n", prep.Unreachable)
+		fmt.Fprintf(stdout, "could not reach the target: %s\n", redact(prep.Unreachable.Error(), secretValues(cfg)))
 		report.Run.Unreachable = true
 		report.CardError = prep.Unreachable.Error()
 		for _, info := range selected {
@@ -79,7 +79,11 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 	}
 
 	suites.SetEnv(prep.Env)
-	suites.OnResult(func(r reports.Result) { progressLine(stdout, r) })
+	secrets := secretValues(cfg)
+	suites.OnResult(func(r reports.Result) {
+		r.Reason = redact(r.Reason, secrets)
+		progressLine(stdout, r)
+	})
 	logPath := filepath.Join(cfg.Out, "ginkgo.log")
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 		return &Outcome{Exit: ExitUsage}, err
@@ -231,6 +235,7 @@ func newReport(cfg Config, prep *Prepared, start time.Time) *reports.Report {
 // finish fills the summary and writes the three report files.
 func finish(cfg Config, r *reports.Report, start time.Time) (*Outcome, error) {
 	r.Run.DurationMs = time.Since(start).Milliseconds()
+	scrub(r, secretValues(cfg))
 	r.Summary = reports.SummarizeReport(r)
 	out := &Outcome{Report: r}
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
