@@ -241,11 +241,16 @@ func verdictCounts(s reports.Summary) string {
 }
 
 func listCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("list", stderr, "Usage: a2a-conform list [--suite S,…]\n\nFlags:\n")
+	fs := newFlagSet("list", stderr, "Usage: a2a-conform list [--suite S,…] [--tck]\n\nFlags:\n")
 	var suiteF listFlag
 	fs.Var(&suiteF, "suite", "only these suites")
+	tck := fs.Bool("tck", false, "list the official TCK's requirements instead, each with the specs that cover it or why none does")
 	if done, code := parse(fs, args); done {
 		return code
+	}
+	if *tck {
+		listTCK(stdout)
+		return 0
 	}
 	names := splitComma(suiteF)
 	for _, n := range names {
@@ -332,4 +337,37 @@ func containsStr(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// listTCK prints every TCK requirement with the specs covering it, the reason
+// it is not applicable, or the suite it waits for.
+func listTCK(w io.Writer) {
+	covered := map[string][]string{}
+	for _, i := range suites.All() {
+		for _, id := range i.TCK {
+			covered[id] = append(covered[id], i.ID)
+		}
+	}
+	fmt.Fprintf(w, "%-24s %-6s %-7s %s\n", "TCK ID", "LEVEL", "SECTION", "COVERED BY")
+	for _, r := range suites.TCK {
+		by := strings.Join(covered[r.ID], ", ")
+		switch {
+		case by != "":
+		case suites.TCKNotApplicable[r.ID] != "":
+			by = "not applicable: " + suites.TCKNotApplicable[r.ID]
+		default:
+			by = "not yet: " + pendingArea(r.ID)
+		}
+		fmt.Fprintf(w, "%-24s %-6s %-7s %s\n", r.ID, r.Level, r.Section, by)
+	}
+}
+
+func pendingArea(id string) string {
+	switch {
+	case strings.HasPrefix(id, "PUSH-"):
+		return "the webhook suite"
+	case strings.HasPrefix(id, "AUTH-"):
+		return "the authentication suite"
+	}
+	return "no spec"
 }

@@ -267,6 +267,18 @@ func TestListAndExplain(t *testing.T) {
 		}
 	}
 	so.Reset()
+	if code := cli.Main([]string{"list", "--tck"}, &so, &se); code != 0 {
+		t.Fatalf("list --tck exit %d", code)
+	}
+	for _, want := range []string{"CARD-DISC-001", "DISC-001", "GRPC-SVC-001", "not applicable", "PUSH-CREATE-001", "not yet: the webhook suite"} {
+		if !strings.Contains(so.String(), want) {
+			t.Errorf("list --tck lacks %q", want)
+		}
+	}
+	if n := strings.Count(so.String(), "\n"); n != len(suites.TCK)+1 {
+		t.Errorf("list --tck printed %d lines, want one per TCK requirement plus a header (%d)", n, len(suites.TCK)+1)
+	}
+	so.Reset()
 	if code := cli.Main([]string{"explain", "disc-002"}, &so, &se); code != 0 {
 		t.Fatalf("explain exit %d", code)
 	}
