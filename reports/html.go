@@ -143,6 +143,7 @@ type specRow struct {
 	Verdict                 Verdict
 	Class, Label, Time      string
 	Sections, Scenario      string
+	TCK                     string
 	HasDetail               bool
 	Reason                  string
 	Violations              []invariants.Violation
@@ -361,6 +362,7 @@ func buildSpecRow(res Result, budget *int) specRow {
 		Verdict: Verdict(f(string(res.Verdict))), Class: verdictClass(res.Verdict), Label: verdictLabel(res.Verdict),
 		Time:     formatMs(float64(res.DurationMs)),
 		Sections: f(strings.Join(res.Sections, ", ")),
+		TCK:      f(strings.Join(res.TCK, ", ")),
 	}
 	obs := slices.Sorted(maps.Keys(res.Observations))
 	for i, k := range obs {
