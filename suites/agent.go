@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	. "github.com/onsi/ginkgo/v2"
 
@@ -263,4 +264,44 @@ func (t *T) Settle() time.Duration {
 // Ctx bounds a sub-step of a spec.
 func Ctx(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(parent, d)
+}
+
+// ErrText names an error the way a report reader needs it: the class, the
+// A2A error kind, the JSON-RPC code, the HTTP status and the start of the
+// agent's message (cut on a rune boundary). nil is "success", for the
+// "expected an error, got …" case.
+func ErrText(err error) string {
+	if err == nil {
+		return "success"
+	}
+	ce, ok := client.AsError(err)
+	if !ok {
+		return err.Error()
+	}
+	s := string(ce.Class)
+	if ce.Kind != "" {
+		s += " " + string(ce.Kind)
+	}
+	if ce.Code != 0 {
+		s += fmt.Sprintf(" code %d", ce.Code)
+	}
+	if ce.HTTPStatus != 0 {
+		s += fmt.Sprintf(" HTTP %d", ce.HTTPStatus)
+	}
+	if ce.Message != "" {
+		s += ": " + Cut(ce.Message, 160)
+	}
+	return s
+}
+
+// Cut shortens agent-supplied text to at most n bytes on a rune boundary,
+// marking the cut, so that reports stay bounded and valid UTF-8.
+func Cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

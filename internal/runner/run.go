@@ -190,16 +190,9 @@ func Selected(cfg Config) []suites.Info {
 func progressLine(w io.Writer, r reports.Result) {
 	line := fmt.Sprintf("%-9s %-15s %6dms  %s", r.ID, r.Verdict, r.DurationMs, r.Title)
 	if r.Verdict != reports.Pass && r.Reason != "" {
-		line += "\n          └ " + truncate(firstLine(r.Reason), 160)
+		line += "\n          └ " + suites.Cut(firstLine(r.Reason), 160)
 	}
 	fmt.Fprintln(w, line)
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 func newReport(cfg Config, prep *Prepared, start time.Time) *reports.Report {

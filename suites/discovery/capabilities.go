@@ -41,7 +41,7 @@ func probeTask(ctx context.Context, t *suites.T, c *client.Client) *a2a.Task {
 		Configuration: &a2a.SendMessageConfiguration{ReturnImmediately: true}})
 	if err != nil {
 		t.Violated(invariants.Violation{Invariant: "send", Where: where("SendMessage", c),
-			Expected: "a Task or Message to probe capabilities with", Actual: describe(err)})
+			Expected: "a Task or Message to probe capabilities with", Actual: suites.ErrText(err)})
 	}
 	return resp.Task
 }
@@ -111,11 +111,11 @@ func streamingServed(ctx context.Context, t *suites.T, c *client.Client) []invar
 	s, err := c.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: &msg})
 	if err != nil {
 		vs = append(vs, invariants.Violation{Invariant: "capability-streaming", Where: where("SendStreamingMessage", c),
-			Expected: "an SSE stream (the card advertises streaming)", Actual: describe(err)})
+			Expected: "an SSE stream (the card advertises streaming)", Actual: suites.ErrText(err)})
 	} else if ev, err := firstEvent(s); err != nil || (ev.Task == nil && ev.Message == nil) {
 		actual := eventKind(ev)
 		if err != nil {
-			actual = describe(err)
+			actual = suites.ErrText(err)
 		}
 		vs = append(vs, invariants.Violation{Invariant: "capability-streaming", Where: where("SendStreamingMessage first event", c),
 			Expected: "a Task or a Message", Actual: actual})
@@ -133,12 +133,12 @@ func streamingServed(ctx context.Context, t *suites.T, c *client.Client) []invar
 	s, err = c.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: task.ID})
 	if err != nil {
 		return append(vs, invariants.Violation{Invariant: "capability-streaming", Where: where("SubscribeToTask "+task.ID, c),
-			Expected: "an SSE stream for a working task (the card advertises streaming)", Actual: describe(err)})
+			Expected: "an SSE stream for a working task (the card advertises streaming)", Actual: suites.ErrText(err)})
 	}
 	ev, err := firstEvent(s)
 	if err != nil {
 		return append(vs, invariants.Violation{Invariant: "capability-streaming", Where: where("SubscribeToTask "+task.ID+" first event", c),
-			Expected: "a stream event", Actual: describe(err)})
+			Expected: "a stream event", Actual: suites.ErrText(err)})
 	}
 	t.Observe("subscribe-first-event-"+c.Binding(), eventKind(ev))
 	return vs
@@ -161,7 +161,7 @@ func streamingRefused(ctx context.Context, t *suites.T, c *client.Client) []inva
 		}
 		if !isKind(err, a2a.ErrUnsupportedOperation) {
 			vs = append(vs, invariants.Violation{Invariant: "capability-streaming", Where: where(op, c),
-				Expected: "UnsupportedOperationError (the card does not advertise streaming)", Actual: describe(err)})
+				Expected: "UnsupportedOperationError (the card does not advertise streaming)", Actual: suites.ErrText(err)})
 		}
 	}
 	msg := a2a.Message{MessageID: suites.NewID("msg"), Role: a2a.RoleUser,
@@ -214,10 +214,10 @@ func pushAccepted(ctx context.Context, t *suites.T, c *client.Client, task *a2a.
 	created, err := c.CreateTaskPushNotificationConfig(ctx, &a2a.TaskPushNotificationConfig{TaskID: task.ID, URL: placeholderHook})
 	if err != nil {
 		if !isKind(err, a2a.ErrPushNotificationNotSupported) && !isKind(err, a2a.ErrUnsupportedOperation) && task.Status.State.Terminal() {
-			t.Indeterminate("%s: %s; the task was already %s, which may be why", op, describe(err), task.Status.State)
+			t.Indeterminate("%s: %s; the task was already %s, which may be why", op, suites.ErrText(err), task.Status.State)
 		}
 		return []invariants.Violation{{Invariant: "capability-push", Where: op,
-			Expected: "the config, created (the card advertises pushNotifications)", Actual: describe(err)}}
+			Expected: "the config, created (the card advertises pushNotifications)", Actual: suites.ErrText(err)}}
 	}
 	if created.ID != "" {
 		_ = c.DeleteTaskPushNotificationConfig(ctx, &a2a.TaskPushNotificationConfigRef{TaskID: task.ID, ID: created.ID})
@@ -245,7 +245,7 @@ func pushRefused(ctx context.Context, c *client.Client, taskID string) []invaria
 	for _, call := range calls {
 		if !isKind(call.err, a2a.ErrPushNotificationNotSupported) {
 			vs = append(vs, invariants.Violation{Invariant: "capability-push", Where: where(call.op+" for task "+taskID, c),
-				Expected: "PushNotificationNotSupportedError (the card does not advertise pushNotifications)", Actual: describe(call.err)})
+				Expected: "PushNotificationNotSupportedError (the card does not advertise pushNotifications)", Actual: suites.ErrText(call.err)})
 		}
 	}
 	return vs
@@ -273,7 +273,7 @@ var _ = suites.Spec("DISC-015", func(ctx context.Context, t *suites.T) {
 		if !advertised {
 			if !isKind(err, a2a.ErrUnsupportedOperation) {
 				vs = append(vs, invariants.Violation{Invariant: "capability-extended-card", Where: where("GetExtendedAgentCard", anon),
-					Expected: "UnsupportedOperationError (the card does not set capabilities.extendedAgentCard)", Actual: describe(err)})
+					Expected: "UnsupportedOperationError (the card does not set capabilities.extendedAgentCard)", Actual: suites.ErrText(err)})
 			}
 			continue
 		}
@@ -283,12 +283,12 @@ var _ = suites.Spec("DISC-015", func(ctx context.Context, t *suites.T) {
 				Expected: "refused: it is an authenticated operation (§13.3)", Actual: "the extended card, served to an anonymous caller"})
 		case isKind(err, a2a.ErrUnsupportedOperation):
 			vs = append(vs, invariants.Violation{Invariant: "capability-extended-card", Where: where("GetExtendedAgentCard without credentials", anon),
-				Expected: "an authentication refusal (the card advertises extendedAgentCard)", Actual: describe(err)})
+				Expected: "an authentication refusal (the card advertises extendedAgentCard)", Actual: suites.ErrText(err)})
 		case ce.Class == client.A2A || (ce.Class == client.HTTP && (ce.HTTPStatus == 401 || ce.HTTPStatus == 403)):
 			t.Observe("anonymous-"+c.Binding(), "refused: "+outcomeOf(err).String())
 		default:
 			vs = append(vs, invariants.Violation{Invariant: "extended-card-auth", Where: where("GetExtendedAgentCard without credentials", anon),
-				Expected: "a refusal in the binding's error form (HTTP 401/403 or an error response)", Actual: describe(err)})
+				Expected: "a refusal in the binding's error form (HTTP 401/403 or an error response)", Actual: suites.ErrText(err)})
 		}
 		if len(t.Env.Headers) == 0 {
 			unchecked = append(unchecked, c.Binding())
@@ -303,7 +303,7 @@ var _ = suites.Spec("DISC-015", func(ctx context.Context, t *suites.T) {
 			t.Observe("authenticated-"+c.Binding(), "ExtendedAgentCardNotConfiguredError")
 		default:
 			vs = append(vs, invariants.Violation{Invariant: "capability-extended-card", Where: where("GetExtendedAgentCard with the run's credentials", authed),
-				Expected: "an AgentCard or ExtendedAgentCardNotConfiguredError", Actual: describe(err)})
+				Expected: "an AgentCard or ExtendedAgentCardNotConfiguredError", Actual: suites.ErrText(err)})
 		}
 	}
 	t.Violated(vs...)

@@ -197,8 +197,5 @@ func quoteOrAbsent(s string) string {
 	if s == "" {
 		return "absent"
 	}
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return strconv.Quote(s)
+	return strconv.Quote(suites.Cut(s, 200))
 }

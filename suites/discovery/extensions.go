@@ -57,14 +57,14 @@ var _ = suites.Spec("DISC-016", func(ctx context.Context, t *suites.T) {
 		if !isKind(err, a2a.ErrExtensionSupportRequired) {
 			vs = append(vs, invariants.Violation{Invariant: "extension-required", Where: where("SendMessage without A2A-Extensions", without),
 				Expected: "ExtensionSupportRequiredError (-32008; on HTTP+JSON 400 with reason EXTENSION_SUPPORT_REQUIRED) for " + strings.Join(required, ", "),
-				Actual:   describe(err)})
+				Actual:   suites.ErrText(err)})
 		}
 		with := bareClient(t, c.Interface(), append(credentials(t), client.WithExtensions(required...))...)
 		msg.MessageID = suites.NewID("msg")
 		_, err = t.Send(ctx, with, &a2a.SendMessageRequest{Message: &msg})
 		if isKind(err, a2a.ErrExtensionSupportRequired) {
 			vs = append(vs, invariants.Violation{Invariant: "extension-required", Where: where("SendMessage with A2A-Extensions: "+strings.Join(required, ", "), with),
-				Expected: "served (every required extension is declared)", Actual: describe(err)})
+				Expected: "served (every required extension is declared)", Actual: suites.ErrText(err)})
 		}
 		t.Observe("declared-"+c.Binding(), outcomeOf(err).String())
 	}
@@ -80,7 +80,7 @@ var _ = suites.Spec("DISC-018", func(ctx context.Context, t *suites.T) {
 		if err := probeSend(ctx, t, c); err != nil {
 			vs = append(vs, invariants.Violation{Invariant: "extension-unknown-ignored",
 				Where:    where("SendMessage with A2A-Extensions naming "+UnknownExtension, c),
-				Expected: "served: an extension the agent does not support is ignored", Actual: describe(err)})
+				Expected: "served: an extension the agent does not support is ignored", Actual: suites.ErrText(err)})
 		}
 	}
 	t.Violated(vs...)

@@ -81,10 +81,10 @@ func judgeBinding(c *client.Client, err error) string {
 	}
 	ce, ok := client.AsError(err)
 	if !ok || ce.Class != client.A2A {
-		return describe(err)
+		return suites.ErrText(err)
 	}
 	if ce.Kind == a2a.ErrVersionNotSupported {
-		return "VersionNotSupportedError for the version the interface declares: " + describe(err)
+		return "VersionNotSupportedError for the version the interface declares: " + suites.ErrText(err)
 	}
 	if c.Binding() == a2a.BindingJSONRPC {
 		if ce.Code == a2a.CodeMethodNotFound {
@@ -94,7 +94,7 @@ func judgeBinding(c *client.Client, err error) string {
 	}
 	switch {
 	case ce.HTTPStatus >= 500:
-		return describe(err)
+		return suites.ErrText(err)
 	case ce.Kind == "" && (ce.HTTPStatus == 404 || ce.HTTPStatus == 405):
 		// Without an ErrorInfo (a MUST on HTTP+JSON, §11.6) this is what any
 		// server says for a route it does not have.

@@ -114,27 +114,6 @@ func (o outcome) String() string {
 	return s
 }
 
-// describe names an error the way a report reader needs it: class, kind,
-// code, status and the start of the agent's message.
-func describe(err error) string {
-	if err == nil {
-		return "success"
-	}
-	ce, ok := client.AsError(err)
-	if !ok {
-		return err.Error()
-	}
-	s := outcomeOf(err).String()
-	if ce.Message != "" {
-		m := ce.Message
-		if len(m) > 160 {
-			m = m[:160] + "…"
-		}
-		s += ": " + m
-	}
-	return s
-}
-
 // isKind reports whether err is the A2A error kind; on HTTP+JSON the status
 // must also be the one both error tables give it (400 for every kind the
 // discovery specs expect).

@@ -32,13 +32,13 @@ func baseline(ctx context.Context, t *suites.T, c *client.Client) (outcome, *inv
 	err := versionProbe(ctx, t, c.Interface(), a2a.ProtocolVersion)
 	o := outcomeOf(err)
 	if o.class == client.Protocol || o.class == client.HTTP {
-		t.Observe("baseline-"+c.Binding(), "not an A2A answer under 1.0: "+describe(err))
+		t.Observe("baseline-"+c.Binding(), "not an A2A answer under 1.0: "+suites.ErrText(err))
 		return o, nil
 	}
 	if o.class == client.Transport || o.kind == a2a.ErrVersionNotSupported || (o.status >= 500) {
 		return o, &invariants.Violation{Invariant: "version-negotiation", Where: where("GetTask with A2A-Version: 1.0", c),
 			Expected: "served under the version the card declares (any answer but a version error, 5xx or no answer)",
-			Actual:   describe(err)}
+			Actual:   suites.ErrText(err)}
 	}
 	return o, nil
 }
@@ -90,7 +90,7 @@ var _ = suites.Spec("DISC-010", func(ctx context.Context, t *suites.T) {
 		if !isKind(err, a2a.ErrVersionNotSupported) {
 			vs = append(vs, invariants.Violation{Invariant: "version-negotiation", Where: where("GetTask with A2A-Version: 9.9", c),
 				Expected: "VersionNotSupportedError (-32009; on HTTP+JSON 400 with reason VERSION_NOT_SUPPORTED)",
-				Actual:   describe(err)})
+				Actual:   suites.ErrText(err)})
 		}
 	}
 	t.Violated(vs...)
@@ -116,7 +116,7 @@ var _ = suites.Spec("DISC-011", func(ctx context.Context, t *suites.T) {
 		default:
 			return &invariants.Violation{Invariant: "version-negotiation", Where: where("GetTask without A2A-Version", c),
 				Expected: fmt.Sprintf("the answer under 1.0 (%s) or VersionNotSupportedError", base),
-				Actual:   describe(err)}
+				Actual:   suites.ErrText(err)}
 		}
 		return nil
 	})
@@ -137,7 +137,7 @@ var _ = suites.Spec("DISC-012", func(ctx context.Context, t *suites.T) {
 		if got := outcomeOf(err); got != base {
 			return &invariants.Violation{Invariant: "version-patch", Where: where("GetTask with A2A-Version: 1.0.3", c),
 				Expected: fmt.Sprintf("served as 1.0, like the same request under 1.0 (%s)", base),
-				Actual:   describe(err)}
+				Actual:   suites.ErrText(err)}
 		}
 		return nil
 	})

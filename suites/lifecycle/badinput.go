@@ -79,7 +79,7 @@ func badRequests(c *client.Client, marker string) []badRequest {
 func judgeBadRequest(c *client.Client, b badRequest, ans rawAnswer) *invariants.Violation {
 	where := b.name + " (" + c.Binding() + ")"
 	if ans.Raw == nil {
-		return &invariants.Violation{Invariant: "validation", Where: where, Expected: "a refusal", Actual: describe(ans.Err)}
+		return &invariants.Violation{Invariant: "validation", Where: where, Expected: "a refusal", Actual: suites.ErrText(ans.Err)}
 	}
 	status := ans.Raw.Status
 	if status >= 500 {
@@ -92,7 +92,7 @@ func judgeBadRequest(c *client.Client, b badRequest, ans rawAnswer) *invariants.
 			return &invariants.Violation{Invariant: "validation", Where: where, Expected: want, Actual: "success: " + clipped(ans.Result)}
 		}
 		if ce, ok := client.AsError(ans.Err); !ok || ce.Class != client.A2A || ce.Code != b.rpcCode {
-			return &invariants.Violation{Invariant: "validation", Where: where, Expected: want, Actual: describe(ans.Err)}
+			return &invariants.Violation{Invariant: "validation", Where: where, Expected: want, Actual: suites.ErrText(ans.Err)}
 		}
 		return nil
 	}
@@ -107,7 +107,7 @@ func judgeBadRequest(c *client.Client, b badRequest, ans rawAnswer) *invariants.
 	}
 	actual := fmt.Sprintf("HTTP %d: %s", status, clipped(ans.Raw.Body))
 	if ans.Err != nil {
-		actual = describe(ans.Err)
+		actual = suites.ErrText(ans.Err)
 	}
 	return &invariants.Violation{Invariant: "validation", Where: where, Expected: strings.Join(want, " or "), Actual: actual}
 }
@@ -132,7 +132,7 @@ var _ = suites.Spec("LIFE-027", func(ctx context.Context, t *suites.T) {
 	for _, c := range cs {
 		list, err := c.ListTasks(ctx, &a2a.ListTasksRequest{ContextID: marker})
 		if err != nil {
-			t.Observe("list-"+c.Binding(), "ListTasks failed, not checked: "+describe(err))
+			t.Observe("list-"+c.Binding(), "ListTasks failed, not checked: "+suites.ErrText(err))
 			continue
 		}
 		if len(list.Tasks) > 0 {
@@ -190,7 +190,7 @@ var _ = suites.Spec("LIFE-028", func(ctx context.Context, t *suites.T) {
 			msg := oddPartMessage()
 			if _, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg}); err != nil {
 				vs = append(vs, invariants.Violation{Invariant: "content-type", Where: "SendMessage with a " + oddMediaType + " part (" + c.Binding() + ")",
-					Expected: "served: the card's input mode " + mode + " covers it", Actual: describe(err)})
+					Expected: "served: the card's input mode " + mode + " covers it", Actual: suites.ErrText(err)})
 			}
 		}
 		t.Violated(vs...)
@@ -233,7 +233,7 @@ var _ = suites.Spec("LIFE-029", func(ctx context.Context, t *suites.T) {
 		ans := callRaw(ctx, c, client.RawRequest{Method: a2a.MethodSendMessage, Params: params})
 		if ans.Err != nil {
 			vs = append(vs, invariants.Violation{Invariant: "unknown-members", Where: where,
-				Expected: "served, the unknown members ignored (§5.7)", Actual: describe(ans.Err)})
+				Expected: "served, the unknown members ignored (§5.7)", Actual: suites.ErrText(ans.Err)})
 			continue
 		}
 		var resp a2a.SendMessageResponse
@@ -254,7 +254,7 @@ var _ = suites.Spec("LIFE-029", func(ctx context.Context, t *suites.T) {
 		}
 		if got := callRaw(ctx, c, rr); got.Err != nil {
 			vs = append(vs, invariants.Violation{Invariant: "unknown-members", Where: "GetTask " + resp.Task.ID + " with an unknown member (" + c.Binding() + ")",
-				Expected: "served, the unknown member ignored (§5.7)", Actual: describe(got.Err)})
+				Expected: "served, the unknown member ignored (§5.7)", Actual: suites.ErrText(got.Err)})
 		}
 	}
 	t.Violated(vs...)

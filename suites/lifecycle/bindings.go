@@ -86,7 +86,7 @@ var _ = suites.Spec("LIFE-025", func(ctx context.Context, t *suites.T) {
 		ref, err := t.Get(ctx, creator, task.ID)
 		if err != nil {
 			vs = append(vs, invariants.Violation{Invariant: "binding-equivalence", Where: "GetTask " + task.ID + " (" + creator.Binding() + ", where it was created)",
-				Expected: "the task", Actual: describe(err)})
+				Expected: "the task", Actual: suites.ErrText(err)})
 			continue
 		}
 		for _, reader := range cs {
@@ -97,7 +97,7 @@ var _ = suites.Spec("LIFE-025", func(ctx context.Context, t *suites.T) {
 			got, err := t.Get(ctx, reader, task.ID)
 			if err != nil {
 				vs = append(vs, invariants.Violation{Invariant: "binding-equivalence", Where: where + " GetTask",
-					Expected: "the same task as on " + creator.Binding(), Actual: describe(err)})
+					Expected: "the same task as on " + creator.Binding(), Actual: suites.ErrText(err)})
 				continue
 			}
 			vs = append(vs, sameTask(ref, got, where)...)

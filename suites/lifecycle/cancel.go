@@ -30,7 +30,7 @@ var _ = suites.Spec("LIFE-012", func(ctx context.Context, t *suites.T) {
 		where := "CancelTask " + task.ID + " (" + c.Binding() + ")"
 		if err != nil {
 			t.Violated(invariants.Violation{Invariant: "cancel", Where: where,
-				Expected: "the task in TASK_STATE_CANCELED", Actual: describe(err)})
+				Expected: "the task in TASK_STATE_CANCELED", Actual: suites.ErrText(err)})
 		}
 		if answer.Status.State != a2a.TaskStateCanceled {
 			if answer.Status.State.Terminal() {
@@ -81,7 +81,7 @@ var _ = suites.Spec("LIFE-013", func(ctx context.Context, t *suites.T) {
 
 		task := startTask(ctx, t, c, suites.Script{Outcome: directive.OutcomeCompleted, Delay: Step, Chunks: 2})
 		if _, err := t.Cancel(ctx, c, task.ID); err != nil {
-			t.Indeterminate("the first cancel of working task %s failed (%s), so a second cancel cannot be judged", task.ID, describe(err))
+			t.Indeterminate("the first cancel of working task %s failed (%s), so a second cancel cannot be judged", task.ID, suites.ErrText(err))
 		}
 		t.WaitFor(ctx, c, task.ID, "TASK_STATE_CANCELED", suites.Terminal)
 		again, err := t.Cancel(ctx, c, task.ID)
@@ -94,7 +94,7 @@ var _ = suites.Spec("LIFE-013", func(ctx context.Context, t *suites.T) {
 		default:
 			actual := ""
 			if err != nil {
-				actual = describe(err)
+				actual = suites.ErrText(err)
 			} else {
 				actual = "task in " + string(again.Status.State)
 			}
@@ -129,7 +129,7 @@ var _ = suites.Spec("LIFE-011", func(ctx context.Context, t *suites.T) {
 		if err != nil || resp.Task == nil {
 			actual := "a Message"
 			if err != nil {
-				actual = describe(err)
+				actual = suites.ErrText(err)
 			}
 			t.Violated(invariants.Violation{Invariant: "send", Where: "SendMessage (" + c.Binding() + ")",
 				Expected: "a Task for a scripted " + string(o) + " task", Actual: actual})
@@ -145,7 +145,7 @@ var _ = suites.Spec("LIFE-011", func(ctx context.Context, t *suites.T) {
 		cfg := *push
 		cfg.TaskID = canceled.ID
 		if _, err := c.CreateTaskPushNotificationConfig(ctx, &cfg); err != nil {
-			t.Observe("push-config-on-working-task", "refused: "+describe(err))
+			t.Observe("push-config-on-working-task", "refused: "+suites.ErrText(err))
 		}
 	}
 	// Streams are a channel of their own: when the card advertises them, one

@@ -56,35 +56,9 @@ func expectKind(err error, want a2a.ErrorKind, where string) *invariants.Violati
 	}
 	ce, ok := client.AsError(err)
 	if !ok || ce.Kind != want {
-		return &invariants.Violation{Invariant: "error", Where: where, Expected: string(want), Actual: describe(err)}
+		return &invariants.Violation{Invariant: "error", Where: where, Expected: string(want), Actual: suites.ErrText(err)}
 	}
 	return nil
-}
-
-// describe names an error the way a report reader needs: class, kind, code, status.
-func describe(err error) string {
-	ce, ok := client.AsError(err)
-	if !ok {
-		return err.Error()
-	}
-	s := string(ce.Class)
-	if ce.Kind != "" {
-		s += " " + string(ce.Kind)
-	}
-	if ce.Code != 0 {
-		s += fmt.Sprintf(" code %d", ce.Code)
-	}
-	if ce.HTTPStatus != 0 {
-		s += fmt.Sprintf(" HTTP %d", ce.HTTPStatus)
-	}
-	if ce.Message != "" {
-		m := ce.Message
-		if len(m) > 160 {
-			m = m[:160] + "…"
-		}
-		s += ": " + m
-	}
-	return s
 }
 
 func violations(vs ...*invariants.Violation) []invariants.Violation {

@@ -62,7 +62,7 @@ func judgeError(t *suites.T, c *client.Client, name string, want a2a.ErrorKind, 
 	ce, ok := client.AsError(err)
 	if !ok || ce.Class != client.A2A {
 		return "", []invariants.Violation{{Invariant: "error-mapping", Where: where,
-			Expected: string(want) + " in the binding's error body", Actual: describe(err)}}
+			Expected: string(want) + " in the binding's error body", Actual: suites.ErrText(err)}}
 	}
 	spec, _ := a2a.LookupError(want)
 	var vs []invariants.Violation
@@ -71,7 +71,7 @@ func judgeError(t *suites.T, c *client.Client, name string, want a2a.ErrorKind, 
 		schema = schemas.JSONRPCResponse
 		if ce.Code != spec.Code {
 			vs = append(vs, invariants.Violation{Invariant: "error-mapping", Where: where + " error.code",
-				Expected: fmt.Sprintf("%d (%s)", spec.Code, want), Actual: describe(err)})
+				Expected: fmt.Sprintf("%d (%s)", spec.Code, want), Actual: suites.ErrText(err)})
 		}
 	} else {
 		// Judged against the wanted error's row, whether or not the body
@@ -103,7 +103,7 @@ func judgeError(t *suites.T, c *client.Client, name string, want a2a.ErrorKind, 
 	case !found:
 		vs = append(vs, invariants.Violation{Invariant: "error-mapping", Where: where + " error.details",
 			Expected: fmt.Sprintf("a google.rpc.ErrorInfo with reason %s, domain %s (MUST, §11.6)", spec.Reason, a2a.ErrorDomain),
-			Actual:   "no ErrorInfo: " + describe(err)})
+			Actual:   "no ErrorInfo: " + suites.ErrText(err)})
 	default:
 		if info.Reason != spec.Reason {
 			vs = append(vs, invariants.Violation{Invariant: "error-mapping", Where: where + " ErrorInfo.reason",
@@ -115,7 +115,7 @@ func judgeError(t *suites.T, c *client.Client, name string, want a2a.ErrorKind, 
 		}
 	}
 	if ce.Kind != want && len(vs) == 0 {
-		vs = append(vs, invariants.Violation{Invariant: "error-mapping", Where: where, Expected: string(want), Actual: describe(err)})
+		vs = append(vs, invariants.Violation{Invariant: "error-mapping", Where: where, Expected: string(want), Actual: suites.ErrText(err)})
 	}
 	return ce.Kind, vs
 }

@@ -42,7 +42,7 @@ var _ = suites.Spec("LIFE-008", func(ctx context.Context, t *suites.T) {
 			vs = append(vs, invariants.Violation{Invariant: "terminal-message", Where: where, Expected: want, Actual: actual})
 		case invalidParams(err):
 			vs = append(vs, invariants.Violation{Invariant: "terminal-message", Where: where, Expected: want,
-				Actual: "InvalidParamsError (-32602), the a2a-go/a2a-python deviation: " + describe(err)})
+				Actual: "InvalidParamsError (-32602), the a2a-go/a2a-python deviation: " + suites.ErrText(err)})
 		default:
 			vs = append(vs, violations(expectKind(err, a2a.ErrUnsupportedOperation, where))...)
 		}
@@ -62,7 +62,7 @@ func askForInput(ctx context.Context, t *suites.T, c *client.Client) *a2a.Task {
 	resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg})
 	if err != nil {
 		t.Violated(invariants.Violation{Invariant: "send", Where: "SendMessage (" + c.Binding() + ")",
-			Expected: "a Task for a scripted input-required task", Actual: describe(err)})
+			Expected: "a Task for a scripted input-required task", Actual: suites.ErrText(err)})
 	}
 	if resp.Task == nil {
 		t.Violated(invariants.Violation{Invariant: "send", Where: "SendMessage (" + c.Binding() + ")",
@@ -93,7 +93,7 @@ var _ = suites.Spec("LIFE-009", func(ctx context.Context, t *suites.T) {
 		resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &follow})
 		if err != nil {
 			vs = append(vs, invariants.Violation{Invariant: "followup", Where: where,
-				Expected: "the task continued, its contextId inferred from the task", Actual: describe(err)})
+				Expected: "the task continued, its contextId inferred from the task", Actual: suites.ErrText(err)})
 			continue
 		}
 		switch {
@@ -150,10 +150,10 @@ var _ = suites.Spec("LIFE-010", func(ctx context.Context, t *suites.T) {
 			vs = append(vs, invariants.Violation{Invariant: "context-mismatch", Where: where,
 				Expected: "a refusal (an A2A or validation error)", Actual: actual})
 		case refusal(err):
-			t.Observe("mismatch-"+c.Binding(), describe(err))
+			t.Observe("mismatch-"+c.Binding(), suites.ErrText(err))
 		default:
 			vs = append(vs, invariants.Violation{Invariant: "context-mismatch", Where: where,
-				Expected: "a refusal (an A2A or validation error)", Actual: describe(err)})
+				Expected: "a refusal (an A2A or validation error)", Actual: suites.ErrText(err)})
 		}
 		if got, err := t.Get(ctx, c, task.ID); err == nil &&
 			(got.Status.State != a2a.TaskStateInputRequired || got.ContextID != task.ContextID) {

@@ -36,7 +36,7 @@ func converse(ctx context.Context, t *suites.T, c *client.Client) conversation {
 	resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &first})
 	if err != nil {
 		t.Violated(invariants.Violation{Invariant: "send", Where: "SendMessage (" + c.Binding() + ")",
-			Expected: "a task for the input-required script", Actual: describe(err)})
+			Expected: "a task for the input-required script", Actual: suites.ErrText(err)})
 	}
 	if resp.Task == nil {
 		t.CouldNotRun("the agent answered the input-required script with a Message; the spec needs a task with a two-turn history.")
@@ -54,7 +54,7 @@ func converse(ctx context.Context, t *suites.T, c *client.Client) conversation {
 	resp, err = t.Send(ctx, c, &a2a.SendMessageRequest{Message: &second})
 	if err != nil {
 		t.Violated(invariants.Violation{Invariant: "send", Where: "SendMessage to input-required task " + task.ID + " (" + c.Binding() + ")",
-			Expected: "the task, resumed by the follow-up (§3.4)", Actual: describe(err)})
+			Expected: "the task, resumed by the follow-up (§3.4)", Actual: suites.ErrText(err)})
 	}
 	if resp.Task == nil {
 		t.CouldNotRun("the agent answered the follow-up to input-required task %s with a Message, not the task.", task.ID)
@@ -170,7 +170,7 @@ var _ = suites.Spec("LIFE-023", func(ctx context.Context, t *suites.T) {
 		where := "GetTask " + id + " (" + b + ")"
 		full, err := t.Get(ctx, cl, id)
 		if err != nil {
-			vs = append(vs, invariants.Violation{Invariant: "get-task", Where: where, Expected: "the task", Actual: describe(err)})
+			vs = append(vs, invariants.Violation{Invariant: "get-task", Where: where, Expected: "the task", Actual: suites.ErrText(err)})
 			continue
 		}
 		if full.Status.State != cv.task.Status.State {
@@ -206,7 +206,7 @@ var _ = suites.Spec("LIFE-023", func(ctx context.Context, t *suites.T) {
 			w := fmt.Sprintf("GetTask %s historyLength=%d (%s)", id, n, b)
 			got, err := cl.GetTask(ctx, &a2a.GetTaskRequest{ID: id, HistoryLength: &n})
 			if err != nil {
-				vs = append(vs, invariants.Violation{Invariant: "history-length", Where: w, Expected: "the task", Actual: describe(err)})
+				vs = append(vs, invariants.Violation{Invariant: "history-length", Where: w, Expected: "the task", Actual: suites.ErrText(err)})
 				continue
 			}
 			vs = append(vs, checkHistoryLength(full.History, got.History, int(n), reversed, w)...)
@@ -244,8 +244,8 @@ func checkHistory(h []a2a.Message, cv conversation, where string) (vs []invarian
 		g := h[i]
 		if user && (g.Role != a2a.RoleUser || textOfParts(g.Parts) != textOfParts(m.Parts)) {
 			vs = append(vs, invariants.Violation{Invariant: "history-faithful", Where: fmt.Sprintf("%s, history[%d]", where, i),
-				Expected: fmt.Sprintf("message %s as sent: ROLE_USER, text %q", m.MessageID, clipText(textOfParts(m.Parts), 80)),
-				Actual:   fmt.Sprintf("%s, text %q", g.Role, clipText(textOfParts(g.Parts), 80))})
+				Expected: fmt.Sprintf("message %s as sent: ROLE_USER, text %q", m.MessageID, suites.Cut(textOfParts(m.Parts), 80)),
+				Actual:   fmt.Sprintf("%s, text %q", g.Role, suites.Cut(textOfParts(g.Parts), 80))})
 		}
 		if i < last {
 			vs = append(vs, invariants.Violation{Invariant: "history-order", Where: where,
@@ -274,7 +274,7 @@ var _ = suites.Spec("LIFE-024", func(ctx context.Context, t *suites.T) {
 		b := cl.Binding()
 		where := fmt.Sprintf("GetTask %s historyLength=0 (%s)", id, b)
 		if got, err := cl.GetTask(ctx, &a2a.GetTaskRequest{ID: id, HistoryLength: &zero}); err != nil {
-			vs = append(vs, invariants.Violation{Invariant: "history-zero", Where: where, Expected: "the task", Actual: describe(err)})
+			vs = append(vs, invariants.Violation{Invariant: "history-zero", Where: where, Expected: "the task", Actual: suites.ErrText(err)})
 		} else if len(got.History) > 0 {
 			vs = append(vs, invariants.Violation{Invariant: "history-zero", Where: where,
 				Expected: "no history (§3.2.4: historyLength 0 omits it)", Actual: fmt.Sprintf("%d messages", len(got.History))})
@@ -287,7 +287,7 @@ var _ = suites.Spec("LIFE-024", func(ctx context.Context, t *suites.T) {
 		resp, err := t.Send(ctx, cl, &a2a.SendMessageRequest{Message: &msg, Configuration: &a2a.SendMessageConfiguration{HistoryLength: &zero}})
 		switch {
 		case err != nil:
-			vs = append(vs, invariants.Violation{Invariant: "history-zero", Where: where, Expected: "a task", Actual: describe(err)})
+			vs = append(vs, invariants.Violation{Invariant: "history-zero", Where: where, Expected: "a task", Actual: suites.ErrText(err)})
 		case resp.Task == nil:
 			t.Observe("history-zero-send-"+b, "answered with a Message; nothing to judge")
 		case len(resp.Task.History) > 0:
@@ -297,7 +297,7 @@ var _ = suites.Spec("LIFE-024", func(ctx context.Context, t *suites.T) {
 
 		full, err := t.Get(ctx, cl, id)
 		if err != nil {
-			vs = append(vs, invariants.Violation{Invariant: "history-order", Where: "GetTask " + id + " (" + b + ")", Expected: "the task", Actual: describe(err)})
+			vs = append(vs, invariants.Violation{Invariant: "history-order", Where: "GetTask " + id + " (" + b + ")", Expected: "the task", Actual: suites.ErrText(err)})
 			continue
 		}
 		v, notes := checkHistory(full.History, cv, "GetTask "+id+" ("+b+") history")

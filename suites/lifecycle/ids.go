@@ -33,7 +33,7 @@ var _ = suites.Spec("LIFE-002", func(ctx context.Context, t *suites.T) {
 			resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg})
 			if err != nil {
 				vs = append(vs, invariants.Violation{Invariant: "ids", Where: where,
-					Expected: "a new task", Actual: describe(err)})
+					Expected: "a new task", Actual: suites.ErrText(err)})
 				continue
 			}
 			if resp.Task == nil {
@@ -88,12 +88,12 @@ var _ = suites.Spec("LIFE-003", func(ctx context.Context, t *suites.T) {
 			resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg})
 			if err != nil {
 				if refusal(err) {
-					t.Observe(key, "refused: "+describe(err))
+					t.Observe(key, "refused: "+suites.ErrText(err))
 					continue
 				}
 				vs = append(vs, invariants.Violation{Invariant: "context-id", Where: where,
 					Expected: "the chosen contextId adopted, or a refusal with an A2A or validation error",
-					Actual:   describe(err)})
+					Actual:   suites.ErrText(err)})
 				continue
 			}
 			got, what := "", "message"
@@ -140,7 +140,7 @@ var _ = suites.Spec("LIFE-006", func(ctx context.Context, t *suites.T) {
 		size := int32(100)
 		list, err := c.ListTasks(ctx, &a2a.ListTasksRequest{PageSize: &size})
 		if err != nil {
-			t.Observe("list-"+c.Binding(), "ListTasks failed, not checked: "+describe(err))
+			t.Observe("list-"+c.Binding(), "ListTasks failed, not checked: "+suites.ErrText(err))
 			continue
 		}
 		for _, task := range list.Tasks {

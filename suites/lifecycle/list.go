@@ -59,10 +59,10 @@ func createTaskIn(ctx context.Context, t *suites.T, c *client.Client, contextID 
 	resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg})
 	switch {
 	case err != nil && contextID != "":
-		t.CouldNotRun("the agent refused a new task in context %s, which it issued itself (%s); the spec needs several tasks in one context.", contextID, describe(err))
+		t.CouldNotRun("the agent refused a new task in context %s, which it issued itself (%s); the spec needs several tasks in one context.", contextID, suites.ErrText(err))
 	case err != nil:
 		t.Violated(invariants.Violation{Invariant: "send", Where: "SendMessage (" + c.Binding() + ")",
-			Expected: "a task for the message", Actual: describe(err)})
+			Expected: "a task for the message", Actual: suites.ErrText(err)})
 	case resp.Task == nil:
 		t.CouldNotRun("the agent answered with a Message, not a task; the spec needs tasks to read and list.")
 	case contextID != "" && resp.Task.ContextID != contextID:
@@ -98,7 +98,7 @@ func walkList(ctx context.Context, c *client.Client, req a2a.ListTasksRequest, m
 		}
 		tok := *resp.NextPageToken
 		if used[tok] {
-			return pages, false, fmt.Errorf("page %d's nextPageToken %q was already used: following it would loop", len(pages), clipText(tok, 60))
+			return pages, false, fmt.Errorf("page %d's nextPageToken %q was already used: following it would loop", len(pages), suites.Cut(tok, 60))
 		}
 		used[tok] = true
 		req.PageToken = tok
@@ -200,7 +200,7 @@ func walkFailed(err error, where string) []invariants.Violation {
 	if err == nil {
 		return nil
 	}
-	return []invariants.Violation{{Invariant: "list", Where: where, Expected: "every page of the walk", Actual: describe(err)}}
+	return []invariants.Violation{{Invariant: "list", Where: where, Expected: "every page of the walk", Actual: suites.ErrText(err)}}
 }
 
 func countTasks(pages []listPage) int {
@@ -317,7 +317,7 @@ var _ = suites.Spec("LIFE-021", func(ctx context.Context, t *suites.T) {
 	seeded := createTaskIn(ctx, t, c, "", suites.Script{Outcome: directive.OutcomeCompleted, Text: "listed artifact"})
 	full, err := t.Get(ctx, c, seeded.ID)
 	if err != nil {
-		t.Violated(invariants.Violation{Invariant: "get", Where: "GetTask " + seeded.ID, Expected: "the task", Actual: describe(err)})
+		t.Violated(invariants.Violation{Invariant: "get", Where: "GetTask " + seeded.ID, Expected: "the task", Actual: suites.ErrText(err)})
 	}
 	var vs []invariants.Violation
 	no := false
@@ -338,20 +338,20 @@ var _ = suites.Spec("LIFE-021", func(ctx context.Context, t *suites.T) {
 			where := "ListTasks " + q.what + " (" + b + ")"
 			tasks, err := rawTasks(ctx, cl, q.req)
 			if err != nil {
-				vs = append(vs, invariants.Violation{Invariant: "list", Where: where, Expected: "a page of tasks", Actual: describe(err)})
+				vs = append(vs, invariants.Violation{Invariant: "list", Where: where, Expected: "a page of tasks", Actual: suites.ErrText(err)})
 				continue
 			}
 			for _, task := range tasks {
 				if a, ok := task["artifacts"]; ok {
 					vs = append(vs, invariants.Violation{Invariant: "list-artifacts", Where: where + ", task " + rawID(task),
-						Expected: "no artifacts member (§3.1.4: not [], not null)", Actual: "artifacts: " + clipText(string(a), 80)})
+						Expected: "no artifacts member (§3.1.4: not [], not null)", Actual: "artifacts: " + suites.Cut(string(a), 80)})
 				}
 			}
 		}
 		where := "ListTasks contextId=" + seeded.ContextID + ", includeArtifacts=true (" + b + ")"
 		tasks, err := rawTasks(ctx, cl, a2a.ListTasksRequest{ContextID: seeded.ContextID, IncludeArtifacts: &yes})
 		if err != nil {
-			vs = append(vs, invariants.Violation{Invariant: "list", Where: where, Expected: "a page of tasks", Actual: describe(err)})
+			vs = append(vs, invariants.Violation{Invariant: "list", Where: where, Expected: "a page of tasks", Actual: suites.ErrText(err)})
 			continue
 		}
 		if !withArtifacts {
@@ -367,7 +367,7 @@ var _ = suites.Spec("LIFE-021", func(ctx context.Context, t *suites.T) {
 			if err := json.Unmarshal(task["artifacts"], &arts); err != nil || len(arts) != len(full.Artifacts) {
 				vs = append(vs, invariants.Violation{Invariant: "list-artifacts", Where: where + ", task " + seeded.ID,
 					Expected: fmt.Sprintf("the task's %d artifacts, as GetTask shows them", len(full.Artifacts)),
-					Actual:   "artifacts: " + clipText(string(task["artifacts"]), 80)})
+					Actual:   "artifacts: " + suites.Cut(string(task["artifacts"]), 80)})
 			}
 		}
 		if !found {
@@ -490,7 +490,7 @@ var _ = suites.Spec("LIFE-022", func(ctx context.Context, t *suites.T) {
 		list := func(req a2a.ListTasksRequest, where string) ([]a2a.Task, bool) {
 			resp, err := cl.ListTasks(ctx, &req)
 			if err != nil {
-				vs = append(vs, invariants.Violation{Invariant: "list", Where: where, Expected: "a page of tasks", Actual: describe(err)})
+				vs = append(vs, invariants.Violation{Invariant: "list", Where: where, Expected: "a page of tasks", Actual: suites.ErrText(err)})
 				return nil, false
 			}
 			return resp.Tasks, true
@@ -550,11 +550,11 @@ var _ = suites.Spec("LIFE-022", func(ctx context.Context, t *suites.T) {
 			key := fmt.Sprintf("pageSize-%d-%s", n, b)
 			switch {
 			case err != nil && refusedAsInvalid(err):
-				t.Observe(key, "refused: "+describe(err))
+				t.Observe(key, "refused: "+suites.ErrText(err))
 			case err != nil:
 				vs = append(vs, invariants.Violation{Invariant: "list-page-size", Where: where,
 					Expected: "a validation error (InvalidParams / HTTP 400), or a page within 1..100 (a2a-v1.md UNSURE 9: both allowed)",
-					Actual:   describe(err)})
+					Actual:   suites.ErrText(err)})
 			case len(resp.Tasks) > maxListPage || resp.PageSize > maxListPage || resp.PageSize < 0:
 				vs = append(vs, invariants.Violation{Invariant: "list-page-size", Where: where,
 					Expected: "a validation error, or a page of at most 100 tasks (§3.1.4)",

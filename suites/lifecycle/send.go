@@ -93,7 +93,7 @@ func finishedTask(ctx context.Context, t *suites.T, c *client.Client) *a2a.Task 
 	resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg})
 	if err != nil {
 		t.Violated(invariants.Violation{Invariant: "send", Where: "SendMessage (" + c.Binding() + ")",
-			Expected: "an answer to a plain text message", Actual: describe(err)})
+			Expected: "an answer to a plain text message", Actual: suites.ErrText(err)})
 	}
 	if resp.Task == nil {
 		t.CouldNotRun("the agent answered a plain message with a Message, not a task, and offers no scripted behaviour to make one.")
@@ -144,7 +144,7 @@ func judgeSendAnswer(ctx context.Context, t *suites.T, c *client.Client, req *a2
 	ans := callRaw(ctx, c, client.RawRequest{Method: a2a.MethodSendMessage, Params: req})
 	if ans.Err != nil {
 		return nil, []invariants.Violation{{Invariant: "send-response", Where: where,
-			Expected: "a SendMessageResponse", Actual: describe(ans.Err)}}
+			Expected: "a SendMessageResponse", Actual: suites.ErrText(ans.Err)}}
 	}
 	var vs []invariants.Violation
 	ct := ans.Raw.Header.Get("Content-Type")
@@ -258,7 +258,7 @@ var _ = suites.Spec("LIFE-004", func(ctx context.Context, t *suites.T) {
 			took := time.Since(start).Round(time.Millisecond)
 			if err != nil {
 				vs = append(vs, invariants.Violation{Invariant: "blocking-send", Where: where,
-					Expected: "the task, terminal or interrupted", Actual: describe(err)})
+					Expected: "the task, terminal or interrupted", Actual: suites.ErrText(err)})
 				continue
 			}
 			if resp.Task == nil {
@@ -298,7 +298,7 @@ var _ = suites.Spec("LIFE-005", func(ctx context.Context, t *suites.T) {
 		took := time.Since(start).Round(time.Millisecond)
 		if err != nil {
 			vs = append(vs, invariants.Violation{Invariant: "return-immediately", Where: where,
-				Expected: "the task, still in progress", Actual: describe(err)})
+				Expected: "the task, still in progress", Actual: suites.ErrText(err)})
 			continue
 		}
 		if resp.Task == nil {

@@ -103,7 +103,7 @@ func startReading(ctx context.Context, t *suites.T, s *client.Stream, channel st
 		for n := 0; n < maxStreamEvents; n++ {
 			resp, err := s.Next()
 			if err != nil && err == last {
-				why = "the stream broke: " + describe(err)
+				why = "the stream broke: " + suites.ErrText(err)
 				return // a final error repeats: the stream is over
 			}
 			last = err
@@ -155,7 +155,7 @@ func startReading(ctx context.Context, t *suites.T, s *client.Stream, channel st
 					continue
 				}
 				if ce, ok := client.AsError(it.err); ok && ce.Class == client.Transport {
-					r.log.stopped = "the connection broke: " + describe(it.err)
+					r.log.stopped = "the connection broke: " + suites.ErrText(it.err)
 					r.log.events = append(r.log.events, suites.Event{At: it.at, Err: it.err})
 					continue
 				}
@@ -264,7 +264,7 @@ func eventLabel(r a2a.StreamResponse) string {
 		return "statusUpdate " + string(r.StatusUpdate.Status.State)
 	case r.ArtifactUpdate != nil:
 		u := r.ArtifactUpdate
-		s := fmt.Sprintf("artifactUpdate %s %q", clipText(u.Artifact.ArtifactID, 40), clipText(textOfParts(u.Artifact.Parts), 40))
+		s := fmt.Sprintf("artifactUpdate %s %q", suites.Cut(u.Artifact.ArtifactID, 40), suites.Cut(textOfParts(u.Artifact.Parts), 40))
 		if u.Append {
 			s += " append"
 		}
@@ -273,7 +273,7 @@ func eventLabel(r a2a.StreamResponse) string {
 		}
 		return s
 	case r.Message != nil:
-		return "message " + clipText(r.Message.MessageID, 40)
+		return "message " + suites.Cut(r.Message.MessageID, 40)
 	}
 	return "an empty StreamResponse"
 }
@@ -292,13 +292,6 @@ func eventLabels(rs []a2a.StreamResponse) string {
 		out = append(out, eventLabel(r))
 	}
 	return strings.Join(out, ", ")
-}
-
-func clipText(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
 }
 
 // textOfParts joins the text parts of a message or artifact.
@@ -376,7 +369,7 @@ func checkTaskStream(l *streamLog, w taskStreamWant) (taskStreamResult, []invari
 	repeats := 0
 	for i, ev := range l.events {
 		if ev.Err != nil {
-			add("stream-event", i, "a StreamResponse framed as the binding requires (§9.4.2, §11.7)", describe(ev.Err))
+			add("stream-event", i, "a StreamResponse framed as the binding requires (§9.4.2, §11.7)", suites.ErrText(ev.Err))
 			continue
 		}
 		r := ev.Resp
@@ -530,7 +523,7 @@ var _ = suites.Spec("LIFE-015", func(ctx context.Context, t *suites.T) {
 		s, err := c.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: &msg})
 		if err != nil {
 			vs = append(vs, invariants.Violation{Invariant: "stream-open", Where: where,
-				Expected: "a text/event-stream of the task (the card advertises streaming)", Actual: describe(err)})
+				Expected: "a text/event-stream of the task (the card advertises streaming)", Actual: suites.ErrText(err)})
 			continue
 		}
 		log := readStream(ctx, t, s, where, closeGrace(t))
@@ -563,7 +556,7 @@ var _ = suites.Spec("LIFE-016", func(ctx context.Context, t *suites.T) {
 		s, err := c.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: &msg})
 		if err != nil {
 			vs = append(vs, invariants.Violation{Invariant: "stream-open", Where: where,
-				Expected: "a text/event-stream carrying the reply (the card advertises streaming)", Actual: describe(err)})
+				Expected: "a text/event-stream carrying the reply (the card advertises streaming)", Actual: suites.ErrText(err)})
 			continue
 		}
 		log := readStream(ctx, t, s, where, closeGrace(t))
@@ -584,7 +577,7 @@ func checkMessageStream(l *streamLog, where string) []invariants.Violation {
 	for i, ev := range l.events {
 		if ev.Err != nil {
 			vs = append(vs, invariants.Violation{Invariant: "stream-event", Where: fmt.Sprintf("%s, event %d", where, i+1),
-				Expected: "a StreamResponse framed as the binding requires (§9.4.2, §11.7)", Actual: describe(ev.Err)})
+				Expected: "a StreamResponse framed as the binding requires (§9.4.2, §11.7)", Actual: suites.ErrText(ev.Err)})
 		}
 	}
 	rs := l.responses()

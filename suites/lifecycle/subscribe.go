@@ -35,7 +35,7 @@ var _ = suites.Spec("LIFE-017", func(ctx context.Context, t *suites.T) {
 	sa, err := ca.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: &msg})
 	if err != nil {
 		t.Violated(invariants.Violation{Invariant: "stream-open", Where: whereA,
-			Expected: "a text/event-stream of the task (the card advertises streaming)", Actual: describe(err)})
+			Expected: "a text/event-stream of the task (the card advertises streaming)", Actual: suites.ErrText(err)})
 	}
 	ra := startReading(ctx, t, sa, whereA, grace)
 	first, ok := ra.waitFirst(ctx)
@@ -50,10 +50,10 @@ var _ = suites.Spec("LIFE-017", func(ctx context.Context, t *suites.T) {
 	if err != nil {
 		ra.wait()
 		if task, gerr := t.Get(ctx, ca, id); gerr == nil && task.Status.State.Terminal() {
-			t.Indeterminate("the task was %s before the second stream could attach (%s)", task.Status.State, describe(err))
+			t.Indeterminate("the task was %s before the second stream could attach (%s)", task.Status.State, suites.ErrText(err))
 		}
 		t.Violated(invariants.Violation{Invariant: "stream-open", Where: whereB,
-			Expected: "a second stream of the working task", Actual: describe(err)})
+			Expected: "a second stream of the working task", Actual: suites.ErrText(err)})
 	}
 	rb := startReading(ctx, t, sb, whereB, grace)
 
@@ -67,7 +67,7 @@ var _ = suites.Spec("LIFE-017", func(ctx context.Context, t *suites.T) {
 		cClosed = t.History().Now()
 		rc.wait()
 	} else {
-		t.Observe("third-stream", "SubscribeToTask for the stream to close early failed: "+describe(err))
+		t.Observe("third-stream", "SubscribeToTask for the stream to close early failed: "+suites.ErrText(err))
 	}
 
 	la, lb := ra.wait(), rb.wait()
@@ -176,10 +176,10 @@ var _ = suites.Spec("LIFE-018", func(ctx context.Context, t *suites.T) {
 		s, err := c.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: task.ID})
 		if err != nil {
 			if now, gerr := t.Get(ctx, c, task.ID); gerr == nil && now.Status.State.Terminal() {
-				t.Indeterminate("task %s turned %s before the subscription reached the agent (%s)", task.ID, now.Status.State, describe(err))
+				t.Indeterminate("task %s turned %s before the subscription reached the agent (%s)", task.ID, now.Status.State, suites.ErrText(err))
 			}
 			vs = append(vs, invariants.Violation{Invariant: "stream-open", Where: where,
-				Expected: "a stream of the " + string(before.Status.State) + " task", Actual: describe(err)})
+				Expected: "a stream of the " + string(before.Status.State) + " task", Actual: suites.ErrText(err)})
 			continue
 		}
 		log := readStream(ctx, t, s, where, closeGrace(t))
@@ -250,7 +250,7 @@ func checkTerminalSubscribe(l *streamLog, where string) ([]invariants.Violation,
 		if ce, ok := client.AsError(first.Err); ok && ce.Kind == a2a.ErrUnsupportedOperation {
 			return nil, "an error as the first stream event"
 		}
-		return fail(describe(first.Err) + " as the first stream event"), ""
+		return fail(suites.ErrText(first.Err) + " as the first stream event"), ""
 	}
 	if first.Resp.Task != nil {
 		rest := "then " + l.ending()
