@@ -193,10 +193,7 @@ func (a *Agent) cardBody(r *http.Request) ([]byte, string) {
 }
 
 func (a *Agent) serveCard(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		writeJSON(w, http.StatusMethodNotAllowed, "application/json",
-			errInvalidRequest("the agent card is read with GET").withHTTP(http.StatusMethodNotAllowed).restBody(true))
+	if !onlyGET(w, r, "the agent card is read with GET") {
 		return
 	}
 	if !a.Ready() && !a.faults.has(faultCardBeforeReady) {
@@ -317,4 +314,16 @@ func (a *Agent) serveAdmin(w http.ResponseWriter, r *http.Request, op string) {
 	default:
 		writeJSON(w, http.StatusNotFound, "application/json", errMethodNotFound(r.Method+" "+op).restBody(true))
 	}
+}
+
+// onlyGET answers 405 to anything but GET and HEAD on the well-known
+// documents (card, key set) and reports whether the request may go on.
+func onlyGET(w http.ResponseWriter, r *http.Request, msg string) bool {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return true
+	}
+	w.Header().Set("Allow", "GET, HEAD")
+	writeJSON(w, http.StatusMethodNotAllowed, "application/json",
+		errInvalidRequest("%s", msg).withHTTP(http.StatusMethodNotAllowed).restBody(true))
+	return false
 }

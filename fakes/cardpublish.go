@@ -181,10 +181,7 @@ func (a *Agent) publishCard(base string, doc []byte) []byte {
 
 // serveJWKS publishes the card-signing key (RFC 7517 key set).
 func (a *Agent) serveJWKS(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		writeJSON(w, http.StatusMethodNotAllowed, "application/json",
-			errInvalidRequest("the key set is read with GET").withHTTP(http.StatusMethodNotAllowed).restBody(true))
+	if !onlyGET(w, r, "the key set is read with GET") {
 		return
 	}
 	body, _ := json.Marshal(map[string]any{"keys": []map[string]string{signer().jwk}})

@@ -311,6 +311,19 @@ type eventStream struct {
 	release func()
 }
 
+// sendOrStream runs SendMessage or SendStreamingMessage for either binding:
+// a body to write, or a stream to pump.
+func (a *Agent) sendOrStream(ctx context.Context, req *a2a.SendMessageRequest, streaming bool) ([]byte, *eventStream, *opError) {
+	res, oe := a.send(ctx, req, streaming)
+	if oe != nil {
+		return nil, nil, oe
+	}
+	if res.stream != nil {
+		return nil, res.stream, nil
+	}
+	return a.sendBody(res), nil, nil
+}
+
 // body renders SendMessageResponse: {"task":…} or {"message":…}.
 func (a *Agent) sendBody(r *sendResult) []byte {
 	if r.message != nil {

@@ -137,15 +137,7 @@ func (a *Agent) serveREST(w http.ResponseWriter, r *http.Request) {
 	case a2a.MethodSendMessage, a2a.MethodSendStreamingMessage:
 		var req a2a.SendMessageRequest
 		if oe = body(&req); oe == nil {
-			var res *sendResult
-			res, oe = a.send(ctx, &req, route.method == a2a.MethodSendStreamingMessage)
-			if oe == nil {
-				if res.stream != nil {
-					stream = res.stream
-				} else {
-					result = a.sendBody(res)
-				}
-			}
+			result, stream, oe = a.sendOrStream(ctx, &req, route.method == a2a.MethodSendStreamingMessage)
 		}
 	case a2a.MethodGetTask:
 		req := a2a.GetTaskRequest{ID: route.taskID}
