@@ -61,7 +61,7 @@ func Summarize(results []Result) Summary {
 		s.ByVerdict[r.Verdict]++
 		bump(s.BySuite, r.Suite, r.Verdict)
 		bump(s.ByLevel, r.Level, r.Verdict)
-		if r.Verdict != NotApplicable {
+		if r.Verdict.Counts() {
 			s.Score.Denominator++
 		}
 		switch r.Verdict {
