@@ -137,6 +137,10 @@ type Options struct {
 	// RequiredExtension marks an extension URI required on the card and
 	// refuses requests that do not declare it (ExtensionSupportRequiredError).
 	RequiredExtension string
+	// StepDelay is the least time every task step takes (and a Message reply),
+	// whatever the directive or prompt asked: a slow agent, for proving the
+	// harness fair to agents whose tasks take seconds (`fake --delay`).
+	StepDelay time.Duration
 	// Admin enables POST /_a2a-conform/rotate, for drivers that can only
 	// reach the agent over HTTP (hooks mode self-tests).
 	Admin bool

@@ -48,6 +48,9 @@ func (a *Agent) behaviourFor(msg *a2a.Message) (directive.Directive, string, *op
 	if !found {
 		d = directive.Directive{Version: directive.Version}
 	}
+	if min := a.opts.StepDelay; min > d.Delay() {
+		d.DelayMs = min.Milliseconds()
+	}
 	if d.Text != "" {
 		text = d.Text
 	}

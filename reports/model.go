@@ -103,6 +103,9 @@ type Summary struct {
 	BySuite   map[string]map[Verdict]int `json:"bySuite"`
 	ByLevel   map[string]map[Verdict]int `json:"byLevel"`
 	Score     Score                      `json:"score"`
+	// Partial counts results with parts of their title left unchecked
+	// (Result.Unchecked); none of them is a pass.
+	Partial int `json:"partial,omitempty"`
 }
 
 // Score is the headline figure with its denominator always shown.
@@ -137,7 +140,11 @@ type Result struct {
 	// (e.g. "second-cancel": "TaskNotCancelableError") and measured figures
 	// (e.g. "race.trials": "200").
 	Observations map[string]string `json:"observations,omitempty"`
-	Transcript   []Exchange        `json:"transcript,omitempty"`
+	// Unchecked lists the parts of the title the spec could not check, each
+	// with why. A result with unchecked parts is never a pass (DESIGN.md
+	// "Verdicts"; docs/report-format.md "Partial checks").
+	Unchecked  []string   `json:"unchecked,omitempty"`
+	Transcript []Exchange `json:"transcript,omitempty"`
 }
 
 // Exchange is one recorded request/response (or webhook delivery), already

@@ -64,6 +64,9 @@ func Summarize(results []Result) Summary {
 		if r.Verdict.Counts() {
 			s.Score.Denominator++
 		}
+		if len(r.Unchecked) > 0 {
+			s.Partial++
+		}
 		switch r.Verdict {
 		case Pass:
 			s.Score.Passed++

@@ -126,6 +126,9 @@ func Verify(r *Report, raw []byte) []Problem {
 		if res.DurationMs < 0 {
 			ps.add(at+"/durationMs", "negative")
 		}
+		if res.Verdict == Pass && len(res.Unchecked) > 0 {
+			ps.add(at+"/verdict", "pass with parts of the requirement unchecked")
+		}
 		if r.Run.Unreachable && res.Verdict == Pass {
 			ps.add(at+"/verdict", "pass in a run whose target was unreachable")
 		}
@@ -205,6 +208,9 @@ func summaryDiffs(got, want Summary) []string {
 	if g.Passed != w.Passed || g.Denominator != w.Denominator || g.MustFailed != w.MustFailed || g.Warned != w.Warned {
 		d = append(d, fmt.Sprintf("score is %d/%d (mustFailed %d, warned %d), want %d/%d (mustFailed %d, warned %d)",
 			g.Passed, g.Denominator, g.MustFailed, g.Warned, w.Passed, w.Denominator, w.MustFailed, w.Warned))
+	}
+	if got.Partial != want.Partial {
+		d = append(d, fmt.Sprintf("partial is %d, want %d", got.Partial, want.Partial))
 	}
 	if math.Abs(g.Percent-w.Percent) > 0.05 {
 		d = append(d, fmt.Sprintf("score percent is %v, want %v", g.Percent, w.Percent))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -102,7 +103,23 @@ func (t *T) Scripted(s Script) a2a.Message {
 		t.CouldNotRun("%v.", err)
 	}
 	t.Observe("behaviour", t.Env.Behaviour.Kind())
+	if t.Env.Behaviour.Kind() != "directive" {
+		t.usedKey(KeyOf(t.Env.Behaviour, s))
+	}
 	return m
+}
+
+// usedKey records a prompt-map key the spec used; the observation
+// "prompt-keys" lists them all.
+func (t *T) usedKey(key string) {
+	t.mu.Lock()
+	if !slices.Contains(t.keys, key) {
+		t.keys = append(t.keys, key)
+		slices.Sort(t.keys)
+	}
+	keys := strings.Join(t.keys, ", ")
+	t.mu.Unlock()
+	t.Observe("prompt-keys", keys)
 }
 
 // History returns the spec's observation history, created on first use.
@@ -165,15 +182,13 @@ func (t *T) Cancel(ctx context.Context, c *client.Client, id string) (*a2a.Task,
 // Poll is the interval between GetTask polls while waiting for a state.
 const Poll = 20 * time.Millisecond
 
-// WaitFor polls GetTask until the task's state satisfies ok or patience runs
-// out; then it fails the spec saying how long it waited, for what, and what
-// the task still showed.
+// WaitFor polls GetTask until the task's state satisfies ok or patience
+// (T.Patience) runs out. Running out of patience is not a violation the spec
+// text names, so the spec ends indeterminate, saying how long it waited, for
+// what, and what the task still showed.
 func (t *T) WaitFor(ctx context.Context, c *client.Client, id string, what string, ok func(a2a.TaskState) bool) *a2a.Task {
 	GinkgoHelper()
-	patience := t.Env.Options.Patience
-	if patience <= 0 {
-		patience = 10 * time.Second
-	}
+	patience := t.Patience()
 	start := time.Now()
 	var last *a2a.Task
 	var lastErr error
@@ -181,6 +196,9 @@ func (t *T) WaitFor(ctx context.Context, c *client.Client, id string, what strin
 		task, err := t.Get(ctx, c, id)
 		if err == nil {
 			last, lastErr = task, nil
+			if task.Status.State.Terminal() {
+				t.sawEnd(id)
+			}
 			if ok(task.Status.State) {
 				return task
 			}
@@ -195,7 +213,8 @@ func (t *T) WaitFor(ctx context.Context, c *client.Client, id string, what strin
 			if lastErr != nil {
 				still += " (last error: " + lastErr.Error() + ")"
 			}
-			Fail(fmt.Sprintf("timed out after %s waiting for task %s to be %s, %s", time.Since(start).Round(time.Millisecond), id, what, still))
+			t.Indeterminate("timed out after %s waiting for task %s to be %s, %s (patience %s: raise --patience for a slower agent)",
+				time.Since(start).Round(time.Millisecond), id, what, still, patience.Round(time.Millisecond))
 		}
 		select {
 		case <-ctx.Done():

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -23,6 +24,33 @@ type Script struct {
 	Chunks int
 	// Text is carried through to the artifact or reply.
 	Text string
+	// Least is the weakest prompt-map key that still serves the spec's
+	// check, along Fallback (artifacts → slow → complete). With a prompt map
+	// that lacks the script's own key, the next key along the order that the
+	// map has is used, down to Least; "" allows no fallback. A spec that
+	// falls back checks only what the weaker behaviour can show.
+	Least string
+}
+
+// Fallback is the documented order in which a spec that needs a task that
+// stays working settles for less: several artifact chunks, else a task that
+// works for a while, else one that completes.
+var Fallback = []string{PromptArtifacts, PromptSlow, PromptComplete}
+
+// Keys lists the prompt-map keys that can serve s, best first: its own key,
+// then the weaker keys along Fallback down to s.Least.
+func (s Script) Keys() []string {
+	own := promptKey(s)
+	keys := []string{own}
+	if s.Least == "" || s.Least == own {
+		return keys
+	}
+	i := slices.Index(Fallback, own)
+	j := slices.Index(Fallback, s.Least)
+	if i < 0 || j <= i {
+		return keys
+	}
+	return append(keys, Fallback[i+1:j+1]...)
 }
 
 // Prompt-map keys: for each behaviour the specs need, the config gives the text
@@ -78,20 +106,55 @@ type PromptMapBehaviour struct {
 func (PromptMapBehaviour) Kind() string         { return "prompt-map" }
 func (PromptMapBehaviour) Extensions() []string { return nil }
 
-// Message picks the prompt for the script's outcome; the error names the
-// missing key so could-not-run can say what to configure.
+// Message picks the prompt for the script: its own key, else the first
+// weaker key the map has (Script.Keys). The error names the key that would
+// serve best, so could-not-run can say what to configure.
 func (b PromptMapBehaviour) Message(s Script) (a2a.Message, error) {
-	key := promptKey(s)
-	text, ok := b.Prompts[key]
-	if !ok || strings.TrimSpace(text) == "" {
-		have := make([]string, 0, len(b.Prompts))
-		for k := range b.Prompts {
-			have = append(have, k)
-		}
-		sort.Strings(have)
-		return a2a.Message{}, fmt.Errorf("the prompt map has no %q entry (it has: %s)", key, strings.Join(have, ", "))
+	key, err := b.Key(s)
+	if err != nil {
+		return a2a.Message{}, err
 	}
-	return a2a.Message{MessageID: NewID("msg"), Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart(text)}}, nil
+	return a2a.Message{MessageID: NewID("msg"), Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart(b.Prompts[key])}}, nil
+}
+
+// Key is the prompt-map key Message uses for s.
+func (b PromptMapBehaviour) Key(s Script) (string, error) {
+	keys := s.Keys()
+	for _, k := range keys {
+		if strings.TrimSpace(b.Prompts[k]) != "" {
+			return k, nil
+		}
+	}
+	have := make([]string, 0, len(b.Prompts))
+	for k := range b.Prompts {
+		have = append(have, k)
+	}
+	sort.Strings(have)
+	want := fmt.Sprintf("%q", keys[0])
+	if len(keys) > 1 {
+		want = fmt.Sprintf("%q (or, for this spec, %s)", keys[0], quoteAll(keys[1:]))
+	}
+	return "", fmt.Errorf("the prompt map has no %s entry (it has: %s)", want, strings.Join(have, ", "))
+}
+
+func quoteAll(keys []string) string {
+	q := make([]string, len(keys))
+	for i, k := range keys {
+		q[i] = fmt.Sprintf("%q", k)
+	}
+	return strings.Join(q, " or ")
+}
+
+// KeyOf names what will produce s under behaviour b: the prompt-map key, or
+// "directive" (the directive extension scripts every behaviour exactly).
+func KeyOf(b Behaviour, s Script) string {
+	if pm, ok := b.(PromptMapBehaviour); ok {
+		if k, err := pm.Key(s); err == nil {
+			return k
+		}
+		return ""
+	}
+	return b.Kind()
 }
 
 func promptKey(s Script) string {

@@ -81,6 +81,7 @@ func resultOf(t *T, r SpecReport) reports.Result {
 		Violations:   t.violations,
 		Observations: t.observations,
 		Transcript:   t.transcript,
+		Unchecked:    t.unchecked,
 	}
 	switch {
 	case t.override != "":
@@ -120,6 +121,7 @@ func merge(into *reports.Result, step reports.Result) {
 	into.DurationMs += step.DurationMs
 	into.Violations = append(into.Violations, step.Violations...)
 	into.Transcript = append(into.Transcript, step.Transcript...)
+	into.Unchecked = append(into.Unchecked, step.Unchecked...)
 	for k, v := range step.Observations {
 		if into.Observations == nil {
 			into.Observations = map[string]string{}

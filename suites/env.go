@@ -43,6 +43,8 @@ type Env struct {
 	Topology Topology
 	// Options are the run's tunables.
 	Options Options
+	// Timing is what the run learned of the agent's pace (nil: made on first use).
+	Timing *Timing
 }
 
 // Options are the knobs specs read.
@@ -57,7 +59,9 @@ type Options struct {
 	Settle time.Duration
 	// JWKS is the configured JSON Web Key Set for card signatures (may be nil).
 	JWKS []byte
-	// Patience bounds "Eventually" waits for the agent to reach a state.
+	// Patience is the least time "Eventually" waits for the agent to reach a
+	// state (DefaultPatience when zero); T.Patience stretches it to the
+	// agent's observed pace.
 	Patience time.Duration
 }
 

@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/a2a-conform/a2a-conform/fakes"
 	"github.com/a2a-conform/a2a-conform/internal/runner"
@@ -30,6 +31,9 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	store := fs.String("store", "", "shared store, sqlite:`PATH` (default: in memory, one instance)")
 	name := fs.String("name", "fake-0", "instance `NAME`, sent in the A2A-Conform-Instance header")
 	listFaults := fs.Bool("list-faults", false, "list the registered faults and exit")
+	delay := fs.Duration("delay", 0, "make every task step (and a message reply) take at least this long: a slow agent, to try the harness's patience")
+	prompts := fs.Bool("prompt-map", false, "also obey the fixed prompt phrases of examples/reference-prompt-map.yaml")
+	noDirective := fs.Bool("no-directive", false, "withdraw the directive extension (drive it by --prompt-map instead)")
 	var faultF listFlag
 	fs.Var(&faultF, "fault", "faults to switch on, comma-separated")
 	if done, code := parse(fs, args); done {
@@ -41,7 +45,11 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	opts := fakes.Options{Name: *name, Faults: splitComma(faultF)}
+	opts := fakes.Options{Name: *name, Faults: splitComma(faultF), StepDelay: *delay, PromptMap: *prompts, DisableDirective: *noDirective}
+	if *delay < 0 || *delay > 10*time.Minute {
+		fmt.Fprintf(stderr, "fake: --delay %s: between 0 and 10m\n", *delay)
+		return runner.ExitUsage
+	}
 	for _, f := range opts.Faults {
 		if _, err := fakes.LookupFault(f); err != nil {
 			fmt.Fprintf(stderr, "fake: %v\n", err)

@@ -48,6 +48,9 @@ type Config struct {
 	JWKS string `json:"jwks,omitempty" yaml:"jwks,omitempty"`
 	// RequestTimeout bounds the wait for an answer's headers (default 30 s).
 	RequestTimeout time.Duration `json:"request-timeout,omitempty" yaml:"request-timeout,omitempty"`
+	// Patience is the least time a spec waits for a task to reach a state
+	// (default 10 s); it grows to the agent's observed pace.
+	Patience time.Duration `json:"patience,omitempty" yaml:"patience,omitempty"`
 	// NoDirective tells the harness not to use the directive extension even if
 	// the card advertises it (to exercise the prompt-map path).
 	NoDirective bool `json:"no-directive,omitempty" yaml:"no-directive,omitempty"`
@@ -185,6 +188,12 @@ func (c *Config) Validate() error {
 	}
 	if c.RequestTimeout == 0 {
 		c.RequestTimeout = DefaultRequestTimeout
+	}
+	if c.Patience < 0 || c.Patience > time.Hour {
+		add("--patience %s: between 1ms and 1h", c.Patience)
+	}
+	if c.Patience == 0 {
+		c.Patience = suites.DefaultPatience
 	}
 	if c.Out == "" {
 		c.Out = DefaultOut
