@@ -1,0 +1,66 @@
+package runner_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/fakes"
+	"github.com/a2a-conform/a2a-conform/reports"
+)
+
+// Variants of the reference agent: correct agents that read the spec another
+// allowed way, or run at another pace, than the default reference agent. A
+// spec that fails one of them fails a correct agent (issue 8). Each is served
+// in this process on loopback and the CLI child runs against it as --target.
+
+// startVariant serves the reference agent with opts on 127.0.0.1 and returns
+// its base URL; it stops with the test.
+func startVariant(t *testing.T, opts fakes.Options) string {
+	t.Helper()
+	if opts.Name == "" {
+		opts.Name = "variant"
+	}
+	a, err := fakes.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(a)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := a.Start(ctx); err != nil {
+		srv.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = a.Shutdown(ctx)
+		srv.CloseClientConnections()
+		srv.Close()
+	})
+	return srv.URL
+}
+
+// runVariant runs the CLI against a variant of the reference agent.
+func runVariant(t *testing.T, opts fakes.Options, args ...string) cliRun {
+	t.Helper()
+	url := startVariant(t, opts)
+	return runCLI(t, nil, append([]string{"--target", url}, args...)...)
+}
+
+// result returns the result of one spec, failing the test when it is missing.
+func result(t *testing.T, r cliRun, id string) reports.Result {
+	t.Helper()
+	if r.report == nil {
+		t.Fatalf("no report (exit %d)\nstdout:\n%s\nstderr:\n%s", r.exit, r.stdout, r.stderr)
+	}
+	for _, res := range r.report.Results {
+		if res.ID == id {
+			return res
+		}
+	}
+	t.Fatalf("no result for %s\nstdout:\n%s", id, r.stdout)
+	return reports.Result{}
+}
