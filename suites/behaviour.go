@@ -148,6 +148,9 @@ func quoteAll(keys []string) string {
 // KeyOf names what will produce s under behaviour b: the prompt-map key, or
 // "directive" (the directive extension scripts every behaviour exactly).
 func KeyOf(b Behaviour, s Script) string {
+	if b == nil {
+		return ""
+	}
 	if pm, ok := b.(PromptMapBehaviour); ok {
 		if k, err := pm.Key(s); err == nil {
 			return k

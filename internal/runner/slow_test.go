@@ -1,0 +1,134 @@
+package runner_test
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/fakes"
+	"github.com/a2a-conform/a2a-conform/reports"
+)
+
+// The reference agent made slow: every step takes a second, and it is driven
+// by the prompt map instead of the directive, as an LLM-backed agent would be.
+// Verdicts tuned to the directive's 150 ms steps pass a broken agent here and
+// fail a correct one (issue 8).
+
+// slowAgent is the reference agent with steps of stepDelay, the directive
+// extension withdrawn and the fixed prompt phrases understood.
+func slowAgent(stepDelay time.Duration, faults ...string) fakes.Options {
+	return fakes.Options{StepDelay: stepDelay, PromptMap: true, DisableDirective: true, Faults: faults}
+}
+
+// promptMapConfig writes a config holding the reference agent's prompt map,
+// limited to keys when any are given.
+func promptMapConfig(t *testing.T, keys ...string) string {
+	t.Helper()
+	all := map[string]string{
+		"complete": "say hello", "slow": "work slowly then complete", "input-required": "ask me for input",
+		"fail": "fail this task", "reject": "reject this task", "message": "reply with a message",
+		"artifacts": "stream three chunks",
+	}
+	if len(keys) == 0 {
+		for k := range all {
+			keys = append(keys, k)
+		}
+	}
+	body := "prompt-map:\n"
+	for _, k := range keys {
+		body += "  " + k + ": \"" + all[k] + "\"\n"
+	}
+	p := filepath.Join(t.TempDir(), "prompt-map.yaml")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// The headline bug on a slow agent: the cancel is acknowledged, then the task
+// goes on and completes a few seconds later. LIFE-011 and LIFE-012 watched for
+// 750 ms and passed it; they must watch until the task would have completed.
+func TestSlowAgentCancelThenCompleteIsCaught(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a slow agent for about a minute")
+	}
+	t.Parallel()
+	cfg := promptMapConfig(t)
+	r := runVariant(t, slowAgent(time.Second, "cancel-then-complete"), "--config", cfg, "--focus", "LIFE-011,LIFE-012", "--seed", "21")
+	for _, id := range []string{"LIFE-011", "LIFE-012"} {
+		res := result(t, r, id)
+		if res.Verdict != reports.Fail {
+			t.Errorf("%s on a slow agent with cancel-then-complete: %s (%s), want fail\nobservations: %v", id, res.Verdict, res.Reason, res.Observations)
+		}
+	}
+	if r.exit != 1 {
+		t.Errorf("exit %d, want 1", r.exit)
+	}
+}
+
+// The same specs pass the same slow agent without the fault, and say how long
+// they watched.
+func TestSlowAgentCleanCancelPasses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a slow agent for about a minute")
+	}
+	t.Parallel()
+	cfg := promptMapConfig(t)
+	r := runVariant(t, slowAgent(time.Second), "--config", cfg, "--focus", "LIFE-011,LIFE-012,LIFE-013", "--seed", "21")
+	for _, id := range []string{"LIFE-011", "LIFE-012", "LIFE-013"} {
+		res := result(t, r, id)
+		if res.Verdict != reports.Pass {
+			t.Errorf("%s on a clean slow agent: %s: %s\nobservations: %v", id, res.Verdict, res.Reason, res.Observations)
+		}
+	}
+	if w := result(t, r, "LIFE-012").Observations["watched-JSONRPC"]; w == "" {
+		t.Errorf("LIFE-012 does not report the span it watched")
+	}
+}
+
+// An agent whose "slow" task ends at once (it streams its chunks together):
+// every cancel loses the race, which the spec allows (a2a-v1.md §5). LIFE-012
+// failed it; it is indeterminate, saying the task ended first.
+func TestCancelThatLosesTheRaceIsNotAFail(t *testing.T) {
+	t.Parallel()
+	p := filepath.Join(t.TempDir(), "fast.yaml")
+	// Every behaviour the cancel specs may ask for completes at once.
+	body := "prompt-map:\n  complete: \"say hello\"\n  slow: \"say hello\"\n  artifacts: \"say hello\"\n"
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runVariant(t, fakes.Options{PromptMap: true, DisableDirective: true}, "--config", p, "--focus", "LIFE-012", "--seed", "3")
+	res := result(t, r, "LIFE-012")
+	if res.Verdict != reports.Indeterminate {
+		t.Fatalf("LIFE-012 against an agent that completes before any cancel: %s (%s), want indeterminate", res.Verdict, res.Reason)
+	}
+	t.Logf("LIFE-012: %s", res.Reason)
+}
+
+// A race in which every trial went one way proves nothing: against an agent
+// whose tasks end before any cancel can land, LIFE-014 is indeterminate and
+// names the side that never happened, after looking for it.
+func TestRaceWithOneSideMissingIsIndeterminate(t *testing.T) {
+	t.Parallel()
+	p := filepath.Join(t.TempDir(), "fast.yaml")
+	if err := os.WriteFile(p, []byte("prompt-map:\n  slow: \"say hello\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// return-immediately-ignored: every send returns the finished task, so
+	// every cancel comes after the end, deterministically.
+	r := runVariant(t, fakes.Options{PromptMap: true, DisableDirective: true, Faults: []string{"return-immediately-ignored"}},
+		"--config", p, "--focus", "LIFE-014", "--race-trials", "20", "--seed", "3")
+	res := result(t, r, "LIFE-014")
+	if res.Verdict != reports.Indeterminate || !strings.Contains(res.Reason, "rarely went the cancel's way") {
+		t.Fatalf("LIFE-014 against an agent that always completes first: %s (%s), want indeterminate naming the missing side\n%v", res.Verdict, res.Reason, res.Observations)
+	}
+	if res.Observations["race.bound.canceled"] == "" || res.Observations["race.bound.completed-first"] == "" {
+		t.Errorf("the bound is not stated per side: %v", res.Observations)
+	}
+	if n, _ := strconv.Atoi(res.Observations["race.trials"]); n <= 20 {
+		t.Errorf("%d trials: the spec did not look for the missing side", n)
+	}
+}
