@@ -188,7 +188,11 @@ const Poll = 20 * time.Millisecond
 // what, and what the task still showed.
 func (t *T) WaitFor(ctx context.Context, c *client.Client, id string, what string, ok func(a2a.TaskState) bool) *a2a.Task {
 	GinkgoHelper()
-	patience := t.Patience()
+	return t.waitFor(ctx, c, id, what, ok, t.Patience())
+}
+
+func (t *T) waitFor(ctx context.Context, c *client.Client, id string, what string, ok func(a2a.TaskState) bool, patience time.Duration) *a2a.Task {
+	GinkgoHelper()
 	start := time.Now()
 	var last *a2a.Task
 	var lastErr error

@@ -143,7 +143,12 @@ func (t *T) Expected(ctx context.Context, c *client.Client, s Script) time.Durat
 	}
 	task := resp.Task
 	if !task.Status.State.Terminal() {
-		task = t.WaitFor(ctx, c, task.ID, "terminal (calibration)", Terminal)
+		// Nothing is known of the agent's pace yet: the first measurement
+		// may take PatienceFactor times the configured patience.
+		task = t.waitFor(ctx, c, task.ID, "terminal (calibration)", TerminalOrInterrupted, PatienceFactor*t.Patience())
+	}
+	if !task.Status.State.Terminal() {
+		t.Indeterminate("asked the agent for a task that works and then ends (prompt key %q) to measure its pace; task %s stopped in %s instead", key, task.ID, task.Status.State)
 	}
 	d := time.Since(start)
 	tm.store(key, d)
