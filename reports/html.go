@@ -143,7 +143,7 @@ type specRow struct {
 	Verdict                 Verdict
 	Class, Label, Time      string
 	Sections, Scenario      string
-	TCK                     string
+	TCK, TCKLevel           string
 	HasDetail               bool
 	Reason                  string
 	Violations              []invariants.Violation
@@ -363,6 +363,7 @@ func buildSpecRow(res Result, budget *int) specRow {
 		Time:     formatMs(float64(res.DurationMs)),
 		Sections: f(strings.Join(res.Sections, ", ")),
 		TCK:      f(strings.Join(res.TCK, ", ")),
+		TCKLevel: f(res.TCKLevel),
 	}
 	obs := slices.Sorted(maps.Keys(res.Observations))
 	for i, k := range obs {

@@ -42,6 +42,7 @@ func hostileReport() *Report {
 	x.Title = payloadImg
 	x.Reason = "the agent said " + payloadPlain + payloadImg
 	x.Scenario = payloadScript
+	x.TCKLevel = payloadImg
 	x.Violations = append(x.Violations, invariants.Violation{Invariant: payloadImg, Where: payloadScript, Expected: payloadPlain, Actual: payloadImg})
 	x.Observations = map[string]string{payloadImg: payloadScript}
 	x.Transcript = append(x.Transcript, Exchange{
@@ -144,6 +145,14 @@ func TestHTMLContent(t *testing.T) {
 	}
 	if regexp.MustCompile(`<tbody[^>]*\bhidden\b`).MatchString(page) {
 		t.Error("a spec row is hidden without script")
+	}
+	// The TCK's level shows beside the spec's own, for a spec that has one.
+	life := page[strings.Index(page, `id="LIFE-001"`):strings.Index(page, `id="LIFE-012"`)]
+	if !strings.Contains(life, ">TCK MUST</div>") {
+		t.Error("LIFE-001 row lacks its TCK level")
+	}
+	if strings.Contains(page[strings.Index(page, `id="DISC-001"`):strings.Index(page, `id="DISC-002"`)], "tck-level") {
+		t.Error("a TCK level shown for a spec that names no TCK requirement")
 	}
 	// Passing specs carry no transcript.
 	pass := page[strings.Index(page, `id="DISC-001"`):strings.Index(page, `id="DISC-002"`)]

@@ -172,6 +172,9 @@ func junitCaseFor(res Result, unreachable bool) junitCase {
 			{"sections", f(strings.Join(res.Sections, ", "))},
 		}},
 	}
+	if res.TCKLevel != "" {
+		c.Properties.Property = append(c.Properties.Property, junitProperty{"tckLevel", f(res.TCKLevel)})
+	}
 	msg := cutUTF8(res.Reason, junitMaxMessage)
 	body := capText(res.Reason, junitMaxText)
 	if len(res.Violations) > 0 {

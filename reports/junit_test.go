@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -69,6 +70,8 @@ func TestJUnitStructure(t *testing.T) {
 	check("DISC-007", c.Skipped != nil && c.Failure == nil && c.Error == nil, "skipped")
 	c = byID["DISC-004"]
 	check("DISC-004", c.Failure == nil && c.Error == nil && c.Skipped == nil && strings.Contains(c.SystemOut, "warn DISC-004"), "warn passes with a note")
+	c = byID["LIFE-001"]
+	check("LIFE-001", c.Properties != nil && slices.Contains(c.Properties.Property, junitProperty{"tckLevel", LevelMust}), "tckLevel property")
 	c = byID["DISC-001"]
 	check("DISC-001", c.Failure == nil && c.Error == nil && c.Skipped == nil, "pass")
 }

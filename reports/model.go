@@ -130,7 +130,12 @@ type Result struct {
 	Sections []string `json:"sections,omitempty"`
 	Scenario string   `json:"scenario,omitempty"`
 	TCK      []string `json:"tck,omitempty"`
-	Verdict  Verdict  `json:"verdict"`
+	// TCKLevel is the official TCK's level for what the spec covers: the
+	// strongest level among the requirements in TCK, "" when it names none.
+	// It is shown beside Level, which comes from the A2A text and alone
+	// decides the verdict.
+	TCKLevel string  `json:"tckLevel,omitempty"`
+	Verdict  Verdict `json:"verdict"`
 	// Reason is one paragraph: for anything but pass, what was expected, what
 	// was seen, and for could-not-run how to enable the spec.
 	Reason     string                 `json:"reason,omitempty"`

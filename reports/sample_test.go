@@ -54,7 +54,8 @@ func sampleReport(name, version string) *Report {
 			Reason: "expected an ETag header on the card response so clients can revalidate; the response had Cache-Control: no-store and no ETag"},
 		{ID: "DISC-007", Title: "An extended card is served only to authenticated clients", Suite: "discovery", Level: LevelMust, Sections: []string{"4.4", "7.10"}, Verdict: NotApplicable, DurationMs: 2,
 			Reason: "the card does not set capabilities.extendedAgentCard; GetExtendedAgentCard was refused with -32007 as required"},
-		{ID: "LIFE-001", Title: "SendMessage returns a task or a message", Suite: "lifecycle", Level: LevelMust, Sections: []string{"7.1"}, Verdict: Pass, DurationMs: 230},
+		{ID: "LIFE-001", Title: "SendMessage returns a task or a message", Suite: "lifecycle", Level: LevelMust, Sections: []string{"7.1"},
+			TCK: []string{"CORE-SEND-001"}, TCKLevel: LevelMust, Verdict: Pass, DurationMs: 230},
 		{ID: "LIFE-012", Title: "A terminal task never changes state again", Suite: "lifecycle", Level: LevelInvariant, Sections: []string{"4.2"}, Scenario: "stream then poll", Verdict: Fail, DurationMs: 2480,
 			Reason: "task t-9 reached TASK_STATE_COMPLETED at +1802.7 ms on stream 1, then went back to TASK_STATE_WORKING at +2010.0 ms (207 ms later); GetTask on instance a still said TASK_STATE_WORKING at +2100 ms",
 			Violations: []invariants.Violation{

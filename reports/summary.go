@@ -18,6 +18,10 @@ const (
 // Levels lists every level in display order.
 var Levels = []string{LevelMust, LevelShould, LevelMay, LevelInvariant}
 
+// TCKLevels lists the levels a result's tckLevel may take: the official TCK
+// has no invariants.
+var TCKLevels = []string{LevelMust, LevelShould, LevelMay}
+
 // Known reports whether v is one of the six verdicts of this APIVersion.
 func (v Verdict) Known() bool {
 	for _, k := range Verdicts {

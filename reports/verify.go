@@ -117,6 +117,9 @@ func Verify(r *Report, raw []byte) []Problem {
 		if !slices.Contains(Levels, res.Level) {
 			ps.add(at+"/level", fmt.Sprintf("is %q; want one of %s", clip(res.Level, 40), strings.Join(Levels, ", ")))
 		}
+		if res.TCKLevel != "" && !slices.Contains(TCKLevels, res.TCKLevel) {
+			ps.add(at+"/tckLevel", fmt.Sprintf("is %q; want one of %s, or absent", clip(res.TCKLevel, 40), strings.Join(TCKLevels, ", ")))
+		}
 		if !res.Verdict.Known() {
 			ps.add(at+"/verdict", fmt.Sprintf("unknown verdict %q", clip(string(res.Verdict), 40)))
 		}

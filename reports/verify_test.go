@@ -237,6 +237,12 @@ func TestVerifyCatchesEdits(t *testing.T) {
 			where:    "/results/0/level", mentions: "want one of",
 		},
 		{
+			name:     "unknown TCK level",
+			change:   func(doc map[string]any) { result(doc, 0)["tckLevel"] = "INVARIANT" },
+			redigest: true,
+			where:    "/results/0/tckLevel", mentions: "want one of",
+		},
+		{
 			name:     "duplicate spec ID",
 			change:   func(doc map[string]any) { result(doc, 1)["id"] = result(doc, 0)["id"] },
 			redigest: true,

@@ -76,7 +76,7 @@ func resultOf(t *T, r SpecReport) reports.Result {
 	defer t.mu.Unlock()
 	res := reports.Result{
 		ID: t.Info.ID, Title: t.Info.Title, Suite: t.Info.Suite, Level: string(t.Info.Level),
-		Sections: t.Info.Sections, Scenario: t.Info.Scenario, TCK: t.Info.TCK,
+		Sections: t.Info.Sections, Scenario: t.Info.Scenario, TCK: t.Info.TCK, TCKLevel: string(TCKLevel(t.Info)),
 		DurationMs:   r.RunTime.Milliseconds(),
 		Violations:   t.violations,
 		Observations: t.observations,

@@ -454,13 +454,15 @@ var registry = []Info{
 			"or a hang.",
 	},
 	{
-		ID: "LIFE-028", Suite: Lifecycle, Level: MUST,
+		ID: "LIFE-028", Suite: Lifecycle, Level: MAY,
 		Title:    "A part whose media type the agent does not accept gets ContentTypeNotSupportedError",
 		Sections: []string{"3.1.1"},
 		TCK:      []string{"CORE-SEND-003"},
-		Why: "An agent that cannot handle a part's media type must say so with " +
-			"ContentTypeNotSupportedError rather than silently drop or misread the content. Not " +
-			"applicable when the card's defaultInputModes accept every type.",
+		Why: "An agent that cannot handle a part's media type can say so with " +
+			"ContentTypeNotSupportedError rather than silently drop or misread the content. The " +
+			"A2A text lists that error for SendMessage but never requires an agent to refuse a " +
+			"media type, so the level is MAY (the TCK's CORE-SEND-003 says MUST; docs/levels.md). " +
+			"Not applicable when the card's defaultInputModes accept every type.",
 	},
 	{
 		ID: "LIFE-029", Suite: Lifecycle, Level: SHOULD,

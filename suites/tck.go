@@ -142,6 +142,44 @@ var TCK = []TCKRequirement{
 	{"HTTP_JSON-SSE-001", MUST, "11.7"},
 }
 
+// tckByID indexes TCK by requirement ID.
+var tckByID = func() map[string]TCKRequirement {
+	m := make(map[string]TCKRequirement, len(TCK))
+	for _, r := range TCK {
+		m[r.ID] = r
+	}
+	return m
+}()
+
+// tckRank orders the TCK's levels from weakest to strongest.
+var tckRank = map[Level]int{MAY: 1, SHOULD: 2, MUST: 3}
+
+// TCKRequirements returns the TCK requirements spec i names, in its order;
+// IDs the catalogue does not know are left out (TestTCKCoverage rejects them).
+func TCKRequirements(i Info) []TCKRequirement {
+	var out []TCKRequirement
+	for _, id := range i.TCK {
+		if r, ok := tckByID[id]; ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// TCKLevel is the official TCK's level for what spec i covers: the strongest
+// level among the TCK requirements it names (MUST > SHOULD > MAY), "" when it
+// names none. A spec's own Level comes from the A2A text and decides its
+// verdict; this is shown beside it, never in its place (docs/levels.md).
+func TCKLevel(i Info) Level {
+	var best Level
+	for _, r := range TCKRequirements(i) {
+		if tckRank[r.Level] > tckRank[best] {
+			best = r.Level
+		}
+	}
+	return best
+}
+
 // TCKNotApplicable lists the TCK requirements of the areas this harness
 // covers that no spec covers, each with the reason. Every other TCK ID of
 // those areas must be named by a spec (TestTCKCoverage).

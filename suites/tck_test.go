@@ -55,3 +55,22 @@ func TestTCKCoverage(t *testing.T) {
 		}
 	}
 }
+
+// TestTCKLevel pins the strongest-level rule on specs whose TCK levels mix.
+func TestTCKLevel(t *testing.T) {
+	for id, want := range map[string]Level{
+		"LIFE-028": MUST,   // CORE-SEND-003 MUST, while the A2A text gives MAY
+		"LIFE-003": MUST,   // CORE-MULTI-002 MAY and CORE-MULTI-002a MUST
+		"LIFE-024": SHOULD, // CORE-HIST-001/003/005/006, all SHOULD
+		"DISC-007": MAY,    // CARD-CACHE-003
+		"DISC-005": "",     // no TCK requirement
+	} {
+		i, ok := Lookup(id)
+		if !ok {
+			t.Fatalf("%s is not registered", id)
+		}
+		if got := TCKLevel(i); got != want {
+			t.Errorf("TCKLevel(%s) = %q, want %q", id, got, want)
+		}
+	}
+}

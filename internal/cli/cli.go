@@ -270,7 +270,7 @@ func listCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "%-9s %-9s %-10s %-14s %-4s %s\n", i.ID, i.Level, i.Suite, strings.Join(i.Sections, ","), scen, i.Title)
 		if len(i.TCK) > 0 {
-			fmt.Fprintf(stdout, "%-9s TCK: %s\n", "", strings.Join(i.TCK, ", "))
+			fmt.Fprintf(stdout, "%-9s TCK: %s (TCK level %s)\n", "", strings.Join(i.TCK, ", "), suites.TCKLevel(i))
 		}
 	}
 	return 0
@@ -302,6 +302,7 @@ func Explain(i suites.Info) string {
 	}
 	if len(i.TCK) > 0 {
 		fmt.Fprintf(&b, "TCK:       %s\n", strings.Join(i.TCK, ", "))
+		fmt.Fprintf(&b, "TCK level: %s\n", tckLevelLine(i))
 	}
 	if len(i.Needs) > 0 {
 		var n []string
@@ -318,6 +319,37 @@ func Explain(i suites.Info) string {
 		fmt.Fprintf(&b, "\nProved failing against the reference agent's fault(s): %s\n", strings.Join(faults, ", "))
 	}
 	return b.String()
+}
+
+// tckLevelLine gives the TCK's level for spec i and the level of each TCK
+// requirement it names; when the TCK asks for more or less than the A2A text,
+// it says which one decides the verdict.
+func tckLevelLine(i suites.Info) string {
+	reqs := suites.TCKRequirements(i)
+	byLevel := map[suites.Level][]string{}
+	for _, r := range reqs {
+		byLevel[r.Level] = append(byLevel[r.Level], r.ID)
+	}
+	var groups []string
+	for _, l := range []suites.Level{suites.MUST, suites.SHOULD, suites.MAY} {
+		if ids := byLevel[l]; len(ids) > 0 {
+			groups = append(groups, string(l)+": "+strings.Join(ids, ", "))
+		}
+	}
+	detail := strings.Join(groups, "; ")
+	switch {
+	case len(reqs) == 1:
+		detail = reqs[0].ID + " " + string(reqs[0].Level)
+	case len(groups) == 1 && len(reqs) == 2:
+		detail = "both requirements"
+	case len(groups) == 1:
+		detail = fmt.Sprintf("all %d requirements", len(reqs))
+	}
+	line := fmt.Sprintf("%s (%s)", suites.TCKLevel(i), detail)
+	if tl := suites.TCKLevel(i); tl != "" && tl != i.Level {
+		line += fmt.Sprintf("\n           differs from the level %s, which comes from the A2A text and decides the verdict (docs/levels.md)", i.Level)
+	}
+	return line
 }
 
 func splitComma(in []string) []string {

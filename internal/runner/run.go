@@ -68,7 +68,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 		for _, info := range selected {
 			report.Results = append(report.Results, reports.Result{
 				ID: info.ID, Title: info.Title, Suite: info.Suite, Level: string(info.Level),
-				Sections: info.Sections, Scenario: info.Scenario, TCK: info.TCK,
+				Sections: info.Sections, Scenario: info.Scenario, TCK: info.TCK, TCKLevel: string(suites.TCKLevel(info)),
 				Verdict: reports.CouldNotRun,
 				Reason:  "the target could not be reached: " + prep.Unreachable.Error(),
 			})
@@ -126,7 +126,7 @@ func withMissing(results []reports.Result, selected []suites.Info) []reports.Res
 		}
 		results = append(results, reports.Result{
 			ID: info.ID, Title: info.Title, Suite: info.Suite, Level: string(info.Level),
-			Sections: info.Sections, Scenario: info.Scenario, TCK: info.TCK,
+			Sections: info.Sections, Scenario: info.Scenario, TCK: info.TCK, TCKLevel: string(suites.TCKLevel(info)),
 			Verdict: reports.Indeterminate,
 			Reason:  "harness defect: the spec is registered but has no body in this build, so nothing was checked",
 		})
