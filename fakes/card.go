@@ -157,6 +157,7 @@ func (a *Agent) publicCard(base string) a2a.AgentCard {
 			"a2a-conform": {HTTPAuth: &a2a.HTTPAuthSecurityScheme{Scheme: st.authScheme}},
 		}
 	}
+	a.variantCard(&card, base)
 	a.adjustCard(&card)
 	return card
 }
