@@ -153,6 +153,9 @@ type Options struct {
 	// EmptySkills publishes "skills": [], as the spec's own §8.4.1 example
 	// card does; §5.7 would want one element (a2a-v1.md §15.10, UNSURE).
 	EmptySkills bool
+	// OmitETag sends the card without an ETag, revalidated by Last-Modified
+	// alone: an ETag is a SHOULD (§8.6.1), Last-Modified a MAY.
+	OmitETag bool
 	// DeclareGRPC adds a GRPC entry to supportedInterfaces (at
 	// <host>/a2a/grpc), as an agent serving all three bindings lists it. The
 	// reference agent does not serve gRPC; the harness does not speak it, so

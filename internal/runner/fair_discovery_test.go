@@ -1,0 +1,74 @@
+package runner_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/a2a-conform/a2a-conform/fakes"
+	"github.com/a2a-conform/a2a-conform/reports"
+)
+
+// Issue 8: the discovery specs against reference-agent variants that read the
+// spec another allowed way (fakes/variants.go). Each test names the finding
+// and shows the verdict the old code got wrong.
+
+// discovery runs only the named specs against a variant.
+func discovery(t *testing.T, opts fakes.Options, focus string, extra ...string) cliRun {
+	t.Helper()
+	return runVariant(t, opts, append([]string{"--suite", "discovery", "--focus", focus, "--seed", "8"}, extra...)...)
+}
+
+// want fails the test unless the spec's verdict is v.
+func want(t *testing.T, r cliRun, id string, v reports.Verdict) reports.Result {
+	t.Helper()
+	res := result(t, r, id)
+	if res.Verdict != v {
+		t.Errorf("%s: %s (%s), want %s\nobservations: %v\nstdout:\n%s", id, res.Verdict, res.Reason, v, res.Observations, r.stdout)
+	}
+	return res
+}
+
+// observed fails the test unless some observation of res contains text.
+func observed(t *testing.T, res reports.Result, text string) {
+	t.Helper()
+	for k, v := range res.Observations {
+		if strings.Contains(k+": "+v, text) {
+			return
+		}
+	}
+	t.Errorf("%s: no observation mentions %q: %v", res.ID, text, res.Observations)
+}
+
+// Finding 7: "skills": [] is an UNSURE point (a2a-v1.md §15.10); the old
+// DISC-002 failed it. Now it passes and records the reading.
+func TestDISC002AcceptsEmptySkills(t *testing.T) {
+	t.Parallel()
+	r := discovery(t, fakes.Options{EmptySkills: true}, "DISC-002")
+	res := want(t, r, "DISC-002", reports.Pass)
+	observed(t, res, "UNSURE")
+}
+
+// Finding 3: DISC-005 is about ETag revalidation. The old code passed a card
+// with Last-Modified and no ETag; now that misses the SHOULD (warn), while
+// DISC-007 still judges (and passes) the Last-Modified revalidation.
+func TestDISC005JudgesETagOnly(t *testing.T) {
+	t.Parallel()
+	r := discovery(t, fakes.Options{OmitETag: true}, "DISC-005,DISC-007")
+	res := want(t, r, "DISC-005", reports.Warn)
+	if !strings.Contains(res.Reason, "ETag") {
+		t.Errorf("DISC-005 reason does not name the missing ETag: %s", res.Reason)
+	}
+	want(t, r, "DISC-007", reports.Pass)
+}
+
+// Finding 4: a card that does not vary by A2A-Version owes no Vary. The old
+// DISC-006 passed with nothing checked while DISC-007 said not-applicable in
+// the same situation; both now say not-applicable and why.
+func TestDISC006NothingToJudgeIsNotApplicable(t *testing.T) {
+	t.Parallel()
+	r := discovery(t, fakes.Options{}, "DISC-006")
+	res := want(t, r, "DISC-006", reports.NotApplicable)
+	if !strings.Contains(res.Reason, "same with and without A2A-Version") {
+		t.Errorf("DISC-006 reason does not say why: %s", res.Reason)
+	}
+}
