@@ -27,7 +27,7 @@ func (a *Agent) variantCard(card *a2a.AgentCard, base string) {
 	}
 	if a.opts.DeclareGRPC {
 		card.SupportedInterfaces = append(card.SupportedInterfaces, a2a.AgentInterface{
-			URL: strings.TrimPrefix(strings.TrimPrefix(base, "http://"), "https://") + "/a2a/grpc",
+			URL:             strings.TrimPrefix(strings.TrimPrefix(base, "http://"), "https://") + "/a2a/grpc",
 			ProtocolBinding: "GRPC", ProtocolVersion: a2a.ProtocolVersion})
 	}
 	if a.opts.RequireAuth != "" {
