@@ -72,3 +72,34 @@ func TestDISC006NothingToJudgeIsNotApplicable(t *testing.T) {
 		t.Errorf("DISC-006 reason does not say why: %s", res.Reason)
 	}
 }
+
+// Finding 2: "every declared interface" was passed with a GRPC interface
+// only "declared but not verified". Now an interface in a binding the harness
+// does not speak is listed as unchecked, and the spec cannot pass.
+func TestDISC009ListsUnprobedInterfacesAsUnchecked(t *testing.T) {
+	t.Parallel()
+	r := discovery(t, fakes.Options{DeclareGRPC: true}, "DISC-009")
+	res := want(t, r, "DISC-009", reports.CouldNotRun)
+	if len(res.Unchecked) != 1 || !strings.Contains(res.Unchecked[0], "GRPC") {
+		t.Errorf("DISC-009 unchecked parts: %q, want the GRPC interface", res.Unchecked)
+	}
+	// Both interfaces the harness speaks were still probed.
+	observed(t, res, "interfaces-probed: 2")
+}
+
+// Finding 6: an agent that authenticates every request and does not
+// advertise the extended card. The old DISC-015 called it without
+// credentials and failed the 401; now it sends the run's credentials and
+// passes, and without credentials the refusal part is unchecked, not failed.
+func TestDISC015AgentThatAuthenticatesEverything(t *testing.T) {
+	t.Parallel()
+	opts := fakes.Options{RequireAuth: "disc-015-token", ExtendedCard: fakes.ExtendedCardAbsent}
+	r := discovery(t, opts, "DISC-015", "--header", "Authorization: Bearer disc-015-token")
+	want(t, r, "DISC-015", reports.Pass)
+
+	r = discovery(t, opts, "DISC-015")
+	res := want(t, r, "DISC-015", reports.CouldNotRun)
+	if len(res.Unchecked) == 0 {
+		t.Errorf("DISC-015 without credentials lists nothing unchecked: %s", res.Reason)
+	}
+}
