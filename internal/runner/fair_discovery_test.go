@@ -1,8 +1,11 @@
 package runner_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/a2a-conform/a2a-conform/fakes"
 	"github.com/a2a-conform/a2a-conform/reports"
@@ -102,4 +105,43 @@ func TestDISC015AgentThatAuthenticatesEverything(t *testing.T) {
 	if len(res.Unchecked) == 0 {
 		t.Errorf("DISC-015 without credentials lists nothing unchecked: %s", res.Reason)
 	}
+}
+
+// Finding 1: without scripted behaviour the old DISC-013 skipped the
+// SubscribeToTask half and passed. An agent without the directive extension
+// whose tasks take a while (StepDelay) still makes a task from a plain
+// message: the spec now subscribes to it, and says so.
+func TestDISC013SubscribesWithoutScriptedBehaviour(t *testing.T) {
+	t.Parallel()
+	r := discovery(t, fakes.Options{DisableDirective: true, StepDelay: 400 * time.Millisecond}, "DISC-013")
+	res := want(t, r, "DISC-013", reports.Pass)
+	observed(t, res, "subscribe-first-event-JSONRPC")
+	observed(t, res, "subscribe-first-event-HTTP+JSON")
+}
+
+// Finding 5: a violation found before a step that needs a prompt-map key
+// the run lacks was dropped (could-not-run). An agent that serves streaming
+// it does not advertise, with a prompt map that only has "message": the
+// violation on SendStreamingMessage is now reported.
+func TestDISC013KeepsViolationsWhenAKeyIsMissing(t *testing.T) {
+	t.Parallel()
+	cfg := filepath.Join(t.TempDir(), "conform.yaml")
+	if err := os.WriteFile(cfg, []byte("prompt-map:\n  message: reply with a message\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := fakes.Options{DisableDirective: true, PromptMap: true, Faults: []string{"streaming-served-unadvertised"}}
+	r := discovery(t, opts, "DISC-013", "--config", cfg)
+	res := want(t, r, "DISC-013", reports.Fail)
+	if !strings.Contains(res.Reason, "SendStreamingMessage") {
+		t.Errorf("DISC-013 reason does not name the SendStreamingMessage violation: %s", res.Reason)
+	}
+}
+
+// Finding 8: an agent that validates webhook URLs (§13.2 SHOULD) refused
+// the old DISC-014's .invalid URL and failed a MUST. The spec now registers
+// the harness's own receiver.
+func TestDISC014RegistersTheHarnessReceiver(t *testing.T) {
+	t.Parallel()
+	r := discovery(t, fakes.Options{ValidateWebhooks: true}, "DISC-014")
+	want(t, r, "DISC-014", reports.Pass)
 }
