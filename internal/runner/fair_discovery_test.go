@@ -145,3 +145,14 @@ func TestDISC014RegistersTheHarnessReceiver(t *testing.T) {
 	r := discovery(t, fakes.Options{ValidateWebhooks: true}, "DISC-014")
 	want(t, r, "DISC-014", reports.Pass)
 }
+
+// Finding 9: an agent that sends HTTP+JSON requests without A2A-Version to
+// its v0.3 handler (§3.6.2: absent means 0.3) answers GET /tasks/{id} with
+// v0.3's 404 problem+json. The old DISC-011 accepted the 0.3 reading on
+// JSON-RPC only; it now passes on both and records the reading.
+func TestDISC011AcceptsV03DispatchOnHTTPJSON(t *testing.T) {
+	t.Parallel()
+	r := discovery(t, fakes.Options{V03WithoutVersion: true}, "DISC-011")
+	res := want(t, r, "DISC-011", reports.Pass)
+	observed(t, res, "no-version-HTTP+JSON: dispatched as 0.3")
+}
