@@ -146,6 +146,36 @@ type Options struct {
 	Admin bool
 	// Logger receives the agent's logs (default: discarded).
 	Logger *slog.Logger
+
+	// Variants: correct agents that read the spec another allowed way
+	// (fakes/variants.go). No spec may fail them.
+
+	// EmptySkills publishes "skills": [], as the spec's own §8.4.1 example
+	// card does; §5.7 would want one element (a2a-v1.md §15.10, UNSURE).
+	EmptySkills bool
+	// OmitETag sends the card without an ETag, revalidated by Last-Modified
+	// alone: an ETag is a SHOULD (§8.6.1), Last-Modified a MAY.
+	OmitETag bool
+	// DeclareGRPC adds a GRPC entry to supportedInterfaces (at
+	// <host>/a2a/grpc), as an agent serving all three bindings lists it. The
+	// reference agent does not serve gRPC; the harness does not speak it, so
+	// it cannot tell.
+	DeclareGRPC bool
+	// RequireAuth is a bearer token every binding request must carry
+	// (Authorization: Bearer <token>); without it the request gets 401 with
+	// WWW-Authenticate on HTTP+JSON and code -31401 (HTTP 401) on JSON-RPC.
+	// The card declares the scheme and requires it. The card itself stays
+	// public (§8.2).
+	RequireAuth string
+	// V03WithoutVersion sends HTTP+JSON requests that carry no A2A-Version to
+	// a v0.3 handler (§3.6.2: absent means 0.3): v0.3 routes under /v1,
+	// problem+json errors, "kind" in results. JSON-RPC requests are served
+	// as 1.0 as before.
+	V03WithoutVersion bool
+	// ValidateWebhooks refuses push configs whose URL can never be delivered
+	// to (not http(s), or a host under a reserved TLD such as .invalid) with
+	// InvalidParams, as §13.2 advises agents to validate webhook URLs.
+	ValidateWebhooks bool
 }
 
 const (
@@ -439,16 +469,20 @@ func (a *Agent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		a.serveAdmin(rw, r, strings.TrimPrefix(path, AdminPath))
 	case path == JSONRPCPath:
 		a.echoExtensions(rw, r)
-		if a.gate(rw, r) {
+		if a.gate(rw, r) && a.authenticate(rw, r) {
 			a.served.add()
 			defer a.served.done()
 			a.serveJSONRPC(rw, r)
 		}
 	case path == RESTPath || strings.HasPrefix(path, RESTPath+"/"):
 		a.echoExtensions(rw, r)
-		if a.gate(rw, r) {
+		if a.gate(rw, r) && a.authenticate(rw, r) {
 			a.served.add()
 			defer a.served.done()
+			if a.servesV03REST(r) {
+				a.serveV03REST(rw, r)
+				return
+			}
 			a.serveREST(rw, r)
 		}
 	default:

@@ -157,6 +157,7 @@ func (a *Agent) publicCard(base string) a2a.AgentCard {
 			"a2a-conform": {HTTPAuth: &a2a.HTTPAuthSecurityScheme{Scheme: st.authScheme}},
 		}
 	}
+	a.variantCard(&card, base)
 	a.adjustCard(&card)
 	return card
 }
@@ -218,7 +219,11 @@ func (a *Agent) serveCard(w http.ResponseWriter, r *http.Request) {
 	}
 	caching := !a.faults.has(faultNoCacheHeaders)
 	if caching {
-		h.Set("ETag", etag)
+		if a.opts.OmitETag {
+			etag = "" // matches no If-None-Match; Last-Modified still revalidates
+		} else {
+			h.Set("ETag", etag)
+		}
 		h.Set("Last-Modified", a.lastModified())
 		maxAge := int(a.opts.CardMaxAge.Seconds())
 		if maxAge < 0 {

@@ -555,6 +555,9 @@ func (a *Agent) createConfig(ctx context.Context, c *a2a.TaskPushNotificationCon
 	if oe := validateConfigBody(c, ""); oe != nil {
 		return nil, oe
 	}
+	if oe := a.validateWebhookURL(c.URL); oe != nil {
+		return nil, oe
+	}
 	if _, oe := a.loadTask(ctx, c.TaskID); oe != nil {
 		return nil, oe
 	}

@@ -32,7 +32,6 @@ var tasklessPasses = map[string]string{
 	"DISC-003": "card: Cache-Control max-age is sent",
 	"DISC-004": "card: the ETag is sent and stable",
 	"DISC-005": "card: If-None-Match with the ETag gets 304, a foreign tag 200",
-	"DISC-006": "card: the body is the same with and without A2A-Version, so no Vary is owed",
 	"DISC-008": "card: no v0.3 members",
 	"DISC-009": "each interface answers GetTask of an unknown id with its binding's TaskNotFoundError",
 	"DISC-010": "9.9 gets VersionNotSupportedError; under 1.0 the same probe gets TaskNotFoundError, a proper A2A answer",
@@ -54,6 +53,7 @@ var tasklessPasses = map[string]string{
 // tasklessNotApplicable are the specs that may end not-applicable: each
 // checks a refusal first, or tests something the card does not have.
 var tasklessNotApplicable = map[string]string{
+	"DISC-006": "the card body is the same with and without A2A-Version: no Vary is owed, nothing to judge (it used to pass here, with nothing checked)",
 	"DISC-007": "no Last-Modified is sent",
 	"DISC-016": "no extension is marked required",
 	"DISC-017": "the card is not signed",

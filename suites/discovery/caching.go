@@ -13,16 +13,20 @@ import (
 
 // DISC-006 (§8.6; a2a-v1.md §2.3, §2.5): when the card's body depends on
 // A2A-Version, every response says Vary: A2A-Version (or Vary: *), so that
-// no cache hands a v1.0 client the card meant for a v0.3 one.
+// no cache hands a v1.0 client the card meant for a v0.3 one. A card that
+// does not vary owes nothing: not applicable.
 var _ = suites.Spec("DISC-006", func(ctx context.Context, t *suites.T) {
 	with := fetchV1(ctx, t, nil)
 	// Two error pages alike would otherwise pass as "the card does not vary".
 	servedCard(t, with, "whether it varies by A2A-Version")
 	without := fetch(ctx, t, http.Header{})
 	if sameJSON(with.Raw, without.Raw) {
+		// The requirement is conditional on a body that varies; with none
+		// there is nothing to judge, which is not a pass (as DISC-007 says of
+		// an absent Last-Modified).
 		t.Observe("body-varies", "no: the card is the same with and without A2A-Version")
 		t.Observe("vary", strings.Join(with.Header.Values("Vary"), ", "))
-		return
+		t.NotApplicable("the card body is the same with and without A2A-Version, so no Vary: A2A-Version is owed and there is nothing to judge")
 	}
 	// Before blaming the header, make sure the card is stable at all.
 	if again := fetchV1(ctx, t, nil); !sameJSON(with.Raw, again.Raw) {

@@ -68,9 +68,20 @@ var _ = suites.Spec("DISC-002", func(ctx context.Context, t *suites.T) {
 			t.Observe("v0.3-members", strings.Join(left, ","))
 		}
 	}
-	vs, err := schemas.Validate(schemas.AgentCard, resp.Raw)
+	found, err := schemas.Validate(schemas.AgentCard, resp.Raw)
 	if err != nil {
 		t.Indeterminate("the harness could not validate the card: %v", err)
+	}
+	// Where the spec contradicts itself (a2a-v1.md §15.10: §5.7 wants a
+	// REQUIRED array non-empty, the §8.4.1 example card has "skills": []),
+	// every reading passes and the one this card took is recorded.
+	var vs []invariants.Violation
+	for _, v := range found {
+		if why, unsure := schemas.Unsure(schemas.AgentCard, v); unsure {
+			t.Observe("reading"+strings.ReplaceAll(v.Where, "/", "."), why+"; this card takes the lenient reading ("+v.Actual+")")
+			continue
+		}
+		vs = append(vs, v)
 	}
 	t.Violated(vs...)
 })
@@ -122,26 +133,23 @@ var _ = suites.Spec("DISC-004", func(ctx context.Context, t *suites.T) {
 
 // DISC-005 (§8.6.1; RFC 9110 §13.1.2): If-None-Match with the current ETag
 // gets 304, a weak form of the same tag too (If-None-Match compares weakly),
-// and a tag that does not match gets the full card.
+// and a tag that does not match gets the full card. Only ETag revalidation
+// is judged: Last-Modified is optional (MAY) and DISC-007 judges it, so a
+// card without an ETag misses this SHOULD however well If-Modified-Since
+// works.
 var _ = suites.Spec("DISC-005", func(ctx context.Context, t *suites.T) {
 	first := fetchV1(ctx, t, nil)
 	servedCard(t, first, "revalidating it")
 	tag := first.Header.Get("ETag")
-	if tag == "" {
-		lm := first.Header.Get("Last-Modified")
-		if lm == "" {
-			t.Violated(invariants.Violation{Invariant: "card-revalidation", Where: "card response",
-				Expected: "a validator (ETag or Last-Modified) to revalidate the card with", Actual: "neither header"})
-		}
-		resp := fetchV1(ctx, t, http.Header{"If-Modified-Since": {lm}})
-		t.Observe("validator", "Last-Modified")
-		if resp.Status != http.StatusNotModified {
-			t.Violated(invariants.Violation{Invariant: "card-revalidation", Where: "GET with If-Modified-Since: " + lm,
-				Expected: "304 Not Modified", Actual: fmt.Sprintf("status %d", resp.Status)})
-		}
-		return
+	if lm := first.Header.Get("Last-Modified"); lm != "" {
+		t.Observe("last-modified", lm+" (judged by DISC-007, not here)")
 	}
-	t.Observe("validator", "ETag")
+	if tag == "" {
+		t.Violated(invariants.Violation{Invariant: "card-revalidation", Where: "card response ETag",
+			Expected: "an ETag to revalidate the card with If-None-Match (§8.6.1 SHOULD)",
+			Actual:   "absent"})
+	}
+	t.Observe("etag", tag)
 	opaque := strings.TrimPrefix(tag, "W/")
 	checks := []struct {
 		header string
@@ -153,20 +161,26 @@ var _ = suites.Spec("DISC-005", func(ctx context.Context, t *suites.T) {
 		{`"a2a-conform-no-such-tag", ` + tag, http.StatusNotModified, "a list containing the current ETag"},
 		{`"a2a-conform-no-such-tag"`, http.StatusOK, "a tag that does not match"},
 	}
-	var vs []invariants.Violation
 	for _, c := range checks {
 		resp := fetchV1(ctx, t, http.Header{"If-None-Match": {c.header}})
+		if c.want == http.StatusNotModified && resp.Status == http.StatusOK {
+			// A full card under a new tag means the card changed since the
+			// first fetch (an operator's rotation, say): the 200 is right,
+			// and this agent's revalidation cannot be judged from it.
+			if now := resp.Header.Get("ETag"); now != "" && strings.TrimPrefix(now, "W/") != opaque {
+				t.Indeterminate("the card changed between fetches (ETag %s, then %s), so whether If-None-Match: %s gets 304 cannot be told", tag, now, c.header)
+			}
+		}
 		if resp.Status != c.want {
-			vs = append(vs, invariants.Violation{Invariant: "card-revalidation",
+			t.Record(invariants.Violation{Invariant: "card-revalidation",
 				Where:    "GET with If-None-Match: " + c.header + " (" + c.why + ")",
 				Expected: fmt.Sprintf("status %d", c.want), Actual: fmt.Sprintf("status %d", resp.Status)})
 		}
 		if c.want == http.StatusNotModified && resp.Status == http.StatusNotModified && len(resp.Raw) > 0 {
-			vs = append(vs, invariants.Violation{Invariant: "card-revalidation",
+			t.Record(invariants.Violation{Invariant: "card-revalidation",
 				Where: "304 response body", Expected: "no body", Actual: fmt.Sprintf("%d bytes", len(resp.Raw))})
 		}
 	}
-	t.Violated(vs...)
 })
 
 var etagSyntax = regexp.MustCompile(`^(W/)?"[\x21\x23-\x7e\x80-\xff]*"$`)

@@ -124,11 +124,24 @@ func TestExtendedCardWithCredentials(t *testing.T) {
 }
 
 // Without the directive extension (no scripted behaviour at all) the
-// capability specs still judge what they can and say what they skipped.
+// capability specs still judge what they can, with a task from a plain
+// message. This agent's echo task ends at once, so DISC-013 may find it
+// ended before it subscribes: then the subscribe half is unknown
+// (indeterminate), never passed unchecked (issue 8, finding 1).
 func TestCapabilitiesWithoutBehaviour(t *testing.T) {
 	url := agent(t, fakes.Options{DisableDirective: true})
 	res := run(t, url, "DISC-013,DISC-014,DISC-016,DISC-018")
-	expect(t, res, "DISC-013", reports.Pass, "not checked: no scripted behaviour")
+	switch r := res["DISC-013"]; r.Verdict {
+	case reports.Pass:
+		expect(t, res, "DISC-013", reports.Pass, "subscribe-first-event-JSONRPC", "subscribe-first-event-HTTP+JSON")
+	case reports.Indeterminate:
+		if !strings.Contains(r.Reason, "SubscribeToTask") && !strings.Contains(r.Reason, "already") {
+			t.Errorf("DISC-013 indeterminate without saying the task ended first: %s", r.Reason)
+		}
+	default:
+		t.Errorf("DISC-013: %s (%s), want pass (subscribed) or indeterminate (the task ended first)", r.Verdict, r.Reason)
+	}
+	expect(t, res, "DISC-013", res["DISC-013"].Verdict, "subscribe-task-JSONRPC=a plain message")
 	expect(t, res, "DISC-014", reports.Pass)
 	expect(t, res, "DISC-016", reports.NotApplicable)
 	expect(t, res, "DISC-018", reports.Pass)

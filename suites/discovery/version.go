@@ -101,7 +101,8 @@ var _ = suites.Spec("DISC-010", func(ctx context.Context, t *suites.T) {
 
 // DISC-011 (§3.6.2; a2a-v1.md §3 and §15 item 6, UNSURE): a request without
 // A2A-Version is served (as 1.0, as most SDKs do, or dispatched as 0.3) or
-// refused with VersionNotSupportedError; anything else fails.
+// refused with VersionNotSupportedError; anything else fails. Each reading is
+// accepted on both bindings and the one observed recorded.
 var _ = suites.Spec("DISC-011", func(ctx context.Context, t *suites.T) {
 	againstBaseline(ctx, t, "", nil, func(c *client.Client, base outcome, err error) *invariants.Violation {
 		got := outcomeOf(err)
@@ -113,6 +114,8 @@ var _ = suites.Spec("DISC-011", func(ctx context.Context, t *suites.T) {
 			t.Observe(key, "refused with VersionNotSupportedError (absent means 0.3, which the agent does not serve)")
 		case c.Binding() == a2a.BindingJSONRPC && got.class == client.A2A && got.code == a2a.CodeMethodNotFound:
 			t.Observe(key, "dispatched as 0.3: MethodNotFound (GetTask is not a v0.3 method)")
+		case c.Binding() == a2a.BindingHTTPJSON && v03RESTAnswer(got):
+			t.Observe(key, "dispatched as 0.3: "+got.String()+" without a v1.0 error (v0.3 routes live under /v1 and its errors were problem+json, a2a-v1.md §12)")
 		default:
 			return &invariants.Violation{Invariant: "version-negotiation", Where: where("GetTask without A2A-Version", c),
 				Expected: fmt.Sprintf("the answer under 1.0 (%s) or VersionNotSupportedError", base),
@@ -142,3 +145,17 @@ var _ = suites.Spec("DISC-012", func(ctx context.Context, t *suites.T) {
 		return nil
 	})
 })
+
+// v03RESTAnswer reports whether an HTTP+JSON answer to GET …/tasks/{id} is
+// what a v0.3 handler gives it (a2a-v1.md §12 items 3 and 11): v0.3 routes
+// live under /v1, so the v1.0 path is a route it lacks (404, or 405 where
+// the path matches another verb), or, mounted without the prefix, a
+// TaskNotFound in v0.3's problem+json form (404, or 400 for a v0.3
+// validation error) with no v1.0 ErrorInfo. A v1.0 A2A error, a 5xx or no
+// answer is not.
+func v03RESTAnswer(o outcome) bool {
+	if o.kind != "" || (o.class != client.HTTP && o.class != client.A2A) {
+		return false
+	}
+	return o.status == 400 || o.status == 404 || o.status == 405
+}
