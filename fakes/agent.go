@@ -156,6 +156,12 @@ type Options struct {
 	// OmitETag sends the card without an ETag, revalidated by Last-Modified
 	// alone: an ETag is a SHOULD (§8.6.1), Last-Modified a MAY.
 	OmitETag bool
+	// CardContentType, when set, is the card response's Content-Type (e.g.
+	// text/plain): no sentence of the spec names the card's media type.
+	CardContentType string
+	// PatchVersionInterfaces declares every interface's protocolVersion as
+	// "1.0.0": the field is described as Major.Minor, a SHOULD at most.
+	PatchVersionInterfaces bool
 	// DeclareGRPC adds a GRPC entry to supportedInterfaces (at
 	// <host>/a2a/grpc), as an agent serving all three bindings lists it. The
 	// reference agent does not serve gRPC; the harness does not speak it, so

@@ -237,11 +237,18 @@ func (a *Agent) serveCard(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Method == http.MethodHead {
 		h.Set("Content-Type", "application/json")
+		if ct := a.opts.CardContentType; ct != "" {
+			h.Set("Content-Type", ct)
+		}
 		h.Set("Content-Length", fmt.Sprint(len(body)))
 		w.WriteHeader(http.StatusOK)
 		return
 	}
-	writeJSON(w, http.StatusOK, "application/json", body)
+	ct := "application/json"
+	if a.opts.CardContentType != "" {
+		ct = a.opts.CardContentType
+	}
+	writeJSON(w, http.StatusOK, ct, body)
 }
 
 // ifNoneMatch evaluates If-None-Match (RFC 9110 §13.1.2): "*" matches any

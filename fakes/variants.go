@@ -25,6 +25,11 @@ func (a *Agent) variantCard(card *a2a.AgentCard, base string) {
 		// §8.4.1's own example card has "skills": [] (a2a-v1.md §15.10).
 		card.Skills = []a2a.AgentSkill{}
 	}
+	if a.opts.PatchVersionInterfaces {
+		for i := range card.SupportedInterfaces {
+			card.SupportedInterfaces[i].ProtocolVersion = a2a.ProtocolVersion + ".0"
+		}
+	}
 	if a.opts.DeclareGRPC {
 		card.SupportedInterfaces = append(card.SupportedInterfaces, a2a.AgentInterface{
 			URL:             strings.TrimPrefix(strings.TrimPrefix(base, "http://"), "https://") + "/a2a/grpc",

@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/a2a-conform/a2a-conform/internal/invariants"
 	"github.com/a2a-conform/a2a-conform/reports"
 )
 
@@ -78,7 +79,7 @@ func resultOf(t *T, r SpecReport) reports.Result {
 		ID: t.Info.ID, Title: t.Info.Title, Suite: t.Info.Suite, Level: string(t.Info.Level),
 		Sections: t.Info.Sections, Scenario: t.Info.Scenario, TCK: t.Info.TCK, TCKLevel: string(TCKLevel(t.Info)),
 		DurationMs:   r.RunTime.Milliseconds(),
-		Violations:   t.violations,
+		Violations:   append(append([]invariants.Violation(nil), t.violations...), t.soft...),
 		Observations: t.observations,
 		Transcript:   t.transcript,
 		Unchecked:    t.unchecked,

@@ -28,6 +28,8 @@ type T struct {
 	pending []invariants.Violation
 	// unchecked lists the parts of the spec's title that were not checked.
 	unchecked []string
+	// soft are misses of the spec's SHOULD-level parts (Should).
+	soft []invariants.Violation
 	// keys are the prompt-map keys the spec used.
 	keys         []string
 	observations map[string]string
@@ -64,6 +66,16 @@ func (t *T) Record(vs ...invariants.Violation) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.pending = append(t.pending, vs...)
+}
+
+// Should records a miss of a part of the spec that the A2A text asks for
+// only with SHOULD, inside a spec whose other parts are MUST: it never fails
+// the spec (docs/levels.md). When nothing else is wrong the spec ends warn,
+// listing these.
+func (t *T) Should(vs ...invariants.Violation) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.soft = append(t.soft, vs...)
 }
 
 // Unchecked says that one part of the spec's title could not be checked, and
@@ -112,8 +124,20 @@ func (t *T) finishBody() {
 	t.mu.Lock()
 	parts := append([]string(nil), t.unchecked...)
 	t.mu.Unlock()
-	if len(parts) > 0 {
+	t.mu.Lock()
+	soft := t.soft
+	t.mu.Unlock()
+	missed := ""
+	if len(soft) > 0 {
+		missed = "a SHOULD was not met: " + invariants.Summarize(soft, 20)
+	}
+	switch {
+	case len(parts) > 0 && missed != "":
+		t.end(reports.CouldNotRun, "not every part of the requirement was checked, and "+missed+". Not checked: "+strings.Join(parts, "; "))
+	case len(parts) > 0:
 		t.end(reports.CouldNotRun, "not every part of the requirement was checked; what was checked held. Not checked: "+strings.Join(parts, "; "))
+	case missed != "":
+		t.end(reports.Warn, "the MUST parts held, but "+missed)
 	}
 }
 

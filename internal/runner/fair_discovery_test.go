@@ -156,3 +156,21 @@ func TestDISC011AcceptsV03DispatchOnHTTPJSON(t *testing.T) {
 	res := want(t, r, "DISC-011", reports.Pass)
 	observed(t, res, "no-version-HTTP+JSON: dispatched as 0.3")
 }
+
+// A MUST spec with a part the A2A text asks for only weakly warns on that
+// part and never fails (docs/levels.md): the card served as text/plain
+// (DISC-001) and interfaces declaring 1.0.0 (DISC-009, DISC-012).
+func TestShouldPartsOfMustSpecsWarn(t *testing.T) {
+	t.Parallel()
+	r := runVariant(t, fakes.Options{CardContentType: "text/plain", PatchVersionInterfaces: true},
+		"--focus", "DISC-001,DISC-009,DISC-012", "--seed", "2")
+	for _, id := range []string{"DISC-001", "DISC-009", "DISC-012"} {
+		res := result(t, r, id)
+		if res.Verdict != reports.Warn || len(res.Violations) == 0 {
+			t.Errorf("%s: %s (%d violations): %s, want warn listing the SHOULD missed", id, res.Verdict, len(res.Violations), res.Reason)
+		}
+	}
+	if r.exit != 0 {
+		t.Errorf("exit %d: a SHOULD miss must not fail the run", r.exit)
+	}
+}

@@ -41,9 +41,10 @@ var _ = suites.Spec("DISC-009", func(ctx context.Context, t *suites.T) {
 			continue
 		}
 		if !majorMinor.MatchString(iface.ProtocolVersion) {
-			vs = append(vs, invariants.Violation{Invariant: "interface-version", Where: here + " protocolVersion",
+			// The field is described as "Major.Minor, e.g. 1.0"; no sentence
+			// makes another form a MUST violation (docs/levels.md).
+			t.Should(invariants.Violation{Invariant: "interface-version", Where: here + " protocolVersion",
 				Expected: "Major.Minor, e.g. \"1.0\" (§3.6)", Actual: quoteOrAbsent(iface.ProtocolVersion)})
-			continue
 		}
 		if !strings.HasPrefix(iface.ProtocolVersion, "1.") {
 			t.Unchecked(here, "it declares protocolVersion "+iface.ProtocolVersion+" and the harness speaks only 1.x, so it was not probed")
