@@ -146,6 +146,7 @@ type specRow struct {
 	TCK, TCKLevel           string
 	HasDetail               bool
 	Reason                  string
+	Unchecked               []string
 	Violations              []invariants.Violation
 	ViolationsCut           int
 	Observations            []kv
@@ -252,7 +253,10 @@ func headline(s Summary, unreachable bool) (string, string) {
 			parts = append(parts, fmt.Sprintf("%d %s", n, p.text))
 		}
 	}
-	rule := "Only pass counts as passed: fail, warn, could-not-run and indeterminate are in the denominator as not passed."
+	if s.Partial > 0 {
+		parts = append(parts, fmt.Sprintf("%d with parts of the requirement unchecked", s.Partial))
+	}
+	rule := "Only pass counts as passed: fail, warn, could-not-run and indeterminate are in the denominator as not passed. A spec that could not check every part of its title is never a pass."
 	if n := s.ByVerdict[NotApplicable]; n > 0 {
 		rule += fmt.Sprintf(" %d not applicable (capability not advertised) %s left out of the denominator.", n, plural(n, "is", "are"))
 	}
@@ -383,6 +387,12 @@ func buildSpecRow(res Result, budget *int) specRow {
 	}
 	row.HasDetail = true
 	row.Reason = capText(res.Reason, htmlMaxReason)
+	for i, u := range res.Unchecked {
+		if i == htmlMaxViolations {
+			break
+		}
+		row.Unchecked = append(row.Unchecked, f(u))
+	}
 	row.Scenario = f(res.Scenario)
 	for i, vi := range res.Violations {
 		if i == htmlMaxViolations {

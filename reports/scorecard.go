@@ -66,6 +66,10 @@ type ScorecardSpec struct {
 	// Verdicts holds one verdict per vendor, in Vendors order; NotRun where
 	// that vendor's report lacks the spec.
 	Verdicts []string `json:"verdicts"`
+	// Unchecked holds, per vendor in Vendors order, the parts of the spec's
+	// title that vendor's run could not check (Result.Unchecked); omitted
+	// when no vendor has any.
+	Unchecked [][]string `json:"unchecked,omitempty"`
 }
 
 // BuildScorecard merges reports into a matrix. A public scorecard must not
@@ -156,6 +160,12 @@ func BuildScorecard(reports []*Report) (*Scorecard, error) {
 				rows[res.ID] = sp
 			}
 			sp.Verdicts[vi] = string(res.Verdict)
+			if len(res.Unchecked) > 0 {
+				if sp.Unchecked == nil {
+					sp.Unchecked = make([][]string, len(sc.reports))
+				}
+				sp.Unchecked[vi] = res.Unchecked
+			}
 		}
 	}
 	for _, sp := range rows {
@@ -441,6 +451,10 @@ func renderScorecard(sc *Scorecard, explain func(string) string) ([]byte, error)
 				cell.Class, cell.Label = verdictClass(Verdict(verdict)), verdictLabel(Verdict(verdict))
 				cell.Href = col.ReportHTML + "#" + sp.ID
 				cell.Tip = fmt.Sprintf("%s %s · %s: %s", col.Name, col.Version, row.ID, verdict)
+				if sp.Unchecked != nil && len(sp.Unchecked[i]) > 0 {
+					cell.Label += " (partial)"
+					cell.Tip += " · not checked: " + cutUTF8(strings.Join(sp.Unchecked[i], "; "), 400)
+				}
 			}
 			if verdict != string(Pass) {
 				row.AllPass = false

@@ -1,0 +1,64 @@
+package reports
+
+import (
+	"strings"
+	"testing"
+)
+
+// A spec that could not check every part of its title is never a pass, and
+// what it left unchecked shows in the summary, the HTML and the scorecard,
+// not only in an observation (issue 8).
+func TestPartialResultsShowEverywhere(t *testing.T) {
+	r := sampleReport("Acme", "1")
+	r.Results[0].Verdict, r.Results[0].Reason = CouldNotRun, "not every part of the requirement was checked"
+	r.Results[0].Unchecked = []string{"supportedInterfaces[2] (GRPC <x>): the harness does not speak GRPC"}
+	r.Summary = SummarizeReport(r)
+	if r.Summary.Partial != 1 {
+		t.Fatalf("summary.partial = %d, want 1", r.Summary.Partial)
+	}
+	back, raw := written(t, r)
+	if ps := Verify(back, raw); len(ps) > 0 {
+		t.Fatalf("a partial result does not verify: %v", ps)
+	}
+
+	html, err := renderHTML(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"1 with parts of the requirement unchecked", "Not checked", "(GRPC &lt;x&gt;): the harness does not speak GRPC"} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
+
+	sc, err := BuildScorecard([]*Report{back})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := renderScorecard(sc, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), "(partial)") {
+		t.Errorf("scorecard.html does not mark the partial cell")
+	}
+	if u := sc.Specs[0].Unchecked; len(u) != 1 || len(u[0]) != 1 {
+		t.Errorf("scorecard.json unchecked = %v", u)
+	}
+
+	// A pass that admits unchecked parts is an edited or broken report.
+	r.Results[0].Verdict = Pass
+	r.Summary = SummarizeReport(r)
+	edited, raw := written(t, r)
+	if ps := Verify(edited, raw); !strings.Contains(fmtProblems(ps), "unchecked") {
+		t.Errorf("verify accepts a pass with unchecked parts: %v", ps)
+	}
+}
+
+func fmtProblems(ps []Problem) string {
+	var b strings.Builder
+	for _, p := range ps {
+		b.WriteString(p.String() + "\n")
+	}
+	return b.String()
+}
