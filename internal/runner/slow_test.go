@@ -1,8 +1,10 @@
 package runner_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -131,4 +133,64 @@ func TestRaceWithOneSideMissingIsIndeterminate(t *testing.T) {
 	if n, _ := strconv.Atoi(res.Observations["race.trials"]); n <= 20 {
 		t.Errorf("%d trials: the spec did not look for the missing side", n)
 	}
+}
+
+// Every spec asks for the least behaviour that serves it: against the slow
+// reference agent and a prompt map holding only "slow" and "complete", no
+// spec fails or is indeterminate; each one those keys cannot serve is
+// could-not-run and names the key that would (issue 8, section 3).
+func TestEverySpecWithOnlySlowAndComplete(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every spec against a slow agent")
+	}
+	t.Parallel()
+	cfg := promptMapConfig(t, "slow", "complete")
+	r := runVariant(t, slowAgent(time.Second), "--config", cfg, "--race-trials", "20", "--seed", "8")
+	if r.report == nil {
+		t.Fatalf("no report (exit %d)\n%s\n%s", r.exit, r.stdout, r.stderr)
+	}
+	keys := regexp.MustCompile(`prompt map has no "(input-required|fail|reject|message|artifacts)"`)
+	for _, res := range r.report.Results {
+		switch res.Verdict {
+		case reports.Pass, reports.NotApplicable:
+		case reports.CouldNotRun:
+			if !keys.MatchString(res.Reason) && len(res.Unchecked) == 0 {
+				t.Errorf("%s could-not-run without naming the prompt key that would serve it: %s", res.ID, res.Reason)
+			}
+		default:
+			t.Errorf("%s: %s: %s\nobservations: %v", res.ID, res.Verdict, res.Reason, res.Observations)
+		}
+	}
+	t.Logf("verdicts: %s", summaryLine(r.report))
+}
+
+// The reference agent with one-second steps, driven by the full prompt map:
+// a correct agent, so no spec may fail it or leave it indeterminate.
+func TestEverySpecPassesTheSlowAgent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every spec against a slow agent")
+	}
+	t.Parallel()
+	cfg := promptMapConfig(t)
+	r := runVariant(t, slowAgent(time.Second), "--config", cfg, "--race-trials", "20", "--seed", "8",
+		"--header", "Authorization: Bearer slow-agent-token")
+	if r.report == nil {
+		t.Fatalf("no report (exit %d)\n%s\n%s", r.exit, r.stdout, r.stderr)
+	}
+	for _, res := range r.report.Results {
+		if res.Verdict != reports.Pass && res.Verdict != reports.NotApplicable {
+			t.Errorf("%s: %s: %s\nobservations: %v", res.ID, res.Verdict, res.Reason, res.Observations)
+		}
+	}
+	t.Logf("verdicts: %s", summaryLine(r.report))
+}
+
+func summaryLine(r *reports.Report) string {
+	var parts []string
+	for _, v := range reports.Verdicts {
+		if n := r.Summary.ByVerdict[v]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, v))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
