@@ -145,7 +145,8 @@ func TestEverySpecWithOnlySlowAndComplete(t *testing.T) {
 	}
 	t.Parallel()
 	cfg := promptMapConfig(t, "slow", "complete")
-	r := runVariant(t, slowAgent(time.Second), "--config", cfg, "--race-trials", "20", "--seed", "8")
+	r := runVariant(t, slowAgent(time.Second), "--config", cfg, "--race-trials", "20", "--seed", "8",
+		"--header", "Authorization: Bearer slow-agent-token")
 	if r.report == nil {
 		t.Fatalf("no report (exit %d)\n%s\n%s", r.exit, r.stdout, r.stderr)
 	}
