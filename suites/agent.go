@@ -15,6 +15,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
 	"github.com/a2a-conform/a2a-conform/internal/invariants"
+	"github.com/a2a-conform/a2a-conform/internal/webhook"
 )
 
 // Supported reports whether the harness speaks a binding.
@@ -120,6 +121,16 @@ func (t *T) usedKey(key string) {
 	keys := strings.Join(t.keys, ", ")
 	t.mu.Unlock()
 	t.Observe("prompt-keys", keys)
+}
+
+// WebhookToken returns a fresh token of the run's push receiver, claimed
+// for this spec so that its deliveries join the spec's transcript.
+func (t *T) WebhookToken() string {
+	token := webhook.NewToken()
+	if t.Env.Webhook != nil {
+		t.Env.Webhook.Claim(token, t.Info.ID)
+	}
+	return token
 }
 
 // History returns the spec's observation history, created on first use.

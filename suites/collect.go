@@ -38,7 +38,7 @@ func (c *resultCollector) finish(t *T) {
 	if t.Env == nil || t.Env.Transcript == nil {
 		return
 	}
-	ex := t.Env.Transcript.Since(t.mark)
+	ex := t.Env.Transcript.Owned(t.Info.ID)
 	t.mu.Lock()
 	t.transcript = ex
 	t.mu.Unlock()
@@ -78,7 +78,7 @@ func resultOf(t *T, r SpecReport) reports.Result {
 	res := reports.Result{
 		ID: t.Info.ID, Title: t.Info.Title, Suite: t.Info.Suite, Level: string(t.Info.Level),
 		Sections: t.Info.Sections, Scenario: t.Info.Scenario, TCK: t.Info.TCK, TCKLevel: string(TCKLevel(t.Info)),
-		DurationMs:   r.RunTime.Milliseconds(),
+		DurationMs:   t.ran.Milliseconds(),
 		Violations:   append(append([]invariants.Violation(nil), t.violations...), t.soft...),
 		Observations: t.observations,
 		Transcript:   t.transcript,

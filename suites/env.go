@@ -67,9 +67,10 @@ type Options struct {
 
 // Transcript is the recorder as specs see it.
 type Transcript interface {
-	// Mark returns a position; Since returns the exchanges recorded after it.
-	Mark() int
-	Since(mark int) []reports.Exchange
+	// Owned returns the exchanges made on behalf of one spec: every request
+	// sent with a context that recorder.WithOwner tagged with its ID, and the
+	// webhook deliveries to the tokens it claimed.
+	Owned(owner string) []reports.Exchange
 	// AddSecret redacts values the harness invents (push credentials) from
 	// every exchange, past and future.
 	AddSecret(values ...string)

@@ -72,6 +72,10 @@ type Info struct {
 	Enable string
 	// Timeout bounds the whole spec; zero means DefaultSpecTimeout.
 	Timeout time.Duration
+	// Exclusive: the spec needs the agent to itself (it restarts or rolls
+	// instances, or judges agent-wide state), so it runs alone, after the
+	// specs that run concurrently.
+	Exclusive bool
 }
 
 // DefaultSpecTimeout bounds a spec that names no timeout of its own.

@@ -3,6 +3,7 @@ package suites
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -10,6 +11,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 
 	"github.com/a2a-conform/a2a-conform/internal/invariants"
+	"github.com/a2a-conform/a2a-conform/internal/recorder"
 	"github.com/a2a-conform/a2a-conform/reports"
 )
 
@@ -33,10 +35,16 @@ type T struct {
 	// keys are the prompt-map keys the spec used.
 	keys         []string
 	observations map[string]string
-	mark         int
 	transcript   []reports.Exchange
-	history      *invariants.History
-	calls        int
+	// failMsg is set when the body failed; harnessErr when the harness
+	// itself broke (a panic); timedOut when the body outlasted its timeout.
+	failMsg    string
+	harnessErr string
+	timedOut   time.Duration
+	// ran is how long the body took (the It may have waited for its turn).
+	ran time.Duration
+	history    *invariants.History
+	calls      int
 }
 
 // Observe records which reading of an ambiguous rule the agent took, or a
@@ -113,7 +121,10 @@ func (t *T) flushPending(also string) {
 	if also != "" {
 		msg += "\nThe spec then stopped: " + also
 	}
-	Fail(msg)
+	t.mu.Lock()
+	t.failMsg = msg
+	t.mu.Unlock()
+	panic(specEnded{})
 }
 
 // finishBody ends a body that returned normally: recorded violations fail it,
@@ -171,39 +182,104 @@ func (t *T) end(v reports.Verdict, reason string) {
 	t.mu.Lock()
 	t.override, t.reason = v, reason
 	t.mu.Unlock()
-	Skip(string(v) + ": " + reason)
+	panic(specEnded{})
 }
 
 // Spec declares the Ginkgo spec for a registered ID: its title and labels come
 // from the registry, its timeout bounds the body, and its outcome is collected
 // for the reports. Extra decorators (Serial, Ordered, …) are passed through.
+//
+// The body may run in the It (one spec at a time) or, when the runner planned
+// a concurrent run (Plan), in a goroutine of the scheduler, while the It waits
+// for it. Either way it ends through T (never Ginkgo's Fail or Skip directly,
+// which only work in the It's goroutine), and the It replays the outcome.
 func Spec(id string, body func(ctx context.Context, t *T), decorators ...any) bool {
 	info, ok := Lookup(id)
 	if !ok {
 		panic("suites: spec " + id + " is not in the registry (suites/specs.go)")
 	}
+	bodies.set(info.ID, body)
 	// The It is built inside a container, whose body Ginkgo runs when the
 	// tree is built (at RunSpecs, after the runner installed the Env), so
 	// that the spec's timeout can follow the configured patience.
 	return Describe(info.ID, func() {
-		args := append(specDecorators(info), decorators...)
+		args := append([]any{Label(info.Labels()...)}, decorators...)
 		args = append(args, func(ctx SpecContext) {
-			t := begin(info)
-			defer collector.finish(t)
-			if t.Env != nil && t.Env.Health != nil {
-				if err := t.Env.Health(); err != nil {
-					t.Indeterminate("not run: %v", err)
-				}
-			}
-			body(ctx, t)
-			t.finishBody()
+			t := awaitSpec(ctx, info, body)
+			collector.start(t)
+			collector.finish(t)
+			t.replay()
 		})
 		It(info.ID+": "+info.Title, args...)
 	})
 }
 
-func specDecorators(info Info) []any {
-	return []any{Label(info.Labels()...), SpecTimeout(SpecTimeoutOf(info, CurrentEnv()))}
+// specEnded is the panic with which T ends a body early; runBody recovers it.
+type specEnded struct{}
+
+// runBody runs a spec body to its end, bounded by the spec's timeout, and
+// keeps its outcome in t. It never lets a panic out.
+func runBody(parent context.Context, t *T, body func(context.Context, *T)) {
+	timeout := SpecTimeoutOf(t.Info, t.Env)
+	ctx, cancel := context.WithTimeout(recorder.WithOwner(parent, t.Info.ID), timeout)
+	defer cancel()
+	began := time.Now()
+	defer func() {
+		r := recover()
+		t.mu.Lock()
+		t.ran = time.Since(began)
+		t.mu.Unlock()
+		if ctx.Err() == context.DeadlineExceeded && parent.Err() == nil {
+			t.mu.Lock()
+			t.timedOut = timeout
+			t.mu.Unlock()
+		}
+		if r == nil {
+			return
+		}
+		if _, ok := r.(specEnded); ok {
+			return
+		}
+		t.mu.Lock()
+		t.harnessErr = fmt.Sprintf("harness error (panic): %v\n%s", r, Cut(string(debug.Stack()), 4000))
+		t.mu.Unlock()
+	}()
+	if t.Env != nil && t.Env.Health != nil {
+		if err := t.Env.Health(); err != nil {
+			t.Indeterminate("not run: %v", err)
+		}
+	}
+	body(ctx, t)
+	t.finishBody()
+}
+
+// replay reports in the It what the body ended with: a harness error or a
+// timeout is indeterminate, a failure fails, any other verdict skips with it.
+func (t *T) replay() {
+	t.mu.Lock()
+	harness, timedOut, failMsg, override, reason := t.harnessErr, t.timedOut, t.failMsg, t.override, t.reason
+	t.mu.Unlock()
+	switch {
+	case harness != "":
+		t.setVerdict(reports.Indeterminate, harness)
+	case timedOut > 0:
+		why := fmt.Sprintf("spec ended early: it ran out of its time (%s) before it finished", timedOut)
+		if failMsg != "" {
+			why += "; what it recorded before may be an effect of the cut: " + failMsg
+		}
+		t.setVerdict(reports.Indeterminate, why)
+	case failMsg != "":
+		Fail(failMsg)
+	case override != "":
+		Skip(string(override) + ": " + reason)
+	}
+}
+
+func (t *T) setVerdict(v reports.Verdict, reason string) {
+	t.mu.Lock()
+	t.override, t.reason = v, reason
+	t.mu.Unlock()
+	Skip(string(v) + ": " + reason)
 }
 
 // SpecTimeoutOf bounds one spec: its registered timeout (DefaultSpecTimeout
@@ -221,10 +297,5 @@ func SpecTimeoutOf(info Info, env *Env) time.Duration {
 }
 
 func begin(info Info) *T {
-	t := &T{Info: info, Env: CurrentEnv()}
-	if t.Env != nil && t.Env.Transcript != nil {
-		t.mark = t.Env.Transcript.Mark()
-	}
-	collector.start(t)
-	return t
+	return &T{Info: info, Env: CurrentEnv()}
 }

@@ -25,6 +25,7 @@
 package recorder
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -204,6 +205,7 @@ type event struct {
 // exchange is one recorded exchange, raw (unredacted) until exported.
 type exchange struct {
 	seq        int
+	owner      string
 	at         time.Duration
 	end        time.Duration
 	finished   bool
@@ -262,7 +264,7 @@ type transport struct {
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	r := t.r
 	ex := &exchange{at: time.Since(r.start), dir: "out", method: req.Method,
-		url: cloneURL(req.URL), reqHeader: req.Header.Clone()}
+		url: cloneURL(req.URL), reqHeader: req.Header.Clone(), owner: OwnerOf(req.Context())}
 	r.mu.Lock()
 	limit := r.bodyCap + r.overlap()
 	r.mu.Unlock()
@@ -448,7 +450,7 @@ func (r *Recorder) RecordInbound(req *http.Request, body []byte, status int) int
 	}
 	at := time.Since(r.start)
 	ex := &exchange{at: at, end: at, finished: true, dir: "in", method: req.Method, url: u,
-		status: status, reqHeader: req.Header.Clone()}
+		status: status, reqHeader: req.Header.Clone(), owner: OwnerOf(req.Context())}
 	r.mu.Lock()
 	limit := r.bodyCap + r.overlap()
 	if r.instanceHeader != "" {
@@ -479,6 +481,33 @@ func (r *Recorder) Since(m Mark) []reports.Exchange {
 	var out []reports.Exchange
 	for _, ex := range r.exchanges {
 		if ex.seq > int(m) {
+			out = append(out, r.export(ex))
+		}
+	}
+	return out
+}
+
+type ownerKey struct{}
+
+// WithOwner tags ctx with the spec on whose behalf requests made with it are
+// sent, so that concurrent specs each get their own transcript (Owned).
+func WithOwner(ctx context.Context, owner string) context.Context {
+	return context.WithValue(ctx, ownerKey{}, owner)
+}
+
+// OwnerOf returns the owner WithOwner put in ctx, or "".
+func OwnerOf(ctx context.Context) string {
+	s, _ := ctx.Value(ownerKey{}).(string)
+	return s
+}
+
+// Owned exports, redacted and in order, the exchanges made for one owner.
+func (r *Recorder) Owned(owner string) []reports.Exchange {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []reports.Exchange
+	for _, ex := range r.exchanges {
+		if ex.owner == owner && owner != "" {
 			out = append(out, r.export(ex))
 		}
 	}

@@ -48,6 +48,8 @@ type Config struct {
 	JWKS string `json:"jwks,omitempty" yaml:"jwks,omitempty"`
 	// RequestTimeout bounds the wait for an answer's headers (default 30 s).
 	RequestTimeout time.Duration `json:"request-timeout,omitempty" yaml:"request-timeout,omitempty"`
+	// Parallel is how many specs run at once (default suites.DefaultParallel).
+	Parallel int `json:"parallel,omitempty" yaml:"parallel,omitempty"`
 	// Patience is the least time a spec waits for a task to reach a state
 	// (default 10 s); it grows to the agent's observed pace.
 	Patience time.Duration `json:"patience,omitempty" yaml:"patience,omitempty"`
@@ -188,6 +190,12 @@ func (c *Config) Validate() error {
 	}
 	if c.RequestTimeout == 0 {
 		c.RequestTimeout = DefaultRequestTimeout
+	}
+	if c.Parallel < 0 || c.Parallel > 64 {
+		add("--parallel %d: between 1 and 64", c.Parallel)
+	}
+	if c.Parallel == 0 {
+		c.Parallel = suites.DefaultParallel
 	}
 	if c.Patience < 0 || c.Patience > time.Hour {
 		add("--patience %s: between 1ms and 1h", c.Patience)

@@ -15,7 +15,6 @@ func newRecorder(secrets []string) *transcript {
 	return &transcript{r: recorder.New(recorder.WithSecrets(secrets...))}
 }
 
-func (t *transcript) Mark() int                      { return int(t.r.Mark()) }
-func (t *transcript) Since(m int) []reports.Exchange { return t.r.Since(recorder.Mark(m)) }
+func (t *transcript) Owned(owner string) []reports.Exchange { return t.r.Owned(owner) }
 
 func (t *transcript) AddSecret(values ...string) { t.r.AddSecret(values...) }

@@ -98,6 +98,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 	formatter.ColorableStdErr = logFile
 
 	suiteConfig, reporterConfig := GinkgoConfig(cfg)
+	suites.Plan(selected, cfg.Parallel, cfg.Seed)
 	gomega.RegisterFailHandler(Fail)
 	RunSpecs(discardT{}, "a2a-conform", suiteConfig, reporterConfig)
 

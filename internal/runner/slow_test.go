@@ -195,3 +195,43 @@ func summaryLine(r *reports.Report) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// Specs run concurrently by default; a run with --parallel 1 must give the
+// same verdicts, on the clean agent and under faults, and each spec's
+// transcript holds only its own exchanges.
+func TestParallelRunGivesTheSerialVerdicts(t *testing.T) {
+	t.Parallel()
+	for _, fault := range []string{"", "cancel-then-complete", "list-oldest-first"} {
+		args := []string{"--seed", "17", "--race-trials", "40"}
+		if fault != "" {
+			args = append(args, "--fault", fault)
+		}
+		serial := runCLI(t, nil, append(args, "--parallel", "1")...)
+		parallel := runCLI(t, nil, append(args, "--parallel", "8")...)
+		if serial.report == nil || parallel.report == nil {
+			t.Fatalf("fault %q: no report\n%s\n%s", fault, serial.stdout, parallel.stdout)
+		}
+		vs, vp := verdicts(serial.report), verdicts(parallel.report)
+		for id, v := range vs {
+			if vp[id] != v {
+				t.Errorf("fault %q: %s is %s with --parallel 1 but %s with --parallel 8", fault, id, v, vp[id])
+			}
+		}
+		seen := map[int]string{}
+		for _, res := range parallel.report.Results {
+			for _, ex := range res.Transcript {
+				if other, dup := seen[ex.Seq]; dup {
+					t.Errorf("exchange %d is in the transcripts of both %s and %s", ex.Seq, other, res.ID)
+				}
+				seen[ex.Seq] = res.ID
+			}
+			if strings.HasPrefix(res.ID, "DISC-00") && res.ID <= "DISC-007" {
+				for _, ex := range res.Transcript {
+					if !strings.Contains(ex.URL, "agent-card.json") {
+						t.Errorf("%s's transcript holds another spec's exchange: %s %s", res.ID, ex.Method, ex.URL)
+					}
+				}
+			}
+		}
+	}
+}

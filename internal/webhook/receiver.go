@@ -45,6 +45,16 @@ type Receiver struct {
 	mu     sync.Mutex
 	byTok  map[string][]Delivery
 	notify map[string]func(Delivery)
+	// owners maps a token to the spec that made it, so that deliveries join
+	// that spec's transcript (recorder.WithOwner).
+	owners map[string]string
+}
+
+// Claim records that deliveries to token belong to owner (a spec ID).
+func (r *Receiver) Claim(token, owner string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.owners[token] = owner
 }
 
 // Start listens on listen (default 127.0.0.1:0). publicURL is the base URL
@@ -58,7 +68,7 @@ func Start(listen, publicURL string, rec *recorder.Recorder) (*Receiver, error) 
 	if err != nil {
 		return nil, fmt.Errorf("webhook receiver: %w", err)
 	}
-	r := &Receiver{ln: ln, rec: rec, byTok: map[string][]Delivery{}, notify: map[string]func(Delivery){}}
+	r := &Receiver{ln: ln, rec: rec, byTok: map[string][]Delivery{}, notify: map[string]func(Delivery){}, owners: map[string]string{}}
 	r.base = strings.TrimRight(publicURL, "/")
 	if r.base == "" {
 		r.base = "http://" + ln.Addr().String()
@@ -134,9 +144,17 @@ func (r *Receiver) handle(w http.ResponseWriter, req *http.Request) {
 }
 
 func (r *Receiver) record(req *http.Request, body []byte, status int) {
-	if r.rec != nil {
-		r.rec.RecordInbound(req, body, status)
+	if r.rec == nil {
+		return
 	}
+	token, _ := strings.CutPrefix(req.URL.Path, "/hook/")
+	r.mu.Lock()
+	owner := r.owners[token]
+	r.mu.Unlock()
+	if owner != "" {
+		req = req.WithContext(recorder.WithOwner(req.Context(), owner))
+	}
+	r.rec.RecordInbound(req, body, status)
 }
 
 // Close stops the listener.

@@ -261,7 +261,7 @@ func hookConfig(t *suites.T, taskID string) *a2a.TaskPushNotificationConfig {
 	if t.Env.Transcript != nil {
 		t.Env.Transcript.AddSecret(secret)
 	}
-	return &a2a.TaskPushNotificationConfig{TaskID: taskID, URL: t.Env.Webhook.URL(webhook.NewToken()),
+	return &a2a.TaskPushNotificationConfig{TaskID: taskID, URL: t.Env.Webhook.URL(t.WebhookToken()),
 		Authentication: &a2a.AuthenticationInfo{Scheme: "Bearer", Credentials: secret}}
 }
 

@@ -79,7 +79,7 @@ func pushChannel(t *suites.T) (*a2a.TaskPushNotificationConfig, string) {
 	if t.Env.Webhook == nil || !t.Card().PushNotifications() {
 		return nil, ""
 	}
-	token := webhook.NewToken()
+	token := t.WebhookToken()
 	secret := "a2a-conform-push-" + webhook.NewToken()
 	if t.Env.Transcript != nil {
 		t.Env.Transcript.AddSecret(secret)
