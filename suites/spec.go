@@ -42,9 +42,9 @@ type T struct {
 	harnessErr string
 	timedOut   time.Duration
 	// ran is how long the body took (the It may have waited for its turn).
-	ran time.Duration
-	history    *invariants.History
-	calls      int
+	ran     time.Duration
+	history *invariants.History
+	calls   int
 }
 
 // Observe records which reading of an ambiguous rule the agent took, or a
