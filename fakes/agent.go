@@ -141,6 +141,13 @@ type Options struct {
 	// whatever the directive or prompt asked: a slow agent, for proving the
 	// harness fair to agents whose tasks take seconds (`fake --delay`).
 	StepDelay time.Duration
+	// PlainInputRequired answers every message that carries neither a
+	// directive nor a prompt-map phrase with INPUT_REQUIRED instead of
+	// completing it: an LLM agent asking a clarifying question of an
+	// unscripted "please acknowledge" is correct (spec §4.1.3: interrupted
+	// states are a turn's legitimate end), and the specs that send plain
+	// messages must not fail it (issue 8, finding 5).
+	PlainInputRequired bool
 	// Admin enables POST /_a2a-conform/rotate, for drivers that can only
 	// reach the agent over HTTP (hooks mode self-tests).
 	Admin bool

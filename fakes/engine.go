@@ -47,6 +47,9 @@ func (a *Agent) behaviourFor(msg *a2a.Message) (directive.Directive, string, *op
 	}
 	if !found {
 		d = directive.Directive{Version: directive.Version}
+		if a.opts.PlainInputRequired {
+			d.Outcome = directive.OutcomeInputRequired
+		}
 	}
 	if min := a.opts.StepDelay; min > d.Delay() {
 		d.DelayMs = min.Milliseconds()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/internal/directive"
 	"github.com/a2a-conform/a2a-conform/internal/invariants"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
@@ -113,7 +114,11 @@ func judgeBadRequest(c *client.Client, b badRequest, ans rawAnswer) *invariants.
 }
 
 // LIFE-027 (§3.3.2, §9.5, §11.6): malformed and invalid requests get the
-// binding's standard validation errors — never a task, a 5xx or a hang.
+// binding's standard validation errors — never a task, a 5xx or a hang. A
+// request served with a task is read back by GetTask, which proves the task
+// exists; a task made by a request refused with an error carries the
+// marker context, and only ListTasks can find it: when ListTasks fails, that
+// part is reported unchecked rather than passed.
 var _ = suites.Spec("LIFE-027", func(ctx context.Context, t *suites.T) {
 	var vs []invariants.Violation
 	marker := suites.NewID("ctx-a2a-conform-invalid")
@@ -126,13 +131,16 @@ var _ = suites.Spec("LIFE-027", func(ctx context.Context, t *suites.T) {
 	}
 	for _, c := range cs {
 		for _, b := range badRequests(c, marker) {
-			vs = append(vs, violations(judgeBadRequest(c, b, callRaw(ctx, c, b.req)))...)
+			ans := callRaw(ctx, c, b.req)
+			vs = append(vs, violations(judgeBadRequest(c, b, ans))...)
+			vs = append(vs, servedTask(ctx, t, c, b, ans)...)
 		}
 	}
 	for _, c := range cs {
 		list, err := c.ListTasks(ctx, &a2a.ListTasksRequest{ContextID: marker})
 		if err != nil {
-			t.Observe("list-"+c.Binding(), "ListTasks failed, not checked: "+suites.ErrText(err))
+			t.Unchecked("no task from a request refused with an error ("+c.Binding()+")",
+				"ListTasks contextId="+marker+" failed ("+suites.ErrText(err)+"), and a refused request names no task id that GetTask could read")
 			continue
 		}
 		if len(list.Tasks) > 0 {
@@ -150,6 +158,24 @@ var _ = suites.Spec("LIFE-027", func(ctx context.Context, t *suites.T) {
 	}
 	t.Violated(vs...)
 })
+
+// servedTask reads back, by GetTask, a task that a bad request was served
+// with: the answer alone is already a violation, and the read proves the
+// agent also keeps the task (the Why's "never a task").
+func servedTask(ctx context.Context, t *suites.T, c *client.Client, b badRequest, ans rawAnswer) []invariants.Violation {
+	if ans.Err != nil || len(ans.Result) == 0 {
+		return nil
+	}
+	var resp a2a.SendMessageResponse
+	if json.Unmarshal(ans.Result, &resp) != nil || resp.Task == nil || resp.Task.ID == "" {
+		return nil
+	}
+	if got, err := t.Get(ctx, c, resp.Task.ID); err == nil {
+		return []invariants.Violation{{Invariant: "validation", Where: "GetTask " + resp.Task.ID + " after " + b.name + " (" + c.Binding() + ")",
+			Expected: "no task from a request that must be refused", Actual: fmt.Sprintf("the task exists, in %s", got.Status.State)}}
+	}
+	return nil
+}
 
 // oddMediaType is a media type no agent declares: the harness's own.
 const oddMediaType = "application/x-a2a-conform-unsupported"
@@ -216,7 +242,10 @@ const unknownMember = "a2aConformUnknownMember"
 
 // LIFE-029 (§5.7, SHOULD): unknown members in SendMessage (top level and
 // inside the message) and GetTask requests are ignored and the requests
-// served.
+// served. The GetTask half reads the task the SendMessage made; when that was
+// answered with a Message, it reads a task the run can script instead, and
+// when there is none, it reads an unknown id with and without the member:
+// the same TaskNotFoundError both ways shows the member changed nothing.
 var _ = suites.Spec("LIFE-029", func(ctx context.Context, t *suites.T) {
 	var vs []invariants.Violation
 	for _, c := range t.Clients() {
@@ -236,26 +265,56 @@ var _ = suites.Spec("LIFE-029", func(ctx context.Context, t *suites.T) {
 				Expected: "served, the unknown members ignored (§5.7)", Actual: suites.ErrText(ans.Err)})
 			continue
 		}
+		id := ""
 		var resp a2a.SendMessageResponse
-		if json.Unmarshal(ans.Result, &resp) != nil || resp.Task == nil {
-			t.Observe("get-"+c.Binding(), "not checked: the message was answered without a task")
+		if json.Unmarshal(ans.Result, &resp) == nil && resp.Task != nil {
+			id = resp.Task.ID
+		} else if scripted, ok := scriptedOr(t, suites.Script{Outcome: directive.OutcomeCompleted, Least: suites.PromptComplete}, ""); ok {
+			if r, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &scripted}); err == nil && r.Task != nil {
+				id = r.Task.ID
+				t.Observe("get-"+c.Binding(), "the message was answered without a task; GetTask read a scripted task "+id)
+			}
+		}
+		if id != "" {
+			if got := callRaw(ctx, c, getWithUnknown(c, id)); got.Err != nil {
+				vs = append(vs, invariants.Violation{Invariant: "unknown-members", Where: "GetTask " + id + " with an unknown member (" + c.Binding() + ")",
+					Expected: "served, the unknown member ignored (§5.7)", Actual: suites.ErrText(got.Err)})
+			}
 			continue
 		}
-		rr := client.RawRequest{Method: a2a.MethodGetTask}
-		if c.Binding() == a2a.BindingJSONRPC {
-			get := map[string]any{"id": resp.Task.ID, unknownMember: true}
-			if tn := c.Interface().Tenant; tn != "" {
-				get["tenant"] = tn
-			}
-			rr.Params = get
-		} else {
-			rr.PathID = resp.Task.ID
-			rr.Query = url.Values{unknownMember: {"true"}}
-		}
-		if got := callRaw(ctx, c, rr); got.Err != nil {
-			vs = append(vs, invariants.Violation{Invariant: "unknown-members", Where: "GetTask " + resp.Task.ID + " with an unknown member (" + c.Binding() + ")",
-				Expected: "served, the unknown member ignored (§5.7)", Actual: suites.ErrText(got.Err)})
+		unknown := suites.NewID("task-unknown")
+		_, plain := t.Get(ctx, c, unknown)
+		with := callRaw(ctx, c, getWithUnknown(c, unknown)).Err
+		t.Observe("get-"+c.Binding(), "no task to read (Message replies, nothing scripted): GetTask of unknown id "+unknown+" compared with and without the member")
+		pk, wk := errKind(plain), errKind(with)
+		if pk != wk || pk == "" {
+			vs = append(vs, invariants.Violation{Invariant: "unknown-members", Where: "GetTask of unknown id " + unknown + " with an unknown member (" + c.Binding() + ")",
+				Expected: "the answer GetTask gets without the member, " + suites.ErrText(plain) + " (the member ignored, §5.7)", Actual: suites.ErrText(with)})
 		}
 	}
 	t.Violated(vs...)
 })
+
+// getWithUnknown is a GetTask of id carrying unknownMember.
+func getWithUnknown(c *client.Client, id string) client.RawRequest {
+	rr := client.RawRequest{Method: a2a.MethodGetTask}
+	if c.Binding() == a2a.BindingJSONRPC {
+		get := map[string]any{"id": id, unknownMember: true}
+		if tn := c.Interface().Tenant; tn != "" {
+			get["tenant"] = tn
+		}
+		rr.Params = get
+	} else {
+		rr.PathID = id
+		rr.Query = url.Values{unknownMember: {"true"}}
+	}
+	return rr
+}
+
+// errKind names the A2A error kind of err, "" when it is not one.
+func errKind(err error) a2a.ErrorKind {
+	if ce, ok := client.AsError(err); ok && ce.Class == client.A2A {
+		return ce.Kind
+	}
+	return ""
+}

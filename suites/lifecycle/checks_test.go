@@ -180,11 +180,13 @@ func TestCheckPages(t *testing.T) {
 		{"no token on the last page", []listPage{{[]a2a.Task{t1, t2}, &tok}, {[]a2a.Task{t3}, nil}}, "list-next-page-token"},
 		{"page too long", []listPage{{[]a2a.Task{t1, t2, t3}, &end}}, "list-page-size"},
 		{"repeat across pages", []listPage{{[]a2a.Task{t1, t2}, &tok}, {[]a2a.Task{t2, t3}, &end}}, "list-cursor"},
-		{"a running task may move between pages", []listPage{{[]a2a.Task{t1, t2}, &tok}, {[]a2a.Task{busy, t3}, &end}}, ""},
-		{"but not within a page", []listPage{{[]a2a.Task{t1, busy}, &end}}, "list-order"},
+		{"another client's task is not judged across pages", []listPage{{[]a2a.Task{t1, t2}, &tok}, {[]a2a.Task{busy, t3}, &end}}, ""},
+		{"nor within a page: it may have moved", []listPage{{[]a2a.Task{t1, busy}, &end}}, ""},
+		{"the spec's own tasks are judged around it", []listPage{{[]a2a.Task{t3, busy}, &tok}, {[]a2a.Task{t1}, &end}}, "list-order"},
 		{"unstamped tasks are not judged", []listPage{{[]a2a.Task{t3, bare, t1}, &end}}, "list-page-size,list-order"},
 	} {
-		vs, _ := checkPages(c.pages, 2, "w")
+		own := func(id string) bool { return id != "w" }
+		vs, _, _ := checkPages(c.pages, 2, own, "w")
 		if got := invariantsOf(vs); got != c.want {
 			t.Errorf("%s: %q, want %q\n%s", c.name, got, c.want, invariants.Summarize(vs, 5))
 		}

@@ -17,9 +17,11 @@ import (
 	"github.com/a2a-conform/a2a-conform/suites"
 )
 
-// Step is the per-step delay of scripted tasks that must stay working for a
-// while: long enough to observe WORKING and act on it, short enough that the
-// suite runs in seconds. A prompt-map agent takes the time it takes.
+// Step is the per-step delay asked of scripted tasks that must stay working
+// for a while under the directive extension, whose script then takes a known
+// time (suites.T.Expected). It never decides a verdict by itself: waits come
+// from T.Patience, T.Expected and T.WatchUntil, measured on the agent (STYLE.md,
+// "Time comes from the agent"), and a prompt-map agent takes the time it takes.
 const Step = 150 * time.Millisecond
 
 // startTask sends a scripted message with returnImmediately and returns the
@@ -39,13 +41,23 @@ func startTask(ctx context.Context, t *suites.T, c *client.Client, s suites.Scri
 	return resp.Task
 }
 
-// runToEnd sends a scripted message the blocking way and returns the task it
-// ends with (waiting further by GetTask if the agent returned early).
+// atRest reports whether a task has come to rest: terminal, or interrupted
+// (§3.2.2: a turn ends at either).
+func atRest(task *a2a.Task) bool {
+	return task.Status.State.Terminal() || task.Status.State.Interrupted()
+}
+
+// runToEnd starts a scripted task and waits until it comes to rest. A task
+// that rests in another state than the script asked for (an agent that asks
+// for input when asked to complete) ends the spec indeterminate: the agent
+// did not show the behaviour the spec needs (suites.T.Showed).
 func runToEnd(ctx context.Context, t *suites.T, c *client.Client, outcome directive.Outcome) *a2a.Task {
-	task := startTask(ctx, t, c, suites.Script{Outcome: outcome})
-	if !task.Status.State.Terminal() {
-		task = t.WaitFor(ctx, c, task.ID, "terminal", suites.Terminal)
+	s := suites.Script{Outcome: outcome}
+	task := startTask(ctx, t, c, s)
+	if !atRest(task) {
+		task = t.WaitFor(ctx, c, task.ID, "terminal or interrupted", suites.TerminalOrInterrupted)
 	}
+	t.Showed(s, task, "the spec needs a task that ended "+string(s.Settles()))
 	return task
 }
 

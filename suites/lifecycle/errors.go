@@ -22,6 +22,8 @@ const unsupportedVersion = "99.0"
 type errorCase struct {
 	name string
 	want a2a.ErrorKind
+	// needsFinished says the case acts on a task that has finished.
+	needsFinished bool
 	// provoke returns what the agent answered: nil for a success.
 	provoke func(c *client.Client, done *a2a.Task) error
 }
@@ -125,21 +127,21 @@ func judgeError(t *suites.T, c *client.Client, name string, want a2a.ErrorKind, 
 var _ = suites.Spec("LIFE-026", func(ctx context.Context, t *suites.T) {
 	card := t.Card()
 	cases := []errorCase{
-		{"GetTask of an unknown task", a2a.ErrTaskNotFound, func(c *client.Client, _ *a2a.Task) error {
+		{"GetTask of an unknown task", a2a.ErrTaskNotFound, false, func(c *client.Client, _ *a2a.Task) error {
 			_, err := t.Get(ctx, c, suites.NewID("task-unknown"))
 			return err
 		}},
-		{"CancelTask of a completed task", a2a.ErrTaskNotCancelable, func(c *client.Client, done *a2a.Task) error {
+		{"CancelTask of a completed task", a2a.ErrTaskNotCancelable, true, func(c *client.Client, done *a2a.Task) error {
 			_, err := t.Cancel(ctx, c, done.ID)
 			return err
 		}},
-		{"SendMessage to a completed task", a2a.ErrUnsupportedOperation, func(c *client.Client, done *a2a.Task) error {
+		{"SendMessage to a completed task", a2a.ErrUnsupportedOperation, true, func(c *client.Client, done *a2a.Task) error {
 			msg := userText("a2a-conform: a message to a finished task")
 			msg.TaskID = done.ID
 			_, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg})
 			return err
 		}},
-		{"ListTasks with A2A-Version " + unsupportedVersion, a2a.ErrVersionNotSupported, func(c *client.Client, _ *a2a.Task) error {
+		{"ListTasks with A2A-Version " + unsupportedVersion, a2a.ErrVersionNotSupported, false, func(c *client.Client, _ *a2a.Task) error {
 			rr := client.RawRequest{Method: a2a.MethodListTasks, Header: http.Header{client.HeaderVersion: {unsupportedVersion}}}
 			if c.Binding() == a2a.BindingJSONRPC {
 				params := map[string]any{}
@@ -154,7 +156,7 @@ var _ = suites.Spec("LIFE-026", func(ctx context.Context, t *suites.T) {
 	if card.PushNotifications() {
 		t.Observe("push-not-supported", "not checked: the card advertises push notifications")
 	} else {
-		cases = append(cases, errorCase{"CreateTaskPushNotificationConfig while push is not advertised", a2a.ErrPushNotificationNotSupported,
+		cases = append(cases, errorCase{"CreateTaskPushNotificationConfig while push is not advertised", a2a.ErrPushNotificationNotSupported, false,
 			func(c *client.Client, done *a2a.Task) error {
 				// A loopback discard address: nothing is ever meant to arrive.
 				_, err := c.CreateTaskPushNotificationConfig(ctx, &a2a.TaskPushNotificationConfig{TaskID: done.ID, URL: "http://127.0.0.1:9/a2a-conform-unused"})
@@ -163,11 +165,21 @@ var _ = suites.Spec("LIFE-026", func(ctx context.Context, t *suites.T) {
 	}
 	cs := t.Clients()
 	done := map[*client.Client]*a2a.Task{}
+	// asked is a task that came to rest asking for input (an allowed answer
+	// to a plain message): the cases that need a finished task are then
+	// skipped, and the spec ends indeterminate after judging the rest.
+	var asked *a2a.Task
 	for _, c := range cs {
 		done[c] = finishedTask(ctx, t, c)
+		if done[c].Status.State.Interrupted() && asked == nil {
+			asked = done[c]
+		}
 	}
 	var vs []invariants.Violation
 	for _, ec := range cases {
+		if asked != nil && ec.needsFinished {
+			continue
+		}
 		kinds := map[string][]string{}
 		for _, c := range cs {
 			kind, got := judgeError(t, c, ec.name, ec.want, ec.provoke(c, done[c]))
@@ -188,5 +200,6 @@ var _ = suites.Spec("LIFE-026", func(ctx context.Context, t *suites.T) {
 				Expected: "the same A2A error on every binding (§5.1)", Actual: strings.Join(parts, "; ")})
 		}
 	}
-	t.Violated(vs...)
+	t.Record(vs...)
+	t.AskedForInput(asked, "the errors for a finished task (CancelTask: TaskNotCancelableError; SendMessage: UnsupportedOperationError) could not be provoked; the others were judged")
 })

@@ -26,7 +26,7 @@ type conversation struct {
 
 var (
 	inputScript  = suites.Script{Outcome: directive.OutcomeInputRequired}
-	answerScript = suites.Script{Outcome: directive.OutcomeCompleted, Chunks: 1, Text: "a2a-conform history answer"}
+	answerScript = suites.Script{Outcome: directive.OutcomeCompleted, Chunks: 1, Text: "a2a-conform history answer", Least: suites.PromptComplete}
 )
 
 // converse runs a two-turn task: a message that makes the agent ask for
@@ -42,12 +42,10 @@ func converse(ctx context.Context, t *suites.T, c *client.Client) conversation {
 		t.CouldNotRun("the agent answered the input-required script with a Message; the spec needs a task with a two-turn history.")
 	}
 	task := resp.Task
-	if st := task.Status.State; !st.Terminal() && !st.Interrupted() {
+	if !atRest(task) {
 		task = t.WaitFor(ctx, c, task.ID, "input-required", suites.TerminalOrInterrupted)
 	}
-	if task.Status.State != a2a.TaskStateInputRequired {
-		t.CouldNotRun("the input-required script ended in %s, so no second turn could be added to task %s.", task.Status.State, task.ID)
-	}
+	t.Showed(inputScript, task, "so no second turn could be added to it")
 	prompt := task.Status.Message
 	second := t.Scripted(answerScript)
 	second.TaskID, second.ContextID = task.ID, task.ContextID
@@ -59,9 +57,11 @@ func converse(ctx context.Context, t *suites.T, c *client.Client) conversation {
 	if resp.Task == nil {
 		t.CouldNotRun("the agent answered the follow-up to input-required task %s with a Message, not the task.", task.ID)
 	}
+	// The second turn may end the task or ask again: either way the
+	// history holds both turns.
 	done := resp.Task
-	if !done.Status.State.Terminal() {
-		done = t.WaitFor(ctx, c, task.ID, "terminal", suites.Terminal)
+	if !atRest(done) {
+		done = t.WaitFor(ctx, c, task.ID, "terminal or interrupted", suites.TerminalOrInterrupted)
 	}
 	return conversation{task: done, sent: []a2a.Message{first, second}, prompt: prompt}
 }
@@ -157,8 +157,8 @@ var _ = suites.Spec("LIFE-023", func(ctx context.Context, t *suites.T) {
 	if canScript(t, inputScript) && canScript(t, answerScript) {
 		cv = converse(ctx, t, c)
 	} else {
-		cv = conversation{task: createTaskIn(ctx, t, c, "", suites.Script{Outcome: directive.OutcomeCompleted})}
-		t.Observe("history-task", "a plain task: no scripted input-required turn, so its history may hold one message")
+		cv = conversation{task: createTaskIn(ctx, t, c, "", suites.Script{Outcome: directive.OutcomeCompleted, Least: suites.PromptComplete})}
+		t.Observe("history-task", fmt.Sprintf("a one-turn task: no %q prompt (or directive) for a second turn, so its history may hold one message", suites.PromptInputRequired))
 	}
 	id := cv.task.ID
 	var vs []invariants.Violation
@@ -214,7 +214,7 @@ var _ = suites.Spec("LIFE-023", func(ctx context.Context, t *suites.T) {
 	}
 	t.Violated(vs...)
 	if bounded == 0 {
-		t.CouldNotRun("task %s's history holds fewer than two messages on every binding (keeping history is the agent's choice), so whether historyLength bounds it cannot be judged; the spec needs a task with a longer history (a scripted input-required turn).", id)
+		t.CouldNotRun("task %s's history holds fewer than two messages on every binding (keeping history is the agent's choice), so whether historyLength bounds it cannot be judged; the spec needs a task with a longer history (a scripted input-required turn: the directive extension, or a prompt-map %q key).", id, suites.PromptInputRequired)
 	}
 })
 

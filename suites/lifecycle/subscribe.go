@@ -30,7 +30,7 @@ var _ = suites.Spec("LIFE-017", func(ctx context.Context, t *suites.T) {
 	ca, cb := cs[0], cs[len(cs)-1]
 	grace := closeGrace(t)
 	const text = "one two three four five six seven eight"
-	msg := t.Scripted(suites.Script{Outcome: directive.OutcomeCompleted, Delay: subscribeStep, Chunks: 4, Text: text})
+	msg := t.Scripted(suites.Script{Outcome: directive.OutcomeCompleted, Delay: subscribeStep, Chunks: 4, Text: text, Least: suites.PromptSlow})
 	whereA := "A: SendStreamingMessage (" + ca.Binding() + ")"
 	sa, err := ca.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: &msg})
 	if err != nil {
@@ -167,11 +167,10 @@ var _ = suites.Spec("LIFE-018", func(ctx context.Context, t *suites.T) {
 	const text = "north east south west up down"
 	var vs []invariants.Violation
 	for _, c := range t.Clients() {
-		task := startTask(ctx, t, c, suites.Script{Outcome: directive.OutcomeCompleted, Delay: subscribeStep, Chunks: 3, Text: text})
+		script := suites.Script{Outcome: directive.OutcomeCompleted, Delay: subscribeStep, Chunks: 3, Text: text, Least: suites.PromptSlow}
+		task := startTask(ctx, t, c, script)
 		before := t.WaitFor(ctx, c, task.ID, "working", func(s a2a.TaskState) bool { return s != a2a.TaskStateSubmitted })
-		if before.Status.State.Terminal() {
-			t.Indeterminate("task %s was already %s when first seen past SUBMITTED; nothing to subscribe to", task.ID, before.Status.State)
-		}
+		t.ShowedRunning(script, before, "there is no running task to subscribe to")
 		where := "SubscribeToTask " + task.ID + " (" + c.Binding() + ")"
 		s, err := c.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: task.ID})
 		if err != nil {
@@ -214,7 +213,8 @@ var _ = suites.Spec("LIFE-019", func(ctx context.Context, t *suites.T) {
 	for _, c := range t.Clients() {
 		// Any finished task will do, so an agent without scripted behaviour
 		// is asked for one in plain words.
-		done := createTaskIn(ctx, t, c, "", suites.Script{Outcome: directive.OutcomeCompleted})
+		done := createTaskIn(ctx, t, c, "", suites.Script{Outcome: directive.OutcomeCompleted, Least: suites.PromptComplete})
+		t.AskedForInput(done, "an interrupted task is not terminal, so subscribing to it says nothing of terminal tasks")
 		where := fmt.Sprintf("SubscribeToTask of %s task %s (%s)", done.Status.State, done.ID, c.Binding())
 		s, err := c.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: done.ID})
 		if err != nil {

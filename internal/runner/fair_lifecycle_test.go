@@ -1,0 +1,250 @@
+package runner_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/fakes"
+	"github.com/a2a-conform/a2a-conform/reports"
+)
+
+// Regression tests for issue 8's lifecycle findings: correct agents that are
+// busy, slow, LLM-like or only partly scriptable must not fail a lifecycle
+// spec.
+
+// lifeSpecs are the lifecycle specs these tests cover (cancel.go and
+// stream.go, LIFE-011..016, belong to another change).
+var lifeSpecs = []string{
+	"LIFE-001", "LIFE-002", "LIFE-003", "LIFE-004", "LIFE-005", "LIFE-006", "LIFE-007", "LIFE-008", "LIFE-009", "LIFE-010",
+	"LIFE-017", "LIFE-018", "LIFE-019", "LIFE-020", "LIFE-021", "LIFE-022", "LIFE-023", "LIFE-024", "LIFE-025", "LIFE-026",
+	"LIFE-027", "LIFE-028", "LIFE-029",
+}
+
+// writeConfig writes a harness config file and returns its path.
+func writeConfig(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// rpc sends one JSON-RPC request to the agent at base and returns the result.
+func rpc(ctx context.Context, base, method string, params any) (map[string]any, error) {
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/a2a/jsonrpc", bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("A2A-Version", "1.0")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Result map[string]any `json:"result"`
+		Error  any            `json:"error"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		return nil, err
+	}
+	if out.Error != nil {
+		return nil, fmt.Errorf("%v", out.Error)
+	}
+	return out.Result, nil
+}
+
+func textMessage(text, taskID string) map[string]any {
+	m := map[string]any{"messageId": fmt.Sprintf("bg-%d", time.Now().UnixNano()), "role": "ROLE_USER",
+		"parts": []any{map[string]any{"text": text}}}
+	if taskID != "" {
+		m["taskId"] = taskID
+	}
+	return m
+}
+
+// busyClient is other clients of the agent: until stopped, several workers
+// keep creating tasks (some finish at once, some ask for input) and updating
+// the ones that wait, so that the agent's newest tasks, its first page of a
+// hundred and the order of its list change all the time while the specs
+// list. It returns how many writes were made.
+func busyClient(t *testing.T, base string) (stop func() int) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	n := 0
+	wrote := func() { mu.Lock(); n++; mu.Unlock() }
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			var waiting []string
+			for ctx.Err() == nil {
+				if _, err := rpc(ctx, base, "SendMessage", map[string]any{"message": textMessage("background chatter", ""),
+					"configuration": map[string]any{"returnImmediately": true}}); err == nil {
+					wrote()
+				}
+				if w != 0 {
+					continue
+				}
+				if res, err := rpc(ctx, base, "SendMessage", map[string]any{"message": textMessage("ask me for input", "")}); err == nil {
+					wrote()
+					if task, ok := res["task"].(map[string]any); ok {
+						waiting = append(waiting, fmt.Sprint(task["id"]))
+					}
+				}
+				if len(waiting) > 2 {
+					// An update: the oldest waiting task resumes and
+					// completes, moving to the front of the agent's list.
+					if _, err := rpc(ctx, base, "SendMessage", map[string]any{"message": textMessage("here you are", waiting[0])}); err == nil {
+						wrote()
+					}
+					waiting = waiting[1:]
+				}
+			}
+		}(w)
+	}
+	return func() int {
+		cancel()
+		wg.Wait()
+		mu.Lock()
+		defer mu.Unlock()
+		return n
+	}
+}
+
+// Finding 4: the list specs judge only their own tasks, so another client
+// creating and updating tasks on the same agent meanwhile changes nothing.
+func TestListSpecsPassWhileAnotherClientWrites(t *testing.T) {
+	// Each step takes 20 ms, so that while a spec makes its tasks one after
+	// another, the other clients make hundreds (they do not wait for theirs).
+	opts := fakes.Options{PromptMap: true, StepDelay: 20 * time.Millisecond}
+	base := startVariant(t, opts)
+	stop := busyClient(t, base)
+	r := runCLI(t, nil, "--target", base, "--seed", "3", "--focus", "LIFE-020,LIFE-021,LIFE-022,LIFE-006,LIFE-027")
+	writes := stop()
+	t.Logf("%d writes by other clients during the run", writes)
+	if writes < 200 {
+		t.Fatalf("the other clients made only %d writes, too few to push the spec's tasks off a page of a hundred: the test proves nothing", writes)
+	}
+	for _, id := range []string{"LIFE-020", "LIFE-021", "LIFE-022", "LIFE-006", "LIFE-027"} {
+		if res := result(t, r, id); res.Verdict != reports.Pass {
+			t.Errorf("%s with another client writing (%d writes): %s: %s", id, writes, res.Verdict, res.Reason)
+		}
+	}
+}
+
+// Finding 5: an agent that answers a plain message by asking for input (an
+// LLM asking a clarifying question) is answering correctly. Specs that send
+// plain messages pass when what they check holds on the interrupted task,
+// or end indeterminate saying the agent asked for input.
+func TestPlainInputRequiredIsNotFailed(t *testing.T) {
+	check := func(t *testing.T, r cliRun, ids []string, mustPass map[string]bool) {
+		t.Helper()
+		for _, id := range ids {
+			res := result(t, r, id)
+			t.Logf("%s: %s %s", id, res.Verdict, firstLine(res.Reason))
+			switch {
+			case res.Verdict == reports.Pass:
+			case mustPass[id]:
+				t.Errorf("%s: %s, want pass: %s", id, res.Verdict, res.Reason)
+			case res.Verdict == reports.Indeterminate && strings.Contains(res.Reason, "asked for input"):
+			case res.Verdict == reports.CouldNotRun || res.Verdict == reports.NotApplicable:
+			default:
+				t.Errorf("%s: %s: %s", id, res.Verdict, res.Reason)
+			}
+		}
+	}
+	t.Run("no scripted behaviour", func(t *testing.T) {
+		ids := []string{"LIFE-020", "LIFE-021", "LIFE-022", "LIFE-025", "LIFE-026", "LIFE-019", "LIFE-023"}
+		r := runVariant(t, fakes.Options{PlainInputRequired: true, DisableDirective: true}, "--seed", "3", "--focus", strings.Join(ids, ","))
+		check(t, r, ids, map[string]bool{"LIFE-020": true, "LIFE-022": true, "LIFE-025": true})
+		for _, id := range []string{"LIFE-021", "LIFE-026"} {
+			if res := result(t, r, id); res.Verdict != reports.Indeterminate {
+				t.Errorf("%s: %s, want indeterminate (the agent asked for input): %s", id, res.Verdict, res.Reason)
+			}
+		}
+	})
+	t.Run("directive, plain follow-ups", func(t *testing.T) {
+		ids := []string{"LIFE-009", "LIFE-010", "LIFE-023", "LIFE-024", "LIFE-029"}
+		r := runVariant(t, fakes.Options{PlainInputRequired: true}, "--seed", "3", "--focus", strings.Join(ids, ","))
+		check(t, r, ids, map[string]bool{"LIFE-009": true, "LIFE-010": true, "LIFE-023": true, "LIFE-024": true, "LIFE-029": true})
+	})
+}
+
+// Finding 6: with a prompt map holding only slow and complete, every spec
+// those keys serve passes using only them, and every other spec is
+// could-not-run naming the key it lacks.
+func TestLeastPromptMapSlowAndComplete(t *testing.T) {
+	cfg := writeConfig(t, "no-directive: true\nprompt-map:\n  slow: \"work slowly then complete\"\n  complete: \"say hello\"\n")
+	r := runVariant(t, fakes.Options{PromptMap: true, DisableDirective: true}, "--config", cfg, "--seed", "3", "--focus", strings.Join(lifeSpecs, ","))
+	names := regexp.MustCompile(`"(input-required|fail|reject|message|artifacts)"`)
+	for _, id := range lifeSpecs {
+		res := result(t, r, id)
+		for _, k := range strings.Split(res.Observations["prompt-keys"], ", ") {
+			if k != "" && k != "slow" && k != "complete" {
+				t.Errorf("%s used prompt key %q, which the map does not have", id, k)
+			}
+		}
+		switch res.Verdict {
+		case reports.Pass, reports.NotApplicable:
+		case reports.CouldNotRun:
+			if !names.MatchString(res.Reason) {
+				t.Errorf("%s: could-not-run without naming the missing key: %s", id, res.Reason)
+			}
+		default:
+			t.Errorf("%s: %s: %s", id, res.Verdict, res.Reason)
+		}
+		t.Logf("%s: %s (keys %q) %s", id, res.Verdict, res.Observations["prompt-keys"], firstLine(res.Reason))
+	}
+}
+
+// Finding 7: against an agent whose every step takes a second, driven by the
+// full prompt map, no lifecycle spec fails; an indeterminate must say why.
+func TestSlowAgentFailsNoLifecycleSpec(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the lifecycle specs against an agent that takes a second a step")
+	}
+	cfg := writeConfig(t, `no-directive: true
+race-trials: 2
+prompt-map:
+  complete: "say hello"
+  slow: "work slowly then complete"
+  input-required: "ask me for input"
+  fail: "fail this task"
+  reject: "reject this task"
+  message: "reply with a message"
+  artifacts: "stream three chunks"
+`)
+	r := runVariant(t, fakes.Options{StepDelay: time.Second, PromptMap: true, DisableDirective: true}, "--config", cfg, "--seed", "3", "--focus", strings.Join(lifeSpecs, ","))
+	for _, id := range lifeSpecs {
+		res := result(t, r, id)
+		t.Logf("%s: %s %s", id, res.Verdict, firstLine(res.Reason))
+		switch res.Verdict {
+		case reports.Fail, reports.Warn:
+			t.Errorf("%s against a slow agent: %s: %s", id, res.Verdict, res.Reason)
+		case reports.Indeterminate, reports.CouldNotRun:
+			if strings.TrimSpace(res.Reason) == "" {
+				t.Errorf("%s: %s without a reason", id, res.Verdict)
+			}
+		}
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
