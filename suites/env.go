@@ -53,6 +53,8 @@ type Options struct {
 	// SubscribeVerb is the HTTP verb for REST SubscribeToTask (POST by default;
 	// the proto says GET, the spec prose POST: a2a-v1.md §1.1).
 	SubscribeVerb string
+	// Parallel is how many specs the run has in flight at once (--parallel).
+	Parallel int
 	// RaceTrials is how many cancel-then-complete trials the race spec runs.
 	RaceTrials int
 	// Settle is how long "Consistently" checks watch a value that must not change.

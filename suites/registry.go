@@ -82,7 +82,8 @@ type Info struct {
 const DefaultSpecTimeout = 60 * time.Second
 
 // Labels returns the Ginkgo labels of the spec: its ID, suite, level,
-// "section:…", "scenario:…", "tck:…" and "needs:…".
+// "section:…", "scenario:…", "tck:…", "needs:…", and "exclusive" for a spec
+// that runs alone.
 func (i Info) Labels() []string {
 	l := []string{i.ID, i.Suite, string(i.Level)}
 	for _, s := range i.Sections {
@@ -96,6 +97,9 @@ func (i Info) Labels() []string {
 	}
 	for _, n := range i.Needs {
 		l = append(l, "needs:"+string(n))
+	}
+	if i.Exclusive {
+		l = append(l, "exclusive")
 	}
 	return l
 }

@@ -61,7 +61,7 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	p := &Prepared{Env: &suites.Env{Headers: hdr}}
 	p.Env.Options = suites.Options{
 		Seed: cfg.Seed, SubscribeVerb: cfg.SubscribeVerb, RaceTrials: cfg.RaceTrials,
-		Settle: 300 * time.Millisecond, Patience: cfg.Patience,
+		Settle: 300 * time.Millisecond, Patience: cfg.Patience, Parallel: cfg.Parallel,
 	}
 
 	switch {

@@ -408,10 +408,10 @@ func raceSides(results []invariants.TrialResult) raceTally {
 	return s
 }
 
-// runTrials runs one trial per offset, raceConcurrency at a time.
+// runTrials runs one trial per offset, raceParallel(t) at a time.
 func runTrials(ctx context.Context, t *suites.T, c *client.Client, offsets []time.Duration, script suites.Script) []invariants.TrialResult {
 	results := make([]invariants.TrialResult, len(offsets))
-	sem := make(chan struct{}, raceConcurrency)
+	sem := make(chan struct{}, raceParallel(t))
 	var wg sync.WaitGroup
 	for i := range offsets {
 		wg.Add(1)
@@ -426,13 +426,19 @@ func runTrials(ctx context.Context, t *suites.T, c *client.Client, offsets []tim
 	return results
 }
 
-// raceStep is the scripted step of a race trial: the whole trial lasts about
-// four steps, and raceConcurrency trials overlap, so the default 200 trials
-// take about a second against the reference agent.
-const (
-	raceStep        = 25 * time.Millisecond
-	raceConcurrency = 16
-)
+// raceStep is the scripted step of a race trial under the directive: a trial
+// lasts about four steps, so the default 200 trials take about a second
+// against the reference agent.
+const raceStep = 25 * time.Millisecond
+
+// raceParallel is how many trials overlap: four per spec the run may have
+// in flight (--parallel), between 4 and 64. A trial spends its life waiting
+// on one task, so against an agent whose tasks take seconds the race's
+// wall time is about trials / raceParallel task lengths (200 trials of 3 s
+// tasks at 32: about 30 s).
+func raceParallel(t *suites.T) int {
+	return min(64, max(4, 4*t.Env.Options.Parallel))
+}
 
 // raceTrial runs one trial and judges it from everything observed of its task.
 // It runs in its own goroutine, so it never calls anything that ends the spec
