@@ -43,6 +43,7 @@ func hostileReport() *Report {
 	x.Reason = "the agent said " + payloadPlain + payloadImg
 	x.Scenario = payloadScript
 	x.TCKLevel = payloadImg
+	x.Unchecked = []string{payloadImg + ": " + payloadScript}
 	x.Violations = append(x.Violations, invariants.Violation{Invariant: payloadImg, Where: payloadScript, Expected: payloadPlain, Actual: payloadImg})
 	x.Observations = map[string]string{payloadImg: payloadScript}
 	x.Transcript = append(x.Transcript, Exchange{
