@@ -113,8 +113,12 @@ func TestBrowserRendersWithoutRunningVendorScript(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// The scorecard, with the hostile report as one column.
-	sc, err := BuildScorecard([]*Report{verified(t, r), verified(t, sampleReport("Acme", "1"))})
+	// The scorecard, with the hostile report as one column. verify refuses a
+	// tckLevel other than MUST, SHOULD or MAY, so that payload can never
+	// reach a scorecard; the column carries every other one.
+	col := hostileReport()
+	col.Results[5].TCKLevel = LevelMust
+	sc, err := BuildScorecard([]*Report{verified(t, col), verified(t, sampleReport("Acme", "1"))})
 	if err != nil {
 		t.Fatal(err)
 	}
