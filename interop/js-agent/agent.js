@@ -153,11 +153,14 @@ class DirectiveExecutor {
       run.last = { taskId, contextId, status: status(state, message), metadata: undefined };
       bus.publish(AgentEvent.statusUpdate(run.last));
     };
-    // Another instance may have canceled the task in the shared store.
+    // Another instance may have canceled the task in the shared store. A
+    // cancel on this instance may arrive while the store is read, so
+    // run.stopped is checked again after the read: the caller publishes in
+    // the same turn of the event loop as that last check.
     const stopped = async () => {
       if (run.stopped) return true;
       const t = await this.taskStore.load(taskId, ctx.context);
-      return t !== undefined && TERMINAL.has(t.status?.state);
+      return run.stopped || (t !== undefined && TERMINAL.has(t.status?.state));
     };
 
     try {
