@@ -16,6 +16,7 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/fakes"
 	"github.com/a2a-conform/a2a-conform/internal/cli"
+	"github.com/a2a-conform/a2a-conform/internal/webhook"
 	"github.com/a2a-conform/a2a-conform/reports"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
@@ -24,8 +25,15 @@ import (
 // process: this test binary re-executed as the CLI.
 const cliEnv = "A2A_CONFORM_TEST_AS_CLI"
 
+// pushCanaryEnv, in a CLI child, replaces the prefix of every push credential
+// the harness invents, so the secrets test can look for it in every output.
+const pushCanaryEnv = "A2A_CONFORM_TEST_PUSH_SECRET_PREFIX"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(cliEnv) == "1" {
+		if p := os.Getenv(pushCanaryEnv); p != "" {
+			webhook.SecretPrefix = p
+		}
 		os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
