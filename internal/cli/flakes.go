@@ -32,18 +32,20 @@ Flags:
 
 func flakesCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("flakes", stderr, flakesHelp)
-	runs := fs.Int("runs", 20, "clean runs (`K`)")
-	faultRuns := fs.Int("fault-runs", -1, "runs per fault (0: none; default: as many as --runs; 52 faults × 20 runs take ~4 min on 2 cores)")
+	runs := fs.Int("runs", 20, "`K` clean runs of every suite")
+	var faultRunsF optionalInt
+	fs.Var(&faultRunsF, "fault-runs", "`N` runs per fault (0: none; default: as many as --runs; 52 faults × 20 runs take ~4 min on 2 cores)")
 	parallel := fs.Int("parallel", 2, "runs at a time (each is one child process)")
 	seed := fs.Int64("seed", 0, "seed of the first run; run i gets seed+i (default: from the clock, printed)")
 	work := fs.String("work", "", "`DIR` for the runs' reports (default: a temporary directory, kept only when something changed)")
 	var faultF listFlag
-	fs.Var(&faultF, "fault", "only these faults, comma-separated (default: every fault that names a spec)")
+	fs.Var(&faultF, "fault", "only these `faults`, comma-separated (default: every fault that names a spec)")
 	if done, code := parse(fs, args); done {
 		return code
 	}
-	if *faultRuns == -1 {
-		*faultRuns = *runs
+	faultRuns := runs
+	if faultRunsF.set {
+		faultRuns = &faultRunsF.n
 	}
 	if fs.NArg() > 0 || *runs < 0 || *faultRuns < 0 || *parallel < 1 || *seed < 0 || *runs+*faultRuns == 0 {
 		fs.Usage()
@@ -159,6 +161,29 @@ func flakesCmd(args []string, stdout, stderr io.Writer) int {
 		os.RemoveAll(dir)
 	}
 	return 0
+}
+
+// optionalInt is an int flag whose default is another flag's value: it
+// remembers whether it was given.
+type optionalInt struct {
+	set bool
+	n   int
+}
+
+func (o *optionalInt) String() string {
+	if o == nil || !o.set {
+		return ""
+	}
+	return strconv.Itoa(o.n)
+}
+
+func (o *optionalInt) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return err
+	}
+	o.set, o.n = true, n
+	return nil
 }
 
 // verdictChange is one spec that did not give the same verdict in every run.

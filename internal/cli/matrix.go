@@ -40,7 +40,7 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 	seed := fs.Int64("seed", 0, "seed of the first run; run i gets seed+i (default: from the clock, printed)")
 	work := fs.String("work", "", "`DIR` for the runs' reports (default: a temporary directory, kept only when something failed)")
 	var faultF listFlag
-	fs.Var(&faultF, "fault", "check only these faults, comma-separated (the table is then not written)")
+	fs.Var(&faultF, "fault", "check only these `faults`, comma-separated (the table is then not written)")
 	if done, code := parse(fs, args); done {
 		return code
 	}
