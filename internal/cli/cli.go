@@ -31,6 +31,10 @@ Usage:
   a2a-conform scorecard --out DIR REPORT.json…
                                      vendor × spec matrix (HTML + JSON) and SVG badges
   a2a-conform verify REPORT.json     check a submitted report is well-formed and unedited
+  a2a-conform matrix [--out FILE]    prove every spec both ways: the clean agent, then each
+                                     fault against its specs; writes docs/fault-matrix.md
+  a2a-conform flakes [--runs K]      repeat the default run K times with other seeds; report
+                                     specs whose verdict changed and each fault's detection rate
   a2a-conform version
 
 Exit codes: 0 no MUST/invariant failed · 1 something failed · 2 usage or config error ·
@@ -62,6 +66,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return scorecardCmd(rest, stdout, stderr)
 	case "verify":
 		return verifyCmd(rest, stdout, stderr)
+	case "matrix":
+		return matrixCmd(rest, stdout, stderr)
+	case "flakes":
+		return flakesCmd(rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "a2a-conform %s (A2A protocol %s)\n", runner.HarnessVersion, "1.0")
 		return 0

@@ -46,6 +46,9 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 	if err := cfg.Validate(); err != nil {
 		return &Outcome{Exit: ExitUsage}, err
 	}
+	if err := nothingSelected(cfg); err != nil {
+		return &Outcome{Exit: ExitUsage}, err
+	}
 	start := time.Now()
 	fmt.Fprintf(stdout, "a2a-conform %s · seed %d (rerun with --seed %d)\n", HarnessVersion, cfg.Seed, cfg.Seed)
 
@@ -186,6 +189,47 @@ func Selected(cfg Config) []suites.Info {
 		}
 	}
 	return out
+}
+
+// nothingSelected refuses a run that would select no spec. Such a run would
+// report "0 of 0 passed" and exit 0, and a CI job whose filter went stale (a
+// renamed label, a suite whose specs have not landed) would stay green while
+// checking nothing. The error names the cause: a suite without specs, or
+// which of the filters, each selecting something alone, exclude each other.
+func nothingSelected(cfg Config) error {
+	if len(Selected(cfg)) > 0 {
+		return nil
+	}
+	var empty, parts []string
+	for _, s := range cfg.Suites {
+		if len(suites.InSuites(s)) == 0 {
+			empty = append(empty, s)
+		}
+	}
+	if len(empty) > 0 && len(empty) == len(cfg.Suites) {
+		return fmt.Errorf("nothing to run: suite %s has no specs in this build yet; an empty run is not a green run", strings.Join(empty, ", "))
+	}
+	if len(cfg.Suites) > 0 {
+		parts = append(parts, fmt.Sprintf("--suite %s selects %d", strings.Join(cfg.Suites, ","), len(Selected(Config{Suites: cfg.Suites}))))
+	}
+	if len(cfg.Focus) > 0 {
+		parts = append(parts, fmt.Sprintf("--focus %s selects %d", strings.Join(cfg.Focus, ","), len(Selected(Config{Focus: cfg.Focus}))))
+	}
+	if cfg.LabelFilter != "" {
+		parts = append(parts, fmt.Sprintf("--label-filter %q selects %d", cfg.LabelFilter, len(Selected(Config{LabelFilter: cfg.LabelFilter}))))
+	}
+	why := "no spec is registered"
+	switch len(parts) {
+	case 0:
+	case 1:
+		why = "the filter matches no spec: " + parts[0]
+	default:
+		why = "the filters match no spec together: " + strings.Join(parts, "; ")
+	}
+	if len(empty) > 0 {
+		why += fmt.Sprintf(" (suite %s has no specs in this build yet)", strings.Join(empty, ", "))
+	}
+	return fmt.Errorf("nothing to run: %s; an empty run is not a green run", why)
 }
 
 func progressLine(w io.Writer, r reports.Result) {

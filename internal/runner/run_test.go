@@ -16,6 +16,7 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/fakes"
 	"github.com/a2a-conform/a2a-conform/internal/cli"
+	"github.com/a2a-conform/a2a-conform/internal/webhook"
 	"github.com/a2a-conform/a2a-conform/reports"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
@@ -24,8 +25,15 @@ import (
 // process: this test binary re-executed as the CLI.
 const cliEnv = "A2A_CONFORM_TEST_AS_CLI"
 
+// pushCanaryEnv, in a CLI child, replaces the prefix of every push credential
+// the harness invents, so the secrets test can look for it in every output.
+const pushCanaryEnv = "A2A_CONFORM_TEST_PUSH_SECRET_PREFIX"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(cliEnv) == "1" {
+		if p := os.Getenv(pushCanaryEnv); p != "" {
+			webhook.SecretPrefix = p
+		}
 		os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
@@ -258,6 +266,10 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"run", "--seed", "-4"},
 		{"run", "--agent-cmd", "my-agent --port {port}", "--agent-cmd-next", "my-agent-v2 --port {port}"},
 		{"run", "--webhook-url", "ftp://nowhere"},
+		// An empty selection is not a green run.
+		{"run", "--suite", "webhook"},
+		{"run", "--suite", "discovery", "--focus", "LIFE-014"},
+		{"run", "--label-filter", "scenario:9"},
 		{"explain", "NOPE-001"},
 		{"list", "--suite", "nosuch"},
 		{"frobnicate"},
@@ -265,6 +277,38 @@ func TestUsageErrorsExit2(t *testing.T) {
 		var so, se bytes.Buffer
 		if code := cli.Main(args, &so, &se); code != 2 {
 			t.Errorf("%v: exit %d, want 2 (stderr %q)", args, code, se.String())
+		}
+	}
+}
+
+// An empty selection says why, and starts nothing (it writes no report).
+func TestEmptySelectionSaysWhy(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--suite", "webhook"}, []string{"suite webhook has no specs in this build yet"}},
+		{[]string{"--suite", "rollout,webhook"}, []string{"suite rollout, webhook has no specs"}},
+		{[]string{"--suite", "discovery", "--focus", "LIFE-014"}, []string{"match no spec together", "--suite discovery selects", "--focus LIFE-014 selects 1"}},
+		{[]string{"--label-filter", "scenario:9"}, []string{`the filter matches no spec: --label-filter "scenario:9" selects 0`}},
+		{[]string{"--suite", "webhook,discovery", "--label-filter", "scenario:9"}, []string{"match no spec together", "(suite webhook has no specs in this build yet)"}},
+	} {
+		out := t.TempDir()
+		var so, se bytes.Buffer
+		code := cli.Main(append([]string{"run", "--out", out}, c.args...), &so, &se)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2", c.args, code)
+		}
+		for _, w := range append(c.want, "an empty run is not a green run") {
+			if !strings.Contains(se.String(), w) {
+				t.Errorf("%v: stderr lacks %q:\n%s", c.args, w, se.String())
+			}
+		}
+		if strings.Contains(so.String(), "passed") {
+			t.Errorf("%v: printed a score for an empty run: %s", c.args, so.String())
+		}
+		if _, err := os.Stat(filepath.Join(out, "report.json")); err == nil {
+			t.Errorf("%v: wrote a report for an empty run", c.args)
 		}
 	}
 }

@@ -90,6 +90,15 @@ func NewToken() string {
 	return hex.EncodeToString(b)
 }
 
+// SecretPrefix begins every push credential the harness invents. It is a
+// variable so that a test can make it a canary and follow the credential
+// through every output of a run (internal/runner's secrets test).
+var SecretPrefix = "a2a-conform-push-"
+
+// NewSecret returns a fresh push credential for one spec's push config. The
+// caller registers it as a transcript secret before it goes on the wire.
+func NewSecret() string { return SecretPrefix + NewToken() }
+
 // URL is the webhook URL for a token.
 func (r *Receiver) URL(token string) string { return r.base + "/hook/" + token }
 

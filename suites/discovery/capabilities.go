@@ -257,7 +257,7 @@ func hookConfig(t *suites.T, taskID string) *a2a.TaskPushNotificationConfig {
 	if t.Env.Webhook == nil {
 		return &a2a.TaskPushNotificationConfig{TaskID: taskID, URL: placeholderHook}
 	}
-	secret := "a2a-conform-push-" + webhook.NewToken()
+	secret := webhook.NewSecret()
 	if t.Env.Transcript != nil {
 		t.Env.Transcript.AddSecret(secret)
 	}

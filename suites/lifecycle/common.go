@@ -92,7 +92,7 @@ func pushChannel(t *suites.T) (*a2a.TaskPushNotificationConfig, string) {
 		return nil, ""
 	}
 	token := t.WebhookToken()
-	secret := "a2a-conform-push-" + webhook.NewToken()
+	secret := webhook.NewSecret()
 	if t.Env.Transcript != nil {
 		t.Env.Transcript.AddSecret(secret)
 	}

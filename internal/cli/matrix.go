@@ -1,0 +1,375 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/a2a-conform/a2a-conform/fakes"
+	"github.com/a2a-conform/a2a-conform/internal/runner"
+	"github.com/a2a-conform/a2a-conform/reports"
+	"github.com/a2a-conform/a2a-conform/suites"
+)
+
+// MatrixDoc is where `a2a-conform matrix` writes the fault × spec table by
+// default, relative to the repository root.
+const MatrixDoc = "docs/fault-matrix.md"
+
+const matrixHelp = `Usage: a2a-conform matrix [flags]
+
+Proves every spec both ways in one command. Runs the clean reference agent on every
+suite (no spec may fail or be indeterminate), then every registered fault against the
+suites its specs live in (each spec the fault names must fail, or warn at SHOULD/MAY
+level), each run in a child process, and writes the fault × spec table. Exits 1 when
+an expectation did not hold. Other specs a fault happened to break are printed, not
+asserted.
+
+Flags:
+`
+
+func matrixCmd(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("matrix", stderr, matrixHelp)
+	out := fs.String("out", MatrixDoc, "`FILE` for the fault × spec table (Markdown); written only when every fault ran")
+	parallel := fs.Int("parallel", 2, "runs at a time (each is one child process)")
+	seed := fs.Int64("seed", 0, "seed of the first run; run i gets seed+i (default: from the clock, printed)")
+	work := fs.String("work", "", "`DIR` for the runs' reports (default: a temporary directory, kept only when something failed)")
+	var faultF listFlag
+	fs.Var(&faultF, "fault", "check only these `faults`, comma-separated (the table is then not written)")
+	if done, code := parse(fs, args); done {
+		return code
+	}
+	if fs.NArg() > 0 || *parallel < 1 || *seed < 0 {
+		fs.Usage()
+		return runner.ExitUsage
+	}
+	faults, err := pickFaults(splitComma(faultF))
+	if err != nil {
+		fmt.Fprintf(stderr, "matrix: %v\n", err)
+		return runner.ExitUsage
+	}
+	if len(faultF) == 0 {
+		// Found out now, not after minutes of runs.
+		if st, err := os.Stat(filepath.Dir(*out)); err != nil || !st.IsDir() {
+			fmt.Fprintf(stderr, "matrix: no directory for --out %s (run from the repository root, or give --out)\n", *out)
+			return runner.ExitUsage
+		}
+	}
+	dir, temp, err := workDir(*work, "a2a-conform-matrix-")
+	if err != nil {
+		fmt.Fprintf(stderr, "matrix: %v\n", err)
+		return runner.ExitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	base := baseSeed(*seed)
+	fmt.Fprintf(stdout, "a2a-conform matrix · %d faults · %d at a time · seeds from %d (rerun with --seed %d) · reports in %s\n", len(faults), *parallel, base, base, dir)
+	clean := &harnessRun{Seed: base, Out: filepath.Join(dir, "clean")}
+	runs := []*harnessRun{clean}
+	rows := make([]*faultRow, 0, len(faults))
+	for _, f := range faults {
+		row := &faultRow{Fault: f, Suites: suitesOf(f.Specs)}
+		rows = append(rows, row)
+		if len(f.Specs) == 0 {
+			continue // nothing to assert: the table lists it as caught by no spec
+		}
+		row.Run = &harnessRun{Args: []string{"--fault", f.Name, "--suite", strings.Join(row.Suites, ",")},
+			Seed: base + int64(len(runs)), Out: filepath.Join(dir, f.Name)}
+		runs = append(runs, row.Run)
+	}
+	n := 0
+	runAll(ctx, runs, *parallel, func(r *harnessRun) {
+		n++
+		status := "ok"
+		if r.Err != nil {
+			status = r.Err.Error()
+		}
+		fmt.Fprintf(stdout, "[%d/%d] %5.1fs  %s  (%s)\n", n, len(runs), r.Took.Seconds(), r.Rerun(), status)
+	})
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "matrix: interrupted")
+		return runner.ExitFailed
+	}
+
+	m := matrix{Clean: judgeClean(clean), Rows: rows}
+	for _, row := range rows {
+		row.judge()
+	}
+	problems := m.problems()
+	for _, row := range rows {
+		if len(row.Others) > 0 {
+			fmt.Fprintf(stdout, "note: %s also broke %s (not named by the fault)\n", row.Fault.Name, strings.Join(row.Others, ", "))
+		}
+	}
+	if len(faultF) == 0 {
+		if err := os.WriteFile(*out, []byte(m.Markdown()), 0o644); err != nil {
+			fmt.Fprintf(stderr, "matrix: %v\n", err)
+			return runner.ExitUsage
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", *out)
+	}
+	if len(problems) > 0 {
+		fmt.Fprintf(stdout, "\n%d expectation(s) did not hold (reports kept in %s):\n", len(problems), dir)
+		for _, p := range problems {
+			fmt.Fprintf(stdout, "  - %s\n", p)
+		}
+		return runner.ExitFailed
+	}
+	caught := 0
+	for _, row := range rows {
+		if row.Run != nil {
+			caught++
+		}
+	}
+	fmt.Fprintf(stdout, "\nclean agent: no fail, no indeterminate; %d of %d faults caught by every spec they name; %d caught by no spec yet\n", caught, len(rows), len(rows)-caught)
+	if temp {
+		os.RemoveAll(dir)
+	}
+	return 0
+}
+
+// pickFaults returns the named faults, or all when none are named.
+func pickFaults(names []string) ([]fakes.FaultInfo, error) {
+	if len(names) == 0 {
+		return fakes.Faults(), nil
+	}
+	var out []fakes.FaultInfo
+	for _, n := range names {
+		f, err := fakes.LookupFault(n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// suitesOf lists the suites the specs live in, in run order.
+func suitesOf(ids []string) []string {
+	in := map[string]bool{}
+	for _, id := range ids {
+		if i, ok := suites.Lookup(id); ok {
+			in[i.Suite] = true
+		}
+	}
+	var out []string
+	for _, s := range suites.SuiteNames {
+		if in[s] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// expectedVerdict is what a spec must report against a fault that breaks it:
+// fail where the A2A text says MUST (or the spec is a scenario invariant),
+// warn where it says SHOULD or MAY.
+func expectedVerdict(id string) reports.Verdict {
+	if i, ok := suites.Lookup(id); ok && !i.Level.Strict() {
+		return reports.Warn
+	}
+	return reports.Fail
+}
+
+// matrix is everything docs/fault-matrix.md says. Its Markdown depends only
+// on the registries when every expectation held, so that a test can rebuild
+// it without running anything (ExpectedMatrix) and catch a stale file.
+type matrix struct {
+	Clean cleanResult
+	Rows  []*faultRow
+}
+
+// cleanResult is the clean reference agent's run, reduced to what must not
+// happen there.
+type cleanResult struct {
+	Specs int
+	// Bad lists "ID verdict" for every fail and indeterminate; Err says why
+	// the run gave no report.
+	Bad []string
+	Err string
+}
+
+type faultRow struct {
+	Fault  fakes.FaultInfo
+	Suites []string
+	Run    *harnessRun
+	Cells  []cell
+	// Others are specs the fault did not name that failed or warned: printed,
+	// never asserted (a fault may well break more than it was written for).
+	Others []string
+	Err    string
+}
+
+// cell is one named spec: the verdict it must give and the one it gave.
+type cell struct {
+	Spec      string
+	Want, Got reports.Verdict
+}
+
+func judgeClean(r *harnessRun) cleanResult {
+	c := cleanResult{Specs: len(suites.All())}
+	if r.Err != nil {
+		c.Err = r.Err.Error()
+		return c
+	}
+	for _, res := range r.Report.Results {
+		if res.Verdict == reports.Fail || res.Verdict == reports.Indeterminate {
+			c.Bad = append(c.Bad, res.ID+" "+string(res.Verdict))
+		}
+	}
+	return c
+}
+
+func (row *faultRow) judge() {
+	var got map[string]reports.Verdict
+	if row.Run != nil {
+		if row.Run.Err != nil {
+			row.Err = row.Run.Err.Error()
+		}
+		got = row.Run.Verdicts()
+	}
+	named := map[string]bool{}
+	for _, id := range row.Fault.Specs {
+		named[id] = true
+		row.Cells = append(row.Cells, cell{Spec: id, Want: expectedVerdict(id), Got: got[id]})
+	}
+	var others []string
+	for id, v := range got {
+		if !named[id] && (v == reports.Fail || v == reports.Warn) {
+			others = append(others, id+" "+string(v))
+		}
+	}
+	sort.Strings(others)
+	row.Others = others
+}
+
+// problems lists every expectation that did not hold, one line each, with the
+// command that repeats the run.
+func (m matrix) problems() []string {
+	var out []string
+	if m.Clean.Err != "" {
+		out = append(out, "clean reference agent: "+m.Clean.Err)
+	}
+	for _, b := range m.Clean.Bad {
+		out = append(out, "clean reference agent: "+b)
+	}
+	for _, row := range m.Rows {
+		rerun := ""
+		if row.Run != nil {
+			rerun = " (" + row.Run.Rerun() + ")"
+		}
+		if row.Err != "" {
+			out = append(out, row.Fault.Name+": "+row.Err+rerun)
+			continue
+		}
+		for _, c := range row.Cells {
+			if c.Got != c.Want {
+				out = append(out, fmt.Sprintf("%s: %s gave %s, want %s%s", row.Fault.Name, c.Spec, orNone(c.Got), c.Want, rerun))
+			}
+		}
+	}
+	return out
+}
+
+func orNone(v reports.Verdict) string {
+	if v == "" {
+		return "no result"
+	}
+	return string(v)
+}
+
+// ExpectedMatrix is the table as it reads when every expectation holds: what
+// the committed docs/fault-matrix.md must equal.
+func ExpectedMatrix() string {
+	m := matrix{Clean: cleanResult{Specs: len(suites.All())}}
+	for _, f := range fakes.Faults() {
+		row := &faultRow{Fault: f, Suites: suitesOf(f.Specs)}
+		for _, id := range f.Specs {
+			w := expectedVerdict(id)
+			row.Cells = append(row.Cells, cell{Spec: id, Want: w, Got: w})
+		}
+		m.Rows = append(m.Rows, row)
+	}
+	return m.Markdown()
+}
+
+// Markdown renders the table. Nothing in it varies between runs that meet
+// every expectation (no seeds, times or dates); a broken expectation shows in
+// bold with what was seen.
+func (m matrix) Markdown() string {
+	var b strings.Builder
+	b.WriteString("# Fault matrix\n\n")
+	b.WriteString("Written by `a2a-conform matrix`; do not edit. `go test ./internal/cli -run TestFaultMatrixIsCurrent`\n")
+	b.WriteString("fails when this file no longer matches the fault and spec registries.\n\n")
+	b.WriteString("Each registered fault of the reference agent (`fakes/fault_*.go`) runs against the suites its\n")
+	b.WriteString("specs live in. Each spec it names must fail (MUST, INVARIANT) or warn (SHOULD, MAY). Other specs a\n")
+	b.WriteString("fault happens to break are printed by the command, not listed here.\n\n")
+
+	b.WriteString("## Clean reference agent\n\n")
+	switch {
+	case m.Clean.Err != "":
+		fmt.Fprintf(&b, "Every suite (%d specs): **no report: %s**\n\n", m.Clean.Specs, m.Clean.Err)
+	case len(m.Clean.Bad) > 0:
+		fmt.Fprintf(&b, "Every suite (%d specs): **%s**\n\n", m.Clean.Specs, strings.Join(m.Clean.Bad, ", "))
+	default:
+		fmt.Fprintf(&b, "Every suite (%d specs): no fail, no indeterminate.\n\n", m.Clean.Specs)
+	}
+
+	b.WriteString("## Faults and the specs that catch them\n\n")
+	b.WriteString("| fault | scenario | suites run | spec: verdict |\n| --- | --- | --- | --- |\n")
+	var none []*faultRow
+	for _, row := range m.Rows {
+		if len(row.Fault.Specs) == 0 {
+			none = append(none, row)
+			continue
+		}
+		var cells []string
+		for _, c := range row.Cells {
+			if c.Got == c.Want {
+				cells = append(cells, fmt.Sprintf("%s: %s", c.Spec, c.Want))
+			} else {
+				cells = append(cells, fmt.Sprintf("%s: **%s** (want %s)", c.Spec, orNone(c.Got), c.Want))
+			}
+		}
+		line := strings.Join(cells, ", ")
+		if row.Err != "" {
+			line = "**no report: " + mdCell(row.Err) + "**"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", row.Fault.Name, scenarioNumber(row.Fault.Scenario), strings.Join(row.Suites, ", "), line)
+	}
+
+	b.WriteString("\n## Caught by no spec\n\n")
+	if len(none) == 0 {
+		b.WriteString("None.\n")
+		return b.String()
+	}
+	b.WriteString("A run with one of these faults on passes: no spec names them yet. They wait for the webhook and\n")
+	b.WriteString("rollout suites (push delivery, several instances, restarts, rotations).\n\n")
+	b.WriteString("| fault | scenario | what it breaks |\n| --- | --- | --- |\n")
+	for _, row := range none {
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", row.Fault.Name, scenarioNumber(row.Fault.Scenario), mdCell(row.Fault.Description))
+	}
+	return b.String()
+}
+
+// scenarioNumber shortens "1-card-rotation-mid-task.md" to "1".
+func scenarioNumber(s string) string {
+	if s == "" {
+		return "-"
+	}
+	n, _, _ := strings.Cut(s, "-")
+	return n
+}
+
+// mdCell keeps text inside one Markdown table cell, and shows "<card
+// scheme>" as text rather than as an HTML tag a renderer would drop.
+func mdCell(s string) string {
+	s = strings.NewReplacer("|", `\|`, "&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+	return strings.Join(strings.Fields(s), " ")
+}
