@@ -25,6 +25,10 @@ type resultCollector struct {
 	order   []string
 	// progress, when set, is told about each spec as it finishes.
 	progress func(reports.Result)
+	// began and ended, when set, are told about each spec as its body
+	// begins and ends (in a concurrent run a body ends before Ginkgo, which
+	// walks the Its in order, reports it).
+	began, ended func(Info)
 }
 
 func (c *resultCollector) start(t *T) {
@@ -156,4 +160,25 @@ func OnResult(f func(reports.Result)) {
 	collector.mu.Lock()
 	defer collector.mu.Unlock()
 	collector.progress = f
+}
+
+// OnBody sets functions told about each spec as its body begins and as it
+// ends (the CLI's live progress line names the specs still running). Set
+// them before RunSpecs.
+func OnBody(began, ended func(Info)) {
+	collector.mu.Lock()
+	defer collector.mu.Unlock()
+	collector.began, collector.ended = began, ended
+}
+
+func (c *resultCollector) body(info Info, begins bool) {
+	c.mu.Lock()
+	f := c.ended
+	if begins {
+		f = c.began
+	}
+	c.mu.Unlock()
+	if f != nil {
+		f(info)
+	}
 }

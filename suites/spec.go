@@ -220,6 +220,8 @@ type specEnded struct{}
 // runBody runs a spec body to its end, bounded by the spec's timeout, and
 // keeps its outcome in t. It never lets a panic out.
 func runBody(parent context.Context, t *T, body func(context.Context, *T)) {
+	collector.body(t.Info, true)
+	defer collector.body(t.Info, false)
 	timeout := SpecTimeoutOf(t.Info, t.Env)
 	ctx, cancel := context.WithTimeout(recorder.WithOwner(parent, t.Info.ID), timeout)
 	defer cancel()

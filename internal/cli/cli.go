@@ -120,25 +120,28 @@ their values are redacted from every report.
 Flags:
 `
 
-func runCmd(args []string, stdout, stderr io.Writer) int {
+// runArgs receives the run flags: scalars straight into the Config, lists
+// (repeatable, comma-separated) beside it until the file is merged.
+type runArgs struct {
+	cfgFile                         string
+	c                               runner.Config
+	suiteF, focusF, faultF, headerF listFlag
+}
+
+// runFlagSet declares every run flag. docs/config-reference.md is generated
+// from it (ConfigReference), so a flag's usage text is its documentation.
+func runFlagSet(stderr io.Writer, a *runArgs) *flag.FlagSet {
 	fs := newFlagSet("run", stderr, runHelp)
-	var (
-		cfgFile string
-		c       runner.Config
-		suiteF  listFlag
-		focusF  listFlag
-		faultF  listFlag
-		headerF listFlag
-	)
-	fs.StringVar(&cfgFile, "config", "", "YAML or JSON `file` with the same keys as these flags")
+	c := &a.c
+	fs.StringVar(&a.cfgFile, "config", "", "YAML or JSON `file` with the same keys as these flags")
 	fs.StringVar(&c.Target, "target", "", "base `URL` of the agent (its card is at URL/.well-known/agent-card.json)")
-	fs.Var(&suiteF, "suite", "suites to run, comma-separated: "+strings.Join(suites.SuiteNames, ","))
+	fs.Var(&a.suiteF, "suite", "suites to run, comma-separated: "+strings.Join(suites.SuiteNames, ","))
 	fs.StringVar(&c.LabelFilter, "label-filter", "", "Ginkgo label filter `EXPR`, e.g. 'MUST && !needs:topology'")
-	fs.Var(&focusF, "focus", "run only these spec `IDs`, comma-separated")
+	fs.Var(&a.focusF, "focus", "run only these spec `IDs`, comma-separated")
 	fs.Int64Var(&c.Seed, "seed", 0, "random seed for spec order and race jitter (default: random, printed)")
 	fs.StringVar(&c.Out, "out", runner.DefaultOut, "report `DIR`")
-	fs.Var(&faultF, "fault", "embedded agent only: faults to switch on, comma-separated (a2a-conform fake --list-faults)")
-	fs.Var(&headerF, "header", "'Name: value' added to every request to the agent; repeatable")
+	fs.Var(&a.faultF, "fault", "embedded agent only: faults to switch on, comma-separated (a2a-conform fake --list-faults)")
+	fs.Var(&a.headerF, "header", "'Name: value' added to every request to the agent; repeatable")
 	fs.StringVar(&c.AgentCmd, "agent-cmd", "", "process driver: shell command `TEMPLATE` (run with /bin/sh -c) that starts one agent instance serving HTTP on 127.0.0.1:{port}; also {instance} (0,1,…), {generation} (1), {store} (one file path shared by the instances); output goes to DIR/agent.log")
 	fs.StringVar(&c.AgentCmdNext, "agent-cmd-next", "", "process driver (not in this build yet): command `TEMPLATE` for the next generation")
 	fs.IntVar(&c.Instances, "instances", 0, "process driver: number of instances of --agent-cmd to start, each on its own port (default 1; the specs talk to instance 0)")
@@ -151,15 +154,22 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&c.Parallel, "parallel", 0, fmt.Sprintf("how many specs run at once (default %d; 1 runs them one after another, with the same verdicts); a spec that needs the agent to itself always runs alone", suites.DefaultParallel))
 	fs.DurationVar(&c.Patience, "patience", 0, "the least time to wait for a task to reach a state (default 10s); the harness waits longer when the agent has shown slower tasks, and spec timeouts grow in proportion")
 	fs.BoolVar(&c.NoDirective, "no-directive", false, "do not use the directive extension even if the card advertises it")
+	return fs
+}
+
+func runCmd(args []string, stdout, stderr io.Writer) int {
+	var a runArgs
+	fs := runFlagSet(stderr, &a)
 	if done, code := parse(fs, args); done {
 		return code
 	}
+	c := a.c
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "run: unexpected arguments %q\n", fs.Args())
 		return runner.ExitUsage
 	}
-	if cfgFile != "" {
-		fileCfg, err := runner.LoadFile(cfgFile)
+	if a.cfgFile != "" {
+		fileCfg, err := runner.LoadFile(a.cfgFile)
 		if err != nil {
 			fmt.Fprintf(stderr, "run: %v\n", err)
 			return runner.ExitUsage
@@ -167,17 +177,17 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		c = mergeFlags(fs, fileCfg, c)
 	}
 	// Repeatable flags replace the file's lists only when given.
-	if len(suiteF) > 0 {
-		c.Suites = suiteF
+	if len(a.suiteF) > 0 {
+		c.Suites = a.suiteF
 	}
-	if len(focusF) > 0 {
-		c.Focus = focusF
+	if len(a.focusF) > 0 {
+		c.Focus = a.focusF
 	}
-	if len(faultF) > 0 {
-		c.Faults = faultF
+	if len(a.faultF) > 0 {
+		c.Faults = a.faultF
 	}
-	if len(headerF) > 0 {
-		c.Headers = headerF
+	if len(a.headerF) > 0 {
+		c.Headers = a.headerF
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

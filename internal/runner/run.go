@@ -83,9 +83,11 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 
 	suites.SetEnv(prep.Env)
 	secrets := secretValues(cfg)
+	prog := newProgress(stdout, len(selected), isTerminal(stdout))
+	suites.OnBody(prog.began, prog.ended)
 	suites.OnResult(func(r reports.Result) {
 		r.Reason = redact(r.Reason, secrets)
-		progressLine(stdout, r)
+		prog.finished(r)
 	})
 	logPath := filepath.Join(cfg.Out, "ginkgo.log")
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
@@ -103,7 +105,9 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 	suiteConfig, reporterConfig := GinkgoConfig(cfg)
 	suites.Plan(selected, cfg.Parallel, cfg.Seed)
 	gomega.RegisterFailHandler(Fail)
+	prog.tick(time.Second)
 	RunSpecs(discardT{}, "a2a-conform", suiteConfig, reporterConfig)
+	prog.end()
 
 	report.Results = withMissing(suites.Results(), selected)
 	out, err := finish(cfg, report, start)
@@ -230,14 +234,6 @@ func nothingSelected(cfg Config) error {
 		why += fmt.Sprintf(" (suite %s has no specs in this build yet)", strings.Join(empty, ", "))
 	}
 	return fmt.Errorf("nothing to run: %s; an empty run is not a green run", why)
-}
-
-func progressLine(w io.Writer, r reports.Result) {
-	line := fmt.Sprintf("%-9s %-15s %6dms  %s", r.ID, r.Verdict, r.DurationMs, r.Title)
-	if r.Verdict != reports.Pass && r.Reason != "" {
-		line += "\n          └ " + suites.Cut(firstLine(r.Reason), 160)
-	}
-	fmt.Fprintln(w, line)
 }
 
 func newReport(cfg Config, prep *Prepared, start time.Time) *reports.Report {

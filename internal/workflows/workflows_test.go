@@ -1,0 +1,585 @@
+package workflows
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/a2a-conform/a2a-conform/internal/runner"
+)
+
+// root is the repository root, relative to this package.
+const root = "../.."
+
+// thisRepo is the harness's own repository: a workflow that checks it out
+// into a path and uses an action from there uses a file of this tree.
+const thisRepo = "a2a-conform/a2a-conform"
+
+// Pinning policy (README "Continuous integration"): a third-party `uses:`
+// names either a full 40-hex commit SHA with a `# vX.Y.Z` comment, or an
+// exact three-part release tag. Never a moving major tag (@v4) or a branch.
+var (
+	fullSHA    = regexp.MustCompile(`^[0-9a-f]{40}$`)
+	exactTag   = regexp.MustCompile(`^v\d+\.\d+\.\d+$`)
+	versionTag = regexp.MustCompile(`#\s*v\d+\.\d+\.\d+\b`)
+)
+
+// localRef finds repository paths named in scripts and inputs, so that a
+// renamed script or config breaks a test, not a vendor's pipeline.
+var localRef = regexp.MustCompile(`(?:^|[\s"'=(])((?:\$GITHUB_ACTION_PATH/|\$\{\{ github\.action_path \}\}/)?(?:scripts|examples|docs|\.github|\.ci)/[A-Za-z0-9_./-]+|Dockerfile|go\.mod|go\.sum)`)
+
+func exists(rel string) bool {
+	_, err := os.Stat(filepath.Join(root, rel))
+	return err == nil
+}
+
+func load(t *testing.T, rel string) (map[string]any, *yaml.Node) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		t.Fatalf("%s: not valid YAML: %v", rel, err)
+	}
+	var m map[string]any
+	if err := yaml.Unmarshal(b, &m); err != nil {
+		t.Fatalf("%s: not a YAML mapping: %v", rel, err)
+	}
+	return m, &doc
+}
+
+// workflowFiles lists every workflow and every action of the repository.
+func workflowFiles(t *testing.T) (workflows, actions []string) {
+	t.Helper()
+	for _, pat := range []string{".github/workflows/*.yml", ".github/workflows/*.yaml"} {
+		m, _ := filepath.Glob(filepath.Join(root, pat))
+		for _, p := range m {
+			rel, _ := filepath.Rel(root, p)
+			workflows = append(workflows, filepath.ToSlash(rel))
+		}
+	}
+	for _, pat := range []string{"action.yml", "action.yaml", ".github/actions/*/action.yml", ".github/actions/*/action.yaml"} {
+		m, _ := filepath.Glob(filepath.Join(root, pat))
+		for _, p := range m {
+			rel, _ := filepath.Rel(root, p)
+			actions = append(actions, filepath.ToSlash(rel))
+		}
+	}
+	sort.Strings(workflows)
+	if len(workflows) < 3 || len(actions) < 1 {
+		t.Fatalf("want the CI, reusable and scorecard workflows and the composite action; found %v and %v", workflows, actions)
+	}
+	return workflows, actions
+}
+
+func keysOf(m map[string]any) []string {
+	var k []string
+	for key := range m {
+		k = append(k, key)
+	}
+	sort.Strings(k)
+	return k
+}
+
+func checkKeys(t *testing.T, where string, m map[string]any, required, allowed []string) {
+	t.Helper()
+	ok := map[string]bool{}
+	for _, k := range append(required, allowed...) {
+		ok[k] = true
+	}
+	for _, k := range required {
+		if _, has := m[k]; !has {
+			t.Errorf("%s: missing key %q", where, k)
+		}
+	}
+	for _, k := range keysOf(m) {
+		if !ok[k] {
+			t.Errorf("%s: unexpected key %q (typo?)", where, k)
+		}
+	}
+}
+
+// usesNodes returns every `uses:` value node in the document, with the
+// comment on its line (where a SHA pin keeps its version).
+func usesNodes(n *yaml.Node) []*yaml.Node {
+	var out []*yaml.Node
+	var walk func(*yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == "uses" && n.Content[i+1].Kind == yaml.ScalarNode {
+					out = append(out, n.Content[i+1])
+				}
+			}
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(n)
+	return out
+}
+
+// checkUses checks one `uses:` value: a local path that exists, or a remote
+// action pinned as the policy says. checkouts maps a path a job checks this
+// repository out into (a checkout step's `with.path`) to the tree here.
+func checkUses(t *testing.T, where string, n *yaml.Node, checkouts map[string]bool) {
+	t.Helper()
+	if p := usesProblem(n, checkouts); p != "" {
+		t.Errorf("%s:%d: uses %q: %s", where, n.Line, n.Value, p)
+	}
+}
+
+func usesProblem(n *yaml.Node, checkouts map[string]bool) string {
+	u := n.Value
+	switch {
+	case strings.HasPrefix(u, "./"):
+		p := strings.TrimPrefix(u, "./")
+		for dir := range checkouts {
+			if p == dir || strings.HasPrefix(p, dir+"/") {
+				p = strings.TrimPrefix(strings.TrimPrefix(p, dir), "/")
+			}
+		}
+		if strings.HasSuffix(p, ".yml") || strings.HasSuffix(p, ".yaml") {
+			if !exists(p) {
+				return "no such workflow"
+			}
+			return ""
+		}
+		if !exists(filepath.Join(p, "action.yml")) && !exists(filepath.Join(p, "action.yaml")) {
+			return "no action.yml there"
+		}
+	case strings.HasPrefix(u, "docker://"):
+		if !strings.Contains(u, "@sha256:") {
+			return "a container action must be pinned by digest"
+		}
+	default:
+		name, ref, ok := strings.Cut(u, "@")
+		if !ok || strings.Count(name, "/") < 1 {
+			return "want owner/repo@ref"
+		}
+		switch {
+		case fullSHA.MatchString(ref):
+			if !versionTag.MatchString(n.LineComment) {
+				return "a SHA pin needs its release in a comment (# vX.Y.Z)"
+			}
+		case exactTag.MatchString(ref):
+		default:
+			return "pin by full commit SHA or exact release (vX.Y.Z), never a moving tag or branch"
+		}
+	}
+	return ""
+}
+
+// checkRefs checks that every repository path named in the file's strings
+// exists. Globs (scorecard/submissions/*.json) and paths the run creates are
+// not repository paths and do not match localRef's prefixes.
+func checkRefs(t *testing.T, where string, n *yaml.Node, actionDir string) {
+	t.Helper()
+	var walk func(*yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n.Kind == yaml.ScalarNode {
+			for _, m := range localRef.FindAllStringSubmatch(n.Value, -1) {
+				p := m[1]
+				base := ""
+				for _, pre := range []string{"$GITHUB_ACTION_PATH/", "${{ github.action_path }}/"} {
+					if strings.HasPrefix(p, pre) {
+						p, base = strings.TrimPrefix(p, pre), actionDir
+					}
+				}
+				p = strings.TrimRight(p, ".,:;)")
+				if strings.ContainsAny(p, "*?{$") {
+					continue
+				}
+				if !exists(filepath.Join(base, p)) {
+					t.Errorf("%s:%d: names %q, which does not exist", where, n.Line, filepath.Join(base, p))
+				}
+			}
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(n)
+}
+
+func TestWorkflows(t *testing.T) {
+	workflows, _ := workflowFiles(t)
+	for _, wf := range workflows {
+		t.Run(filepath.Base(wf), func(t *testing.T) {
+			m, doc := load(t, wf)
+			checkKeys(t, wf, m, []string{"name", "on", "jobs"},
+				[]string{"run-name", "permissions", "env", "defaults", "concurrency"})
+			if _, ok := m["permissions"]; !ok {
+				t.Errorf("%s: set top-level permissions (least privilege for GITHUB_TOKEN)", wf)
+			}
+			jobs, ok := m["jobs"].(map[string]any)
+			if !ok || len(jobs) == 0 {
+				t.Fatalf("%s: jobs must be a non-empty mapping", wf)
+			}
+			checkouts := map[string]bool{}
+			for name, j := range jobs {
+				job, ok := j.(map[string]any)
+				if !ok {
+					t.Errorf("%s: job %s is not a mapping", wf, name)
+					continue
+				}
+				if _, reusable := job["uses"]; reusable {
+					if _, has := job["steps"]; has {
+						t.Errorf("%s: job %s calls a workflow and has steps", wf, name)
+					}
+					continue
+				}
+				if _, ok := job["runs-on"]; !ok {
+					t.Errorf("%s: job %s has no runs-on", wf, name)
+				}
+				steps, _ := job["steps"].([]any)
+				if len(steps) == 0 {
+					t.Errorf("%s: job %s has no steps", wf, name)
+				}
+				for i, s := range steps {
+					step, _ := s.(map[string]any)
+					_, hasUses := step["uses"]
+					_, hasRun := step["run"]
+					if hasUses == hasRun {
+						t.Errorf("%s: job %s step %d needs exactly one of uses and run", wf, name, i+1)
+					}
+					if u, _ := step["uses"].(string); strings.HasPrefix(u, "actions/checkout@") {
+						with, _ := step["with"].(map[string]any)
+						repo, _ := with["repository"].(string)
+						if p, _ := with["path"].(string); p != "" && (repo == thisRepo || repo == "${{ github.repository }}" || repo == "${{ inputs.harness-repository }}") {
+							checkouts[strings.TrimSuffix(strings.TrimPrefix(p, "./"), "/")] = true
+						}
+					}
+				}
+			}
+			for _, n := range usesNodes(doc) {
+				checkUses(t, wf, n, checkouts)
+			}
+			checkRefs(t, wf, doc, "")
+		})
+	}
+}
+
+func TestActions(t *testing.T) {
+	_, actions := workflowFiles(t)
+	for _, a := range actions {
+		t.Run(a, func(t *testing.T) {
+			m, doc := load(t, a)
+			checkKeys(t, a, m, []string{"name", "description", "runs"}, []string{"author", "inputs", "outputs", "branding"})
+			runs, _ := m["runs"].(map[string]any)
+			if runs["using"] != "composite" {
+				t.Fatalf("%s: runs.using = %v, want composite", a, runs["using"])
+			}
+			steps, _ := runs["steps"].([]any)
+			if len(steps) == 0 {
+				t.Fatalf("%s: no steps", a)
+			}
+			for i, s := range steps {
+				step, _ := s.(map[string]any)
+				if _, ok := step["run"]; ok {
+					if _, ok := step["shell"]; !ok {
+						t.Errorf("%s: step %d runs a script without shell (composite actions require it)", a, i+1)
+					}
+					// An input expanded inside a script is shell injection;
+					// inputs reach scripts through env.
+					if r, _ := step["run"].(string); strings.Contains(r, "${{") {
+						t.Errorf("%s: step %d expands ${{ }} inside its script; pass it through env", a, i+1)
+					}
+				}
+			}
+			inputs, _ := m["inputs"].(map[string]any)
+			for _, want := range []string{"target", "agent-cmd", "config", "headers"} {
+				if _, ok := inputs[want]; !ok {
+					t.Errorf("%s: no input %q", a, want)
+				}
+			}
+			b, _ := os.ReadFile(filepath.Join(root, a))
+			if !strings.Contains(string(b), "A2A_CONFORM_HEADERS: ${{ inputs.headers }}") {
+				t.Errorf("%s: the headers input must reach the harness as $A2A_CONFORM_HEADERS, never as an argument", a)
+			}
+			for _, n := range usesNodes(doc) {
+				checkUses(t, a, n, nil)
+			}
+			checkRefs(t, a, doc, filepath.Dir(a))
+		})
+	}
+}
+
+// The scorecard's vendors: each names a config that loads as `run --config`
+// would, under a name unique in the list and an implementation unique on
+// the scorecard (it keys columns by implementation name and version).
+func TestScorecardVendors(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(root, ".github/scorecard/vendors.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vendors []struct{ Name, Config string }
+	if err := json.Unmarshal(b, &vendors); err != nil {
+		t.Fatalf("vendors.json: %v", err)
+	}
+	if len(vendors) == 0 {
+		t.Fatal("vendors.json lists no vendor")
+	}
+	names, impls := map[string]bool{}, map[string]bool{}
+	for _, v := range vendors {
+		if v.Name == "" || names[v.Name] {
+			t.Errorf("vendor name %q empty or repeated", v.Name)
+		}
+		names[v.Name] = true
+		c, err := runner.LoadFile(filepath.Join(root, v.Config))
+		if err != nil {
+			t.Errorf("vendor %s: %v", v.Name, err)
+			continue
+		}
+		if c.ImplementationName == "" || c.ImplementationVersion == "" {
+			t.Errorf("vendor %s: give implementation-name and implementation-version, the scorecard's column key", v.Name)
+		}
+		key := c.ImplementationName + "\x00" + c.ImplementationVersion
+		if impls[key] {
+			t.Errorf("vendor %s: implementation %q %q already on the scorecard", v.Name, c.ImplementationName, c.ImplementationVersion)
+		}
+		impls[key] = true
+		if err := c.Validate(); err != nil {
+			t.Errorf("vendor %s: %v", v.Name, err)
+		}
+	}
+}
+
+// dockerStage is one FROM … AS name block of the Dockerfile.
+type dockerStage struct {
+	name, user string
+	entrypoint bool
+}
+
+// TestDockerfile checks what a build here cannot (no Docker daemon): every
+// COPY source exists and is not excluded by .dockerignore, COPY --from names
+// an earlier stage, the Go directories copied cover every package the
+// binary imports, and every image stage runs as a non-root user.
+func TestDockerfile(t *testing.T) {
+	f, err := os.Open(filepath.Join(root, "Dockerfile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ignored := dockerignore(t)
+	var stages []*dockerStage
+	copied := map[string]bool{}
+	var lines []string
+	sc := bufio.NewScanner(f)
+	var cont string
+	for sc.Scan() {
+		l := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(l, "#") || l == "" {
+			continue
+		}
+		if strings.HasSuffix(l, `\`) {
+			cont += strings.TrimSuffix(l, `\`) + " "
+			continue
+		}
+		lines = append(lines, cont+l)
+		cont = ""
+	}
+	for _, l := range lines {
+		fields := strings.Fields(l)
+		switch strings.ToUpper(fields[0]) {
+		case "FROM":
+			s := &dockerStage{}
+			if len(fields) >= 4 && strings.EqualFold(fields[2], "AS") {
+				s.name = fields[3]
+			}
+			stages = append(stages, s)
+		case "USER":
+			stages[len(stages)-1].user = fields[1]
+		case "ENTRYPOINT":
+			stages[len(stages)-1].entrypoint = true
+		case "COPY", "ADD":
+			args := fields[1:]
+			from := ""
+			for len(args) > 0 && strings.HasPrefix(args[0], "--") {
+				if v, ok := strings.CutPrefix(args[0], "--from="); ok {
+					from = v
+				}
+				args = args[1:]
+			}
+			if len(args) < 2 {
+				t.Errorf("Dockerfile: %q: want sources and a destination", l)
+				continue
+			}
+			if from != "" {
+				known := false
+				for _, s := range stages[:len(stages)-1] {
+					known = known || s.name == from
+				}
+				if !known && !strings.Contains(from, "/") {
+					t.Errorf("Dockerfile: %q: no earlier stage %q", l, from)
+				}
+				continue
+			}
+			for _, src := range args[:len(args)-1] {
+				src = strings.TrimSuffix(src, "/")
+				if !exists(src) {
+					t.Errorf("Dockerfile: COPY %s: no such file in the repository", src)
+				}
+				if ignored[src] {
+					t.Errorf("Dockerfile: COPY %s, but .dockerignore excludes it", src)
+				}
+				copied[src] = true
+			}
+		}
+	}
+	if len(stages) < 2 || stages[0].name == "" {
+		t.Fatalf("Dockerfile: want a named build stage and an image stage, got %d stages", len(stages))
+	}
+	for i, s := range stages[1:] {
+		switch {
+		case s.user == "":
+			t.Errorf("Dockerfile: stage %d (%s) sets no USER: it would run as root", i+2, s.name)
+		case s.user == "root" || s.user == "0" || strings.HasPrefix(s.user, "0:") || strings.HasPrefix(s.user, "root:"):
+			t.Errorf("Dockerfile: stage %d (%s) runs as root (USER %s)", i+2, s.name, s.user)
+		}
+		if !s.entrypoint {
+			t.Errorf("Dockerfile: stage %d (%s) has no ENTRYPOINT", i+2, s.name)
+		}
+	}
+	// Every package the binary imports must be in the build context.
+	out, err := exec.Command("go", "list", "-C", root, "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "./cmd/a2a-conform").Output()
+	if err != nil {
+		t.Skipf("go list unavailable (%v): COPY coverage not checked", err)
+	}
+	const mod = "github.com/a2a-conform/a2a-conform/"
+	for _, p := range strings.Fields(string(out)) {
+		rel, ok := strings.CutPrefix(p, mod)
+		if !ok {
+			continue
+		}
+		top, _, _ := strings.Cut(rel, "/")
+		if !copied[top] {
+			t.Errorf("Dockerfile: the binary imports %s, but the build stage does not COPY %s/", p, top)
+		}
+	}
+}
+
+func dockerignore(t *testing.T) map[string]bool {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, ".dockerignore"))
+	if err != nil {
+		t.Fatalf(".dockerignore: %v (without it the build context carries .git and every report)", err)
+	}
+	out := map[string]bool{}
+	for _, l := range strings.Split(string(b), "\n") {
+		l = strings.TrimSpace(l)
+		if l != "" && !strings.HasPrefix(l, "#") {
+			out[strings.Trim(l, "/")] = true
+		}
+	}
+	for _, must := range []string{".git", "**/a2a-conform-report"} {
+		if !out[must] {
+			t.Errorf(".dockerignore: should exclude %s", must)
+		}
+	}
+	return out
+}
+
+// The GitLab example: valid YAML, one job running the shell-bearing image
+// variant (GitLab runs `script:` with a shell), reports kept as artifacts
+// and the JUnit published.
+func TestGitLabExample(t *testing.T) {
+	m, doc := load(t, "examples/gitlab-ci.yml")
+	if _, ok := m["stages"]; !ok {
+		t.Error("gitlab-ci.yml: no stages")
+	}
+	job, ok := m["a2a-conformance"].(map[string]any)
+	if !ok {
+		t.Fatal("gitlab-ci.yml: no a2a-conformance job")
+	}
+	img, _ := job["image"].(map[string]any)
+	if name, _ := img["name"].(string); !strings.HasSuffix(name, "-ci") {
+		t.Errorf("gitlab-ci.yml: image %q: GitLab needs a shell in the job image; use the -ci variant", name)
+	}
+	if _, ok := job["script"]; !ok {
+		t.Error("gitlab-ci.yml: job has no script")
+	}
+	art, _ := job["artifacts"].(map[string]any)
+	rep, _ := art["reports"].(map[string]any)
+	if rep["junit"] == nil {
+		t.Error("gitlab-ci.yml: junit.xml is not published as a JUnit report")
+	}
+	checkRefs(t, "examples/gitlab-ci.yml", doc, "")
+}
+
+// The pinning check itself: what it accepts and refuses.
+func TestPinPolicy(t *testing.T) {
+	for u, ok := range map[string]bool{
+		"actions/checkout@v4.2.2":                                   true,
+		"actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683": true, // with the comment below
+		"actions/checkout@v4":                                       false,
+		"actions/checkout@main":                                     false,
+		"actions/checkout@v4.2":                                     false,
+		"actions/checkout":                                          false,
+		"docker://alpine:3":                                         false,
+		"./.github/workflows/ci.yml":                                true,
+	} {
+		p := usesProblem(&yaml.Node{Value: u, LineComment: "# v4.2.2"}, nil)
+		if (p == "") != ok {
+			t.Errorf("uses %q: accepted=%v (%s), want %v", u, p == "", p, ok)
+		}
+	}
+}
+
+// scripts/ci-summary.py writes the check summary (we publish no third-party
+// JUnit action: see README). What the agent controls must not break the
+// table, inject HTML, or start a workflow command of its own.
+func TestCISummaryScript(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("SKIPPING: no python3 on PATH (GitHub's runners have it); scripts/ci-summary.py not exercised")
+	}
+	report := `{"implementation":{"name":"Evil | <b>Agent</b>","version":"1"},"harness":{"version":"t"},
+	"run":{"seed":7},"summary":{"byVerdict":{"fail":1,"pass":1},"partial":0,
+	"score":{"passed":1,"denominator":2,"percent":50,"mustFailed":1}},
+	"results":[{"id":"LIFE-014","verdict":"fail","level":"MUST","title":"t",
+	  "reason":"completed | after <script>x</script> cancel\n::error::forged 100%"},
+	 {"id":"DISC-001","verdict":"pass","level":"MUST","title":"ok"}]}`
+	path := filepath.Join(t.TempDir(), "report.json")
+	if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(py, filepath.Join(root, "scripts/ci-summary.py"), path).CombinedOutput()
+	if err != nil {
+		t.Fatalf("ci-summary.py: %v\n%s", err, out)
+	}
+	md := string(out)
+	for _, want := range []string{"**1 of 2 passed (50%)**", "| LIFE-014 | fail | MUST |", "&lt;script&gt;", "Evil &#124; &lt;b&gt;Agent&lt;/b&gt;"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("summary lacks %q:\n%s", want, md)
+		}
+	}
+	for _, l := range strings.Split(md, "\n") {
+		if strings.HasPrefix(l, "::") || strings.Contains(l, "<script>") {
+			t.Errorf("summary line carries agent text unescaped: %q", l)
+		}
+	}
+	if strings.Contains(md, "DISC-001") {
+		t.Error("passing specs belong in report.html, not the summary table")
+	}
+	out, err = exec.Command(py, filepath.Join(root, "scripts/ci-summary.py"), "--annotations", path).CombinedOutput()
+	if err != nil {
+		t.Fatalf("ci-summary.py --annotations: %v\n%s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], "::error title=LIFE-014 MUST%3A t::") ||
+		!strings.Contains(lines[0], "%0A::error::forged 100%25") {
+		t.Errorf("annotation must be one escaped line, got %q", lines)
+	}
+}
