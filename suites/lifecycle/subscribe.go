@@ -14,9 +14,11 @@ import (
 )
 
 // subscribeStep is the scripted delay of tasks that are subscribed to while
-// they run: the spec must see WORKING by GetTask and attach before the
-// chunks are over, so a step is two GetTask polls long.
-const subscribeStep = 2 * suites.Poll
+// they run: each step must outlast a subscription's set-up on a loaded agent
+// (a JS SDK agent on a busy CI machine took over 40 ms per stream), so that
+// the second and third streams attach while the task still works. With
+// specs running concurrently the longer task costs no wall time.
+const subscribeStep = 200 * time.Millisecond
 
 // LIFE-017 (§3.5.2, scenario 2): stream A is the SendStreamingMessage of a
 // slow task; B subscribes on the last declared binding (the other one when
