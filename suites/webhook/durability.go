@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
 	"github.com/a2a-conform/a2a-conform/internal/invariants"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
@@ -35,7 +36,16 @@ var _ = suites.Spec("PUSH-009", func(ctx context.Context, t *suites.T) {
 	t.Observe("restart", fmt.Sprintf("%s driver, %s", t.Env.Topology.Driver(), time.Since(began).Round(time.Millisecond)))
 	// The task must be there to hold the config; a task lost on restart is
 	// another failure, judged elsewhere, and leaves this one unknown.
+	// Connections to the old instance are gone: a transport error is
+	// retried until the new one answers.
 	now, err := t.Get(ctx, c, task.ID)
+	for deadline := time.Now().Add(t.Patience()); err != nil && time.Now().Before(deadline) && ctx.Err() == nil; {
+		if ce, ok := client.AsError(err); !ok || ce.Class != client.Transport {
+			break
+		}
+		pause(ctx, 100*time.Millisecond)
+		now, err = t.Get(ctx, c, task.ID)
+	}
 	if err != nil {
 		t.Indeterminate("task %s is gone after the restart (%s), so whether its push config survived cannot be judged", task.ID, suites.ErrText(err))
 	}
