@@ -189,6 +189,14 @@ type Options struct {
 	// to (not http(s), or a host under a reserved TLD such as .invalid) with
 	// InvalidParams, as §13.2 advises agents to validate webhook URLs.
 	ValidateWebhooks bool
+	// WebhookAllow, when set, is the SSRF allow-list (§13.2): a webhook URL
+	// whose host is loopback, private, link-local or unspecified (an IP
+	// literal, or localhost) is refused with InvalidParams unless it starts
+	// with one of these prefixes. The embedded driver sets it to the
+	// harness's receiver; `fake --webhook-allow` sets it by hand. Empty: every
+	// http(s) URL is delivered to, loopback included, so that a harness on
+	// 127.0.0.1 can receive without configuring the agent.
+	WebhookAllow []string
 }
 
 const (

@@ -5,5 +5,5 @@ var faultPushDropsCancel = register(FaultInfo{
 	Name:        "push-drops-cancel",
 	Scenario:    scenarioStaleCDN,
 	Description: "The TASK_STATE_CANCELED transition is never pushed; every other transition is.",
-	Specs:       []string{},
+	Specs:       []string{"PUSH-008"},
 })

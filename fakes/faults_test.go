@@ -280,6 +280,51 @@ var faultCases = map[string]func(e *faultEnv) string{
 		}
 		return ""
 	},
+	faultPushDeleteNotIdempotent: func(e *faultEnv) string {
+		n := e.node(Options{})
+		task := sendTask(e.t, n.rpc(), userMsg("x"), nil)
+		ref := &a2a.TaskPushNotificationConfigRef{TaskID: task.ID, ID: "c1"}
+		if _, err := n.rpc().CreateTaskPushNotificationConfig(ctxT(), &a2a.TaskPushNotificationConfig{TaskID: task.ID, ID: "c1", URL: "http://127.0.0.1:1/"}); err != nil {
+			e.t.Fatal(err)
+		}
+		if err := n.rpc().DeleteTaskPushNotificationConfig(ctxT(), ref); err != nil {
+			e.t.Fatal(err)
+		}
+		if err := n.rpc().DeleteTaskPushNotificationConfig(ctxT(), ref); err != nil {
+			return "second delete: " + err.Error()
+		}
+		return ""
+	},
+	faultPushConfigUnknownTask: func(e *faultEnv) string {
+		n := e.node(Options{})
+		if _, err := n.rpc().CreateTaskPushNotificationConfig(ctxT(), &a2a.TaskPushNotificationConfig{TaskID: "no-such-task", URL: "http://127.0.0.1:1/"}); err == nil {
+			return "config created for a task nobody issued"
+		}
+		return ""
+	},
+	faultPushNoRetry: func(e *faultEnv) string {
+		n, rcv := e.node(Options{Push: PushOptions{BaseDelay: 10 * time.Millisecond}}), newReceiver(e.t)
+		rcv.setFail(1)
+		sendTask(e.t, n.rpc(), userMsg("x"), &a2a.SendMessageConfiguration{TaskPushNotificationConfig: &a2a.TaskPushNotificationConfig{URL: rcv.srv.URL}})
+		settledDeliveries(e.t, n)
+		if rcv.refused() == 1 && len(rcv.states()) < 2 {
+			return fmt.Sprintf("after one 503, pushed only %v", rcv.states())
+		}
+		return ""
+	},
+	faultWebhookSSRFUnchecked: func(e *faultEnv) string {
+		n := e.node(Options{WebhookAllow: []string{"http://127.0.0.1:9/hook/"}})
+		task := sendTask(e.t, n.rpc(), userMsg("x"), nil)
+		for _, u := range []string{"http://127.0.0.1:8/x", "http://[::1]:8/", "http://10.1.2.3/", "http://localhost:8/"} {
+			if _, err := n.rpc().CreateTaskPushNotificationConfig(ctxT(), &a2a.TaskPushNotificationConfig{TaskID: task.ID, URL: u}); err == nil {
+				return "accepted webhook " + u
+			}
+		}
+		if _, err := n.rpc().CreateTaskPushNotificationConfig(ctxT(), &a2a.TaskPushNotificationConfig{TaskID: task.ID, URL: "http://127.0.0.1:9/hook/abc"}); err != nil {
+			e.t.Fatalf("allow-listed webhook refused: %v", err)
+		}
+		return ""
+	},
 	faultPushDropsCancel: func(e *faultEnv) string {
 		n, rcv := e.node(Options{}), newReceiver(e.t)
 		task := sendTask(e.t, n.rpc(), scripted(directive.Directive{DelayMs: 60_000}), &a2a.SendMessageConfiguration{

@@ -172,6 +172,9 @@ func (a *Agent) send(ctx context.Context, req *a2a.SendMessageRequest, streaming
 		if err := validateConfigBody(inline, "configuration.taskPushNotificationConfig."); err != nil {
 			return nil, err
 		}
+		if err := a.webhookAllowed(inline.URL, "configuration.taskPushNotificationConfig.url"); err != nil {
+			return nil, err
+		}
 	}
 	if a.draining.Load() {
 		return nil, errUnavailable("the agent instance is shutting down")
@@ -558,7 +561,10 @@ func (a *Agent) createConfig(ctx context.Context, c *a2a.TaskPushNotificationCon
 	if oe := a.validateWebhookURL(c.URL); oe != nil {
 		return nil, oe
 	}
-	if _, oe := a.loadTask(ctx, c.TaskID); oe != nil {
+	if oe := a.webhookAllowed(c.URL, "url"); oe != nil {
+		return nil, oe
+	}
+	if _, oe := a.loadTask(ctx, c.TaskID); oe != nil && !a.faults.has(faultPushConfigUnknownTask) {
 		return nil, oe
 	}
 	cfg := withTask(*c, c.TaskID)
@@ -658,6 +664,13 @@ func (a *Agent) deleteConfigOp(ctx context.Context, ref *a2a.TaskPushNotificatio
 	}
 	if _, oe := a.loadTask(ctx, ref.TaskID); oe != nil {
 		return oe
+	}
+	if a.faults.has(faultPushDeleteNotIdempotent) {
+		if _, err := a.getConfig(ctx, ref.TaskID, ref.ID); errors.Is(err, store.ErrNotFound) {
+			e := errTaskNotFound(ref.TaskID)
+			e.message = "Push notification config not found"
+			return e
+		}
 	}
 	if err := a.deleteConfig(ctx, ref.TaskID, ref.ID); err != nil {
 		return a.storeError(err)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"sort"
@@ -193,6 +194,10 @@ func (a *Agent) deliver(d store.Delivery) {
 		if err != nil {
 			reason = err.Error()
 		}
+		if a.faults.has(faultPushNoRetry) {
+			a.finish(ctx, d, reason+": not retried (push-no-retry)")
+			return
+		}
 		a.retry(ctx, d, reason)
 	default:
 		a.finish(ctx, d, fmt.Sprintf("HTTP %d: not retried", status))
@@ -293,6 +298,36 @@ func validWebhookURL(raw string) error {
 	}
 	if u.Host == "" || strings.ContainsAny(u.Host, " @") {
 		return errors.New("url has no valid host")
+	}
+	return nil
+}
+
+// webhookAllowed applies Options.WebhookAllow: a URL naming an internal
+// address (loopback, private, link-local, unspecified; IP literals and
+// localhost, since hosts are not resolved) is refused unless an allow-list
+// prefix admits it. Public hosts pass. Under webhook-ssrf-unchecked nothing
+// is refused.
+func (a *Agent) webhookAllowed(raw, field string) *opError {
+	if len(a.opts.WebhookAllow) == 0 || a.faults.has(faultWebhookSSRFUnchecked) {
+		return nil
+	}
+	for _, p := range a.opts.WebhookAllow {
+		if p != "" && strings.HasPrefix(raw, p) {
+			return nil
+		}
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return errInvalidParams(field, "the webhook URL does not parse")
+	}
+	host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+	internal := host == "localhost" || strings.HasSuffix(host, ".localhost")
+	if ip := net.ParseIP(host); ip != nil {
+		internal = ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
+			ip.IsUnspecified() || ip.IsMulticast()
+	}
+	if internal {
+		return errInvalidParams(field, "webhook host %q is an internal address and not on this agent's allow-list (SSRF, A2A §13.2)", truncate(host, 100))
 	}
 	return nil
 }

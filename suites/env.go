@@ -1,6 +1,7 @@
 package suites
 
 import (
+	"context"
 	"net/http"
 	"sync"
 	"time"
@@ -38,6 +39,11 @@ type Env struct {
 	Health func() error
 	// Webhook receives push deliveries (nil when the run has none).
 	Webhook *webhook.Receiver
+	// WebhookReachable says the run knows the agent can reach Webhook
+	// without having seen a delivery: the embedded driver, whose agents the
+	// harness configured with the receiver on their allow-list. Otherwise
+	// only a delivery (Webhook.Reached) shows it.
+	WebhookReachable bool
 	// Topology controls instances, rotations and the stale-CDN proxy; nil when
 	// the run has no control over the deployment (driver "none").
 	Topology Topology
@@ -94,6 +100,13 @@ type Behaviour interface {
 type Topology interface {
 	// Driver is "embedded", "process", "hooks" or "none".
 	Driver() string
+}
+
+// Restarter is a Topology that can restart the agent: stop every instance
+// and start it again on the same address and store (embedded, process).
+// A spec that uses it must be Exclusive.
+type Restarter interface {
+	Restart(ctx context.Context) error
 }
 
 var (

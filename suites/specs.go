@@ -473,4 +473,163 @@ var registry = []Info{
 		Why: "Newer clients send members older agents do not know; the agent should ignore them and " +
 			"serve the request.",
 	},
+
+	// ---- webhook ---------------------------------------------------------
+	{
+		// a2a-v1 §7.1 (spec §3.1.7–§3.1.10): "Create returns the config with its assigned id";
+		// "List MUST return all active configs"; "Delete MUST remove the config permanently;
+		// no later notifications go to it"; "MUST be idempotent".
+		ID: "PUSH-001", Suite: Webhook, Level: MUST,
+		Title:    "Push configs round-trip: create returns an id, get and list show them, delete removes one for good, twice is harmless, and nothing is pushed to it after",
+		Sections: []string{"3.1.7", "3.1.8", "3.1.9", "3.1.10"}, Scenario: "2",
+		TCK:     []string{"PUSH-CREATE-001", "PUSH-GET-001", "PUSH-LIST-001", "PUSH-DEL-001", "PUSH-DEL-002"},
+		Needs:   []Need{NeedPush, NeedWebhook, NeedBehaviour},
+		Enable:  pushEnable,
+		Timeout: 90 * time.Second,
+		Why: "Two configs are created on a task of the spec's own that waits for input. Create must " +
+			"return each with an id; get returns its url (and authentication, whose secrets an agent " +
+			"may redact); list contains both; delete removes one (list and get no longer show it), a " +
+			"second delete succeeds; then the task is finished and its terminal state must reach the " +
+			"kept config and never the deleted one.",
+	},
+	{
+		// a2a-v1 §7.1: Create errors "TaskNotFound"; "Get MUST fail if the config does not
+		// exist … The error named for a missing config is TaskNotFoundError"; "TaskNotFoundError
+		// applies only when the task does not exist".
+		ID: "PUSH-002", Suite: Webhook, Level: MUST,
+		Title:    "Push-config operations on an unknown task fail with TaskNotFoundError, and get of an unknown config fails",
+		Sections: []string{"3.1.7", "3.1.8", "3.1.9", "3.1.10"}, Scenario: "1",
+		TCK:    []string{"PUSH-GET-002"},
+		Needs:  []Need{NeedPush, NeedWebhook},
+		Enable: pushEnable,
+		Why: "A client whose task did not survive a rotation (scenario 1) learns it from these errors; " +
+			"an agent that registers a webhook for a task it does not have tells it the opposite. " +
+			"Create, get, list and delete on an id nobody issued must answer TaskNotFoundError on " +
+			"every binding; get of a config id nobody created on a task of the spec's own must fail " +
+			"(TaskNotFoundError is the named error; another warns), and delete of it should succeed.",
+	},
+	{
+		// a2a-v1 §7.1: configs come "Inline, in SendMessage … via
+		// configuration.taskPushNotificationConfig"; §7.2: "MUST attempt delivery at least once
+		// per configured webhook".
+		ID: "PUSH-003", Suite: Webhook, Level: MUST,
+		Title:    "A config given inline in SendMessage is registered and the task's terminal state is pushed to it",
+		Sections: []string{"3.1.1", "4.3.3"}, Scenario: "2",
+		TCK:    []string{"PUSH-CREATE-002"},
+		Needs:  []Need{NeedPush, NeedWebhook, NeedBehaviour},
+		Enable: pushEnable,
+		Why: "Registration inline with the message is the only one with no gap before the first " +
+			"transition. The config must be listed while the task runs and the terminal state must " +
+			"arrive, with the config's credentials. A dispatcher that only knows configs it loaded " +
+			"at start-up (scenario 2) acknowledges the config and pushes nothing.",
+	},
+	{
+		// a2a-v1 §7.2 (spec §4.3.3): "MUST attempt delivery at least once per configured
+		// webhook"; the body "is a StreamResponse … with exactly one of task / message /
+		// statusUpdate / artifactUpdate".
+		ID: "PUSH-004", Suite: Webhook, Level: MUST,
+		Title:    "After a config is created, the task's terminal state is pushed to it, every push a one-member StreamResponse for that task",
+		Sections: []string{"4.3.3", "3.1.7"}, Scenario: "2",
+		TCK:    []string{"PUSH-DELIVER-002", "PUSH-DELIVER-003", "PUSH-CREATE-002"},
+		Needs:  []Need{NeedPush, NeedWebhook, NeedBehaviour},
+		Enable: pushEnable,
+		Why: "Tasks of the spec's own that work for a while get a config through " +
+			"CreateTaskPushNotificationConfig; each must have its terminal state pushed, and every " +
+			"push must be a valid StreamResponse with one member, about that task. States the " +
+			"harness saw by polling after the config was acknowledged but no push carried are " +
+			"reported (the spec lets the agent choose which events it pushes), and so is the " +
+			"delivery latency (p50/p95/max).",
+	},
+	{
+		// a2a-v1 §7.2 (spec §4.3.3): "The agent MUST put credentials in the request headers as
+		// authentication specifies, i.e. Authorization: <scheme> <credentials>".
+		ID: "PUSH-005", Suite: Webhook, Level: MUST,
+		Title:    "Every push carries the scheme and credentials of the task's own config, never ones derived from the card",
+		Sections: []string{"4.3.3"}, Scenario: "1",
+		TCK:    []string{"PUSH-DELIVER-001"},
+		Needs:  []Need{NeedPush, NeedWebhook, NeedBehaviour},
+		Enable: pushEnable,
+		Why: "Scenario 1: after a card rotation changed the advertised auth scheme, pushes were " +
+			"signed the new card's way and the receiver rejected them. The config's scheme and " +
+			"credentials are chosen to differ from anything the card advertises; every push must " +
+			"carry exactly them. Which header carried the config's token is recorded, not judged " +
+			"(UNSURE, a2a-v1 §7.2).",
+	},
+	{
+		// a2a-v1 §7.1: "The config MUST persist until the task completes or the config is
+		// explicitly deleted"; §7.2: "MUST attempt delivery at least once per configured webhook".
+		ID: "PUSH-006", Suite: Webhook, Level: MUST,
+		Title:    "A transition triggered right after a config is acknowledged is pushed to it (read your writes)",
+		Sections: []string{"3.1.7", "4.3.3"}, Scenario: "2",
+		TCK:    []string{"PUSH-CREATE-002", "PUSH-DELIVER-002"},
+		Needs:  []Need{NeedPush, NeedWebhook, NeedBehaviour},
+		Enable: pushEnable,
+		Why: "Scenario 2: the registration returned 200, the next transition was never pushed, " +
+			"because the dispatcher's view lagged the store. A task of the spec's own waits for " +
+			"input; the config is created and the moment it is acknowledged the input is sent. The " +
+			"transitions that follow, the terminal one at least, must be pushed.",
+	},
+	{
+		// a2a-v1 §7.2: "MAY retry with exponential backoff. §13.2 makes this a SHOULD".
+		ID: "PUSH-007", Suite: Webhook, Level: SHOULD,
+		Title:    "A push the receiver answered 5xx is retried with backoff until it arrives",
+		Sections: []string{"4.3.3", "13.2"}, Scenario: "2",
+		Needs:   []Need{NeedPush, NeedWebhook, NeedBehaviour},
+		Enable:  pushEnable,
+		Timeout: 120 * time.Second,
+		Why: "Receivers fail: a deploy, a 503 from a load balancer. The receiver answers the first " +
+			"two attempts to the config with 503; each event those attempts carried must arrive " +
+			"later, and so must the terminal state. The intervals between attempts are reported, " +
+			"and duplicates are counted (allowed: delivery is at least once).",
+	},
+	{
+		// a2a-v1 §4.2 / §5: terminal states are final; §7.2: "MUST attempt delivery at least
+		// once per configured webhook".
+		ID: "PUSH-008", Suite: Webhook, Level: MUST,
+		Title:    "After an acknowledged cancel, TASK_STATE_CANCELED is pushed and no push carries another terminal state",
+		Sections: []string{"3.1.5", "4.3.3", "4.1.3"}, Scenario: "3",
+		Needs:  []Need{NeedPush, NeedWebhook, NeedBehaviour},
+		Enable: pushEnable,
+		Why: "The cancel-then-complete race seen from the webhook: a client that relies on pushes " +
+			"must learn of the cancel, and must never be told the task completed after it was " +
+			"canceled. The pushes join the polls in one history checked by the LIFE-011 checker, " +
+			"watched past the moment the task's script would have ended.",
+	},
+	{
+		// a2a-v1 §7.1: "The config MUST persist until the task completes or the config is
+		// explicitly deleted".
+		ID: "PUSH-009", Suite: Webhook, Level: MUST,
+		Title:    "Push configs survive a restart of the agent and are delivered to after it",
+		Sections: []string{"3.1.7"}, Scenario: "2",
+		TCK:       []string{"PUSH-CREATE-002"},
+		Needs:     []Need{NeedPush, NeedWebhook, NeedBehaviour, NeedTopology},
+		Exclusive: true,
+		Timeout:   120 * time.Second,
+		Enable: "Let the harness restart the agent: run without --target (embedded reference agent) or with " +
+			"--agent-cmd (the harness starts your agent, with {store} for its state); " + pushEnable,
+		Why: "A config held in an instance's memory is gone after a restart, while the task it " +
+			"belongs to carries on: every later transition is lost in silence. A task of the " +
+			"spec's own waits for input with a config; the harness restarts the agent; get and list " +
+			"must still show the config, and the task's terminal state must be pushed to it.",
+	},
+	{
+		// a2a-v1 §7.3 (spec §13.2): "Agents SHOULD validate webhook URLs: reject private ranges
+		// … reject localhost and link-local addresses".
+		ID: "PUSH-010", Suite: Webhook, Level: SHOULD,
+		Title:    "A webhook URL on a loopback address nobody registered is refused, or nothing is sent to it",
+		Sections: []string{"13.2"},
+		Needs:    []Need{NeedPush, NeedBehaviour},
+		Enable:   pushEnable,
+		Why: "SSRF: a client that can name any URL can make the agent POST into its own network. " +
+			"The harness opens a canary listener on 127.0.0.1 that no allow-list names and gives its " +
+			"URL as an inline config. Refusing the config passes, and so does accepting it and " +
+			"never sending to it (checked at dial time, as a2a-go does); a push arriving at the " +
+			"canary warns.",
+	},
 }
+
+// pushEnable is how to enable the webhook specs.
+const pushEnable = "The card must advertise capabilities.pushNotifications, and the agent must reach the harness's receiver: " +
+	"by default it listens on 127.0.0.1 (--webhook-listen ADDR to choose); give --webhook-url with the base URL the " +
+	"agent can reach it at (a tunnel, an ingress) when that is not the listen address, and allow that URL in the " +
+	"agent's webhook allow-list. Scripted tasks need the directive extension or a prompt map."

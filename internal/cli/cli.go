@@ -420,8 +420,6 @@ func listTCK(w io.Writer) {
 
 func pendingArea(id string) string {
 	switch {
-	case strings.HasPrefix(id, "PUSH-"):
-		return "the webhook suite"
 	case strings.HasPrefix(id, "AUTH-"):
 		return "the authentication suite"
 	}

@@ -34,8 +34,9 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	delay := fs.Duration("delay", 0, "make every task step (and a message reply) take at least this long: a slow agent, to try the harness's patience")
 	prompts := fs.Bool("prompt-map", false, "also obey the fixed prompt phrases of examples/reference-prompt-map.yaml")
 	noDirective := fs.Bool("no-directive", false, "withdraw the directive extension (drive it by --prompt-map instead)")
-	var faultF listFlag
+	var faultF, allowF listFlag
 	fs.Var(&faultF, "fault", "faults to switch on, comma-separated")
+	fs.Var(&allowF, "webhook-allow", "SSRF allow-list: webhook URL `PREFIX`es (comma-separated) admitted although on loopback or a private address; with it set, every other such URL is refused (run the harness with a fixed --webhook-listen and give its http://ADDR/hook/ here). Default: every URL is delivered to")
 	if done, code := parse(fs, args); done {
 		return code
 	}
@@ -45,7 +46,8 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	opts := fakes.Options{Name: *name, Faults: splitComma(faultF), StepDelay: *delay, PromptMap: *prompts, DisableDirective: *noDirective}
+	opts := fakes.Options{Name: *name, Faults: splitComma(faultF), StepDelay: *delay, PromptMap: *prompts, DisableDirective: *noDirective,
+		WebhookAllow: splitComma(allowF)}
 	if *delay < 0 || *delay > 10*time.Minute {
 		fmt.Fprintf(stderr, "fake: --delay %s: between 0 and 10m\n", *delay)
 		return runner.ExitUsage

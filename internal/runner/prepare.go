@@ -64,6 +64,31 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		Settle: 300 * time.Millisecond, Patience: cfg.Patience, Parallel: cfg.Parallel,
 	}
 
+	embedded := cfg.Target == "" && cfg.AgentCmd == ""
+	if embedded && hdr.Get("Authorization") == "" {
+		// The reference agent authenticates its extended card with any
+		// Bearer token; give the run one so DISC-015 can check both halves.
+		hdr.Set("Authorization", "Bearer a2a-conform-embedded-"+randomHex(8))
+	}
+	var secrets []string
+	for _, vs := range hdr {
+		secrets = append(secrets, vs...)
+	}
+	rec := newRecorder(secrets)
+	p.Env.Transcript = rec
+	live := &liveness{next: baseTransport(cfg.RequestTimeout)}
+	p.Env.Health = live.Health
+	p.Env.HTTP = rec.r.HTTPClient(live)
+	// The receiver starts first, so that the embedded agent can be told
+	// where it is: its SSRF allow-list admits the receiver and nothing else
+	// internal (PUSH-010). It is closed last, after the agent stopped pushing.
+	hook, err := webhook.Start(cfg.WebhookListen, cfg.WebhookURL, rec.r)
+	if err != nil {
+		return p, err
+	}
+	p.closers = append(p.closers, hook.Close)
+	p.Env.Webhook = hook
+
 	switch {
 	case cfg.Target != "":
 		p.Driver = topology.DriverNone
@@ -96,7 +121,8 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		p.Env.BaseURL = proc.URL()
 		p.Env.Topology = proc
 	default:
-		emb, err := topology.StartEmbedded(ctx, topology.EmbeddedOptions{Faults: cfg.Faults, NoDirective: cfg.NoDirective})
+		emb, err := topology.StartEmbedded(ctx, topology.EmbeddedOptions{Faults: cfg.Faults, NoDirective: cfg.NoDirective,
+			WebhookAllow: []string{hook.Base() + "/hook/"}})
 		if err != nil {
 			return p, err
 		}
@@ -104,11 +130,11 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		p.Driver = emb.Driver()
 		p.Env.BaseURL = emb.URL()
 		p.Env.Topology = emb
-		// The reference agent authenticates its extended card with any
-		// Bearer token; give the run one so DISC-015 can check both halves.
-		if hdr.Get("Authorization") == "" {
-			hdr.Set("Authorization", "Bearer a2a-conform-embedded-"+randomHex(8))
-		}
+		// The harness configured this agent to deliver to its receiver, on
+		// loopback beside it: a config accepted and never delivered to is
+		// the agent's doing, not the network's. Not so through a
+		// --webhook-url the harness cannot vouch for.
+		p.Env.WebhookReachable = cfg.WebhookURL == ""
 	}
 
 	if cfg.JWKS != "" {
@@ -121,22 +147,6 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		}
 		p.Env.Options.JWKS = b
 	}
-
-	var secrets []string
-	for _, vs := range hdr {
-		secrets = append(secrets, vs...)
-	}
-	rec := newRecorder(secrets)
-	p.Env.Transcript = rec
-	live := &liveness{next: baseTransport(cfg.RequestTimeout)}
-	p.Env.Health = live.Health
-	p.Env.HTTP = rec.r.HTTPClient(live)
-	hook, err := webhook.Start(cfg.WebhookListen, cfg.WebhookURL, rec.r)
-	if err != nil {
-		return p, err
-	}
-	p.closers = append(p.closers, hook.Close)
-	p.Env.Webhook = hook
 
 	// The first card fetch decides reachability; a 503 while an agent starts
 	// is waited out, and so is a refused connection from the embedded agent.

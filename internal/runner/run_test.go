@@ -327,7 +327,7 @@ func TestListAndExplain(t *testing.T) {
 	if code := cli.Main([]string{"list", "--tck"}, &so, &se); code != 0 {
 		t.Fatalf("list --tck exit %d", code)
 	}
-	for _, want := range []string{"CARD-DISC-001", "DISC-001", "GRPC-SVC-001", "not applicable", "PUSH-CREATE-001", "not yet: the webhook suite"} {
+	for _, want := range []string{"CARD-DISC-001", "DISC-001", "GRPC-SVC-001", "not applicable", "PUSH-CREATE-001", "PUSH-001", "not yet: the authentication suite"} {
 		if !strings.Contains(so.String(), want) {
 			t.Errorf("list --tck lacks %q", want)
 		}

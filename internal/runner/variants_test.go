@@ -2,7 +2,9 @@ package runner_test
 
 import (
 	"context"
+	"net"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -44,10 +46,29 @@ func startVariant(t *testing.T, opts fakes.Options) string {
 }
 
 // runVariant runs the CLI against a variant of the reference agent.
+//
+// The variant is given an SSRF allow-list naming the run's receiver, which
+// listens on a loopback port chosen here, as a deployment would allow the
+// harness's --webhook-url: every other internal webhook is refused (PUSH-010).
 func runVariant(t *testing.T, opts fakes.Options, args ...string) cliRun {
 	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hook := ln.Addr().String()
+	ln.Close()
+	if opts.WebhookAllow == nil {
+		opts.WebhookAllow = []string{"http://" + hook + "/hook/"}
+	}
 	url := startVariant(t, opts)
-	return runCLI(t, nil, append([]string{"--target", url}, args...)...)
+	return runCLI(t, nil, append([]string{"--target", url, "--webhook-listen", hook}, args...)...)
+}
+
+// restartUnavailable reports a could-not-run that only says the run could
+// not restart the agent: a --target run has no driver that can (PUSH-009).
+func restartUnavailable(res reports.Result) bool {
+	return res.Verdict == reports.CouldNotRun && strings.Contains(res.Reason, "cannot restart the agent")
 }
 
 // result returns the result of one spec, failing the test when it is missing.

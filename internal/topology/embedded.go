@@ -36,6 +36,8 @@ type instance struct {
 	agent *fakes.Agent
 	srv   *http.Server
 	url   string
+	addr  string
+	opts  fakes.Options
 	done  chan error
 }
 
@@ -45,6 +47,9 @@ type EmbeddedOptions struct {
 	// NoDirective withdraws the directive extension from the agent's card, so
 	// that the harness's prompt-map path is what drives it.
 	NoDirective bool
+	// WebhookAllow is the agents' SSRF allow-list (fakes.Options.WebhookAllow):
+	// the harness's receiver, so that every other internal URL is refused.
+	WebhookAllow []string
 	// Tweak adjusts each instance's options (tests switch capabilities off).
 	Tweak func(*fakes.Options)
 }
@@ -63,39 +68,67 @@ func StartEmbedded(ctx context.Context, o EmbeddedOptions) (*Embedded, error) {
 	// (fakes.DefaultPrompts); without a directive part it does nothing else
 	// differently.
 	opts := fakes.Options{Name: "embedded-0", Store: e.store, Faults: o.Faults,
-		PromptMap: true, DisableDirective: o.NoDirective}
+		PromptMap: true, DisableDirective: o.NoDirective, WebhookAllow: o.WebhookAllow}
 	if o.Tweak != nil {
 		o.Tweak(&opts)
 	}
-	if err := e.start(ctx, opts); err != nil {
+	in, err := e.start(ctx, "127.0.0.1:0", opts)
+	if err != nil {
 		e.Close()
 		return nil, err
 	}
+	e.mu.Lock()
+	e.instances = append(e.instances, in)
+	e.mu.Unlock()
 	return e, nil
 }
 
-func (e *Embedded) start(ctx context.Context, opts fakes.Options) error {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+// start serves one instance on addr ("127.0.0.1:0" for a fresh port).
+func (e *Embedded) start(ctx context.Context, addr string, opts fakes.Options) (*instance, error) {
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return fmt.Errorf("embedded agent: %w", err)
+		return nil, fmt.Errorf("embedded agent: %w", err)
 	}
 	url := "http://" + ln.Addr().String()
 	opts.BaseURL = url
 	a, err := fakes.New(opts)
 	if err != nil {
 		ln.Close()
-		return err
+		return nil, err
 	}
-	in := &instance{agent: a, url: url, done: make(chan error, 1),
+	in := &instance{agent: a, url: url, addr: ln.Addr().String(), opts: opts, done: make(chan error, 1),
 		srv: &http.Server{Handler: a, ReadHeaderTimeout: 10 * time.Second}}
 	go func() { in.done <- in.srv.Serve(ln) }()
 	if err := a.Start(ctx); err != nil {
 		in.srv.Close()
-		return fmt.Errorf("embedded agent: start: %w", err)
+		return nil, fmt.Errorf("embedded agent: start: %w", err)
 	}
+	return in, nil
+}
+
+// Restart stops every instance (drained, as a deploy would) and starts a new
+// one in its place: same store, same address, same options. What survives
+// is what the store kept; whatever an instance held in memory is gone.
+func (e *Embedded) Restart(ctx context.Context) error {
 	e.mu.Lock()
-	e.instances = append(e.instances, in)
-	e.mu.Unlock()
+	defer e.mu.Unlock()
+	for i, in := range e.instances {
+		sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		if err := in.agent.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+			cancel()
+			return fmt.Errorf("embedded agent: restart: stopping %s: %w", in.url, err)
+		}
+		if err := in.srv.Shutdown(sctx); err != nil {
+			in.srv.Close()
+		}
+		cancel()
+		<-in.done
+		next, err := e.start(ctx, in.addr, in.opts)
+		if err != nil {
+			return fmt.Errorf("embedded agent: restart: %w", err)
+		}
+		e.instances[i] = next
+	}
 	return nil
 }
 

@@ -85,6 +85,7 @@ type Process struct {
 
 type procInstance struct {
 	index   int
+	port    int
 	url     string
 	command string
 	cmd     *exec.Cmd
@@ -281,7 +282,7 @@ func freePorts(n int) ([]int, error) {
 
 func (p *Process) spawn(index int, command string, port int) (*procInstance, error) {
 	in := &procInstance{
-		index: index, command: command,
+		index: index, command: command, port: port,
 		url:     "http://127.0.0.1:" + strconv.Itoa(port),
 		out:     &prefixWriter{prefix: fmt.Sprintf("[agent %d] ", index), log: p.log},
 		outDone: make(chan struct{}), exited: make(chan struct{}),
@@ -420,6 +421,44 @@ func (p *Process) URLs() []string {
 		out = append(out, in.url)
 	}
 	return out
+}
+
+// Restart stops every instance as Close does (SIGTERM, StopGrace, SIGKILL)
+// and starts the same command again on the same port with the same {store},
+// waiting (at most ReadyTimeout) until it serves its card again. What
+// survives is what the agent keeps in its store.
+func (p *Process) Restart(ctx context.Context) error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return errors.New("process driver: restart after close")
+	}
+	ins := append([]*procInstance(nil), p.instances...)
+	for _, in := range ins {
+		in.stopped = true
+	}
+	p.mu.Unlock()
+	for i, in := range ins {
+		if killed := stopGroup(in.cmd.Process.Pid, in.exited, p.grace); killed {
+			p.log.line(fmt.Sprintf("[harness] agent %d was still running %s after SIGTERM; sent SIGKILL", in.index, p.grace))
+		}
+		<-in.exited
+		p.log.line(fmt.Sprintf("[harness] restarting agent %d", in.index))
+		next, err := p.spawn(in.index, in.command, in.port)
+		if err != nil {
+			return err
+		}
+		p.mu.Lock()
+		p.instances[i] = next
+		p.mu.Unlock()
+		rctx, cancel := context.WithTimeout(ctx, ReadyTimeout)
+		err = next.waitReady(rctx, cancel, ReadyTimeout)
+		cancel()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Close stops every instance: SIGTERM to its process group, StopGrace for the

@@ -261,7 +261,9 @@ func hookConfig(t *suites.T, taskID string) *a2a.TaskPushNotificationConfig {
 	if t.Env.Transcript != nil {
 		t.Env.Transcript.AddSecret(secret)
 	}
-	return &a2a.TaskPushNotificationConfig{TaskID: taskID, URL: t.Env.Webhook.URL(t.WebhookToken()),
+	token := t.WebhookToken()
+	t.Env.Webhook.Authorize(token, "Bearer "+secret)
+	return &a2a.TaskPushNotificationConfig{TaskID: taskID, URL: t.Env.Webhook.URL(token),
 		Authentication: &a2a.AuthenticationInfo{Scheme: "Bearer", Credentials: secret}}
 }
 

@@ -96,11 +96,13 @@ func pushChannel(t *suites.T) (*a2a.TaskPushNotificationConfig, string) {
 	if t.Env.Transcript != nil {
 		t.Env.Transcript.AddSecret(secret)
 	}
+	t.Env.Webhook.Authorize(token, "Bearer "+secret)
 	h := t.History()
 	var n atomic.Int32
 	t.Env.Webhook.OnDelivery(token, func(d webhook.Delivery) {
 		state, ok := d.Resp.State()
-		if d.DecodeErr != nil || !ok {
+		// Only a delivery with the config's credentials is the config's.
+		if d.DecodeErr != nil || !ok || !d.Trusted() || d.Scripted {
 			return
 		}
 		at := h.Now()

@@ -1,0 +1,323 @@
+// Package webhook holds the push-notification specs (PUSH-NNN): config CRUD,
+// inline registration, delivery, credentials, read-your-writes, retries,
+// pushes after a cancel, durability across a restart, and SSRF. Every spec
+// registers configs of its own that point at the run's receiver (one token
+// per config, claimed for the spec) and judges only the deliveries to them.
+package webhook
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/internal/directive"
+	"github.com/a2a-conform/a2a-conform/internal/invariants"
+	"github.com/a2a-conform/a2a-conform/internal/webhook"
+	"github.com/a2a-conform/a2a-conform/suites"
+)
+
+// Step is the per-step delay of scripted tasks that must stay working for a
+// while under the directive extension; a prompt-map agent takes its own time.
+const Step = 150 * time.Millisecond
+
+// workingScript is a task that works for a while, then completes: WORKING,
+// an artifact, COMPLETED (Least: a task that completes, which still has
+// transitions after creation).
+var workingScript = suites.Script{Outcome: directive.OutcomeCompleted, Delay: Step, Least: suites.PromptSlow}
+
+// waitingScript is a task that stops in TASK_STATE_INPUT_REQUIRED until a
+// message comes: it stays alive as long as a spec needs, then completes.
+var waitingScript = suites.Script{Outcome: directive.OutcomeInputRequired}
+
+// hook is one push config of the spec's own: a receiver token claimed for
+// the spec, credentials invented here (redacted from every report) that the
+// receiver requires, and the config to register.
+type hook struct {
+	token string
+	auth  string
+	cfg   a2a.TaskPushNotificationConfig
+	// acked is when the agent acknowledged the config.
+	acked time.Time
+}
+
+// needPush ends the spec when push cannot be tried: not advertised (DISC-014
+// judges that the operations are then refused) or no receiver.
+func needPush(t *suites.T) {
+	if !t.Card().PushNotifications() {
+		t.NotApplicable("the card does not advertise capabilities.pushNotifications (DISC-014 checks that every push operation is then refused).")
+	}
+	if t.Env.Webhook == nil {
+		t.CouldNotRun("the run has no webhook receiver.")
+	}
+}
+
+// newHook makes a config for the run's receiver with scheme and fresh
+// credentials (and a token).
+func newHook(t *suites.T, scheme string) *hook {
+	token := t.WebhookToken()
+	secret := "a2a-conform-push-" + webhook.NewToken()
+	if strings.EqualFold(scheme, "Basic") {
+		secret = base64.StdEncoding.EncodeToString([]byte("a2a-conform:" + webhook.NewToken()))
+	}
+	tok := "a2a-conform-token-" + webhook.NewToken()
+	if t.Env.Transcript != nil {
+		t.Env.Transcript.AddSecret(secret, tok)
+	}
+	h := &hook{token: token, auth: scheme + " " + secret, cfg: a2a.TaskPushNotificationConfig{
+		URL: t.Env.Webhook.URL(token), Token: tok,
+		Authentication: &a2a.AuthenticationInfo{Scheme: scheme, Credentials: secret}}}
+	t.Env.Webhook.Authorize(token, h.auth)
+	return h
+}
+
+// deliveries are the POSTs to the hook so far.
+func (h *hook) deliveries(t *suites.T) []webhook.Delivery { return t.Env.Webhook.Deliveries(h.token) }
+
+// acknowledged are the trusted deliveries the receiver acknowledged.
+func (h *hook) acknowledged(t *suites.T) []webhook.Delivery {
+	var out []webhook.Delivery
+	for _, d := range h.deliveries(t) {
+		if d.Trusted() && d.Acknowledged() {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// states lists the task states the hook's acknowledged deliveries carried.
+func (h *hook) states(t *suites.T, taskID string) []a2a.TaskState {
+	var out []a2a.TaskState
+	for _, d := range h.acknowledged(t) {
+		if s, ok := d.Resp.State(); ok && d.TaskID() == taskID {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// pushed reports whether a trusted, acknowledged delivery to the hook carried
+// a state of the task that ok accepts.
+func (h *hook) pushed(t *suites.T, taskID string, ok func(a2a.TaskState) bool) bool {
+	for _, s := range h.states(t, taskID) {
+		if ok(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// awaitPush waits until the hook got a state of the task that ok accepts,
+// or patience (counted from now) runs out; it reports whether it came.
+func awaitPush(ctx context.Context, t *suites.T, h *hook, taskID string, ok func(a2a.TaskState) bool) bool {
+	deadline := time.Now().Add(t.Patience())
+	for {
+		if h.pushed(t, taskID, ok) {
+			return true
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return false
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(suites.Poll):
+		}
+	}
+}
+
+// notDelivered ends a spec whose config was accepted and that waited in vain
+// for a push. When nothing at all reached the receiver in this run and the
+// harness cannot vouch that the agent reaches it, the agent may simply not
+// reach it (a firewall, a tunnel, an agent that refuses loopback at dial
+// time as a2a-go does): could-not-run, naming --webhook-url and what the
+// agent was given. Otherwise the silence is the agent's: a violation.
+func notDelivered(t *suites.T, h *hook, taskID, what string, waited time.Duration) {
+	if !t.Env.WebhookReachable && t.Env.Webhook.Reached() == 0 {
+		t.CouldNotRun("the agent accepted push config %s for task %s (url %s) but nothing arrived at the harness's receiver in %s, nor for any other config in this run: the agent may not reach %s. Give --webhook-url with the base URL the agent can reach (and --webhook-listen for the address to listen on).",
+			h.cfg.ID, taskID, h.cfg.URL, waited.Round(time.Millisecond), t.Env.Webhook.Base())
+	}
+	t.Record(invariants.Violation{Invariant: "push-delivered", Where: fmt.Sprintf("push config %s of task %s", h.cfg.ID, taskID),
+		Expected: what + " pushed to " + h.cfg.URL,
+		Actual:   fmt.Sprintf("not within %s after it happened (%s)", waited.Round(time.Millisecond), describe(h.deliveries(t)))})
+}
+
+// describe summarises what reached a hook.
+func describe(ds []webhook.Delivery) string {
+	if len(ds) == 0 {
+		return "nothing arrived"
+	}
+	var parts []string
+	for _, d := range ds {
+		p := fmt.Sprintf("#%d HTTP %d", d.Attempt, d.Status)
+		if s, ok := d.Resp.State(); ok {
+			p += " " + string(s)
+		} else if m := d.Resp.Members(); len(m) > 0 {
+			p += " " + strings.Join(m, "+")
+		}
+		if d.Untrusted != "" {
+			p += " (" + d.Untrusted + ")"
+		}
+		parts = append(parts, p)
+	}
+	return fmt.Sprintf("%d POSTs: %s", len(ds), suites.Cut(strings.Join(parts, ", "), 600))
+}
+
+// checkBodies records a violation for every delivery to the hook that is
+// not a valid one-member StreamResponse about taskID, or that is untrusted
+// (unauthenticated: not the config's credentials).
+func checkBodies(t *suites.T, h *hook, taskID, contextID string) {
+	for _, d := range h.deliveries(t) {
+		where := fmt.Sprintf("push #%d to config %s of task %s", d.Attempt, h.cfg.ID, taskID)
+		switch d.Untrusted {
+		case webhook.Unauthenticated:
+			t.Record(invariants.Violation{Invariant: "push-credentials", Where: where,
+				Expected: "Authorization: " + h.cfg.Authentication.Scheme + " <the config's credentials>",
+				Actual:   redactAuth(d.Header.Get("Authorization"), h)})
+			continue
+		case webhook.OverCap:
+			t.Record(invariants.Violation{Invariant: "push-body", Where: where,
+				Expected: fmt.Sprintf("a StreamResponse of at most %d bytes", webhook.MaxBody), Actual: "a larger body"})
+			continue
+		}
+		for _, v := range d.Invalid {
+			v.Where = where + " body " + v.Where
+			t.Record(v)
+		}
+		if d.DecodeErr != nil || len(d.Invalid) > 0 {
+			continue
+		}
+		if got := d.TaskID(); got != taskID {
+			t.Record(invariants.Violation{Invariant: "push-body", Where: where,
+				Expected: "an event about task " + taskID + " (the config's task)", Actual: "an event about task " + fmt.Sprintf("%q", got)})
+		}
+		if su := d.Resp.StatusUpdate; su != nil && contextID != "" && su.ContextID != contextID {
+			t.Record(invariants.Violation{Invariant: "push-body", Where: where,
+				Expected: "contextId " + contextID, Actual: fmt.Sprintf("%q", su.ContextID)})
+		}
+	}
+}
+
+// redactAuth shows the scheme of what the agent sent, and whether its
+// credentials were the config's, without writing any credential out.
+func redactAuth(got string, h *hook) string {
+	if got == "" {
+		return "no Authorization header"
+	}
+	scheme, _, _ := strings.Cut(got, " ")
+	return fmt.Sprintf("Authorization with scheme %q and other credentials (%d bytes)", suites.Cut(scheme, 40), len(got))
+}
+
+// create registers the hook on a task and records when it was acknowledged;
+// a refusal ends the spec (a refusal of the harness's loopback URL by an
+// agent that validates webhooks could-not-run, naming --webhook-url).
+func create(ctx context.Context, t *suites.T, c *client.Client, h *hook, taskID string) {
+	cfg := h.cfg
+	cfg.TaskID = taskID
+	got, err := c.CreateTaskPushNotificationConfig(ctx, &cfg)
+	if err != nil {
+		refused(t, c, h, "CreateTaskPushNotificationConfig for task "+taskID, err)
+	}
+	h.acked = time.Now()
+	h.cfg.TaskID = taskID
+	if got != nil && got.ID != "" {
+		h.cfg.ID = got.ID
+	}
+}
+
+// refused ends a spec whose config the agent refused.
+func refused(t *suites.T, c *client.Client, h *hook, op string, err error) {
+	if ce, ok := client.AsError(err); ok && ce.Class == client.A2A && (ce.Code == a2a.CodeInvalidParams || (ce.HTTPStatus == 400 && ce.Kind == "")) {
+		t.CouldNotRun("the agent refused the harness's receiver URL %s as a webhook (%s: %s); agents SHOULD refuse loopback and private addresses (§13.2), so give the run a --webhook-url this agent accepts.",
+			h.cfg.URL, op, suites.ErrText(err))
+	}
+	t.Violated(invariants.Violation{Invariant: "push-config", Where: op + " (" + c.Binding() + ")",
+		Expected: "the config, created (the card advertises pushNotifications)", Actual: suites.ErrText(err)})
+}
+
+// start sends a scripted message (with an inline config when h is not nil)
+// and returns the task.
+func start(ctx context.Context, t *suites.T, c *client.Client, s suites.Script, h *hook) *a2a.Task {
+	msg := t.Scripted(s)
+	conf := &a2a.SendMessageConfiguration{ReturnImmediately: true}
+	if h != nil {
+		cfg := h.cfg
+		conf.TaskPushNotificationConfig = &cfg
+	}
+	resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg, Configuration: conf})
+	if err != nil && h != nil {
+		refused(t, c, h, "SendMessage with configuration.taskPushNotificationConfig", err)
+	}
+	if err != nil || resp.Task == nil {
+		actual := "a Message"
+		if err != nil {
+			actual = suites.ErrText(err)
+		}
+		t.Violated(invariants.Violation{Invariant: "send", Where: "SendMessage (" + c.Binding() + ")",
+			Expected: "a Task for the scripted message", Actual: actual})
+	}
+	if h != nil {
+		h.acked = time.Now()
+		h.cfg.TaskID = resp.Task.ID
+	}
+	return resp.Task
+}
+
+// waitingTask starts a task that waits for input, or ends the spec: the
+// agent must show TASK_STATE_INPUT_REQUIRED for the spec to hold a live task
+// as long as it needs.
+func waitingTask(ctx context.Context, t *suites.T, c *client.Client, h *hook) *a2a.Task {
+	task := start(ctx, t, c, waitingScript, h)
+	if task.Status.State != a2a.TaskStateInputRequired {
+		task = t.WaitFor(ctx, c, task.ID, "TASK_STATE_INPUT_REQUIRED", suites.TerminalOrInterrupted)
+	}
+	if task.Status.State != a2a.TaskStateInputRequired {
+		t.Indeterminate("asked for a task that waits for input (%s); task %s is %s instead, so there is no live task to hold",
+			suites.KeyOf(t.Env.Behaviour, waitingScript), task.ID, task.Status.State)
+	}
+	return task
+}
+
+// answer sends the input a waiting task asked for: it then completes.
+func answer(ctx context.Context, t *suites.T, c *client.Client, task *a2a.Task) {
+	msg := t.Scripted(suites.Script{Outcome: directive.OutcomeCompleted, Least: suites.PromptComplete})
+	msg.TaskID, msg.ContextID = task.ID, task.ContextID
+	if _, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg, Configuration: &a2a.SendMessageConfiguration{ReturnImmediately: true}}); err != nil {
+		t.Indeterminate("the input for waiting task %s was refused (%s), so the task could not move on", task.ID, suites.ErrText(err))
+	}
+}
+
+// endTask cancels a task the spec leaves running.
+func endTask(ctx context.Context, c *client.Client, task *a2a.Task) {
+	if task != nil && !task.Status.State.Terminal() {
+		_, _ = c.CancelTask(ctx, &a2a.CancelTaskRequest{ID: task.ID})
+	}
+}
+
+// percentiles gives p50, p95 and max of durations, for the observations.
+func percentiles(ds []time.Duration) string {
+	if len(ds) == 0 {
+		return "none"
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	at := func(p float64) time.Duration { return s[int(p*float64(len(s)-1)+0.5)] }
+	return fmt.Sprintf("p50 %s, p95 %s, max %s (%d pushes)", at(0.5).Round(time.Millisecond),
+		at(0.95).Round(time.Millisecond), s[len(s)-1].Round(time.Millisecond), len(s))
+}
+
+// expectKind is nil when err is the A2A error kind wanted.
+func expectKind(err error, want a2a.ErrorKind, where string) *invariants.Violation {
+	if err == nil {
+		return &invariants.Violation{Invariant: "error", Where: where, Expected: string(want), Actual: "success"}
+	}
+	if ce, ok := client.AsError(err); !ok || ce.Kind != want {
+		return &invariants.Violation{Invariant: "error", Where: where, Expected: string(want), Actual: suites.ErrText(err)}
+	}
+	return nil
+}
+
+func isTerminal(s a2a.TaskState) bool { return s.Terminal() }

@@ -1,0 +1,250 @@
+package webhook
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/internal/invariants"
+	"github.com/a2a-conform/a2a-conform/suites"
+)
+
+// follow polls a task until it ends and returns the states seen after since
+// (in order, each once) and the terminal task.
+func follow(ctx context.Context, t *suites.T, c *client.Client, id string, since time.Time) ([]a2a.TaskState, *a2a.Task) {
+	var seen []a2a.TaskState
+	deadline := time.Now().Add(t.Patience())
+	for {
+		task, err := t.Get(ctx, c, id)
+		if err == nil {
+			if time.Now().After(since) && (len(seen) == 0 || seen[len(seen)-1] != task.Status.State) {
+				seen = append(seen, task.Status.State)
+			}
+			if task.Status.State.Terminal() {
+				return seen, task
+			}
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			t.Indeterminate("timed out after %s waiting for task %s to end (seen: %v; raise --patience for a slower agent)", t.Patience().Round(time.Millisecond), id, seen)
+		}
+		pause(ctx, suites.Poll)
+	}
+}
+
+// latencies are, for each acknowledged status push to h, its arrival minus
+// the status timestamp it carries (the agent's clock against the harness's:
+// on a remote agent this includes their skew).
+func latencies(t *suites.T, h *hook) []time.Duration {
+	var out []time.Duration
+	for _, d := range h.acknowledged(t) {
+		su := d.Resp.StatusUpdate
+		if su == nil || su.Status.Timestamp == "" {
+			continue
+		}
+		ts, err := time.Parse(time.RFC3339Nano, su.Status.Timestamp)
+		if err != nil {
+			continue
+		}
+		out = append(out, d.At.Sub(ts))
+	}
+	return out
+}
+
+// PUSH-003 (§3.1.1, §4.3.3): a config given inline with the message.
+var _ = suites.Spec("PUSH-003", func(ctx context.Context, t *suites.T) {
+	needPush(t)
+	c := t.Client()
+	h := newHook(t, "Bearer")
+	task := start(ctx, t, c, workingScript, h)
+	defer endTask(ctx, c, task)
+	// Listed while the task runs (after it ends the config may go: it must
+	// persist only "until the task completes").
+	if list, err := listAll(ctx, c, task.ID); err == nil {
+		found := false
+		for _, cfg := range list {
+			if cfg.URL == h.cfg.URL {
+				found = true
+				h.cfg.ID = cfg.ID
+			}
+		}
+		now, gerr := t.Get(ctx, c, task.ID)
+		switch {
+		case found:
+			t.Observe("inline-config", "listed with id "+h.cfg.ID)
+		case gerr == nil && now.Status.State.Terminal():
+			t.Observe("inline-config", "not listed; the task had already ended")
+		default:
+			t.Record(invariants.Violation{Invariant: "push-config", Where: "ListTaskPushNotificationConfigs for task " + task.ID + " (" + c.Binding() + ")",
+				Expected: "the config given inline (url " + h.cfg.URL + ")", Actual: fmt.Sprintf("%d configs, none with that url", len(list))})
+		}
+	} else {
+		t.Observe("inline-config", "list failed: "+suites.ErrText(err))
+	}
+	_, ended := follow(ctx, t, c, task.ID, h.acked)
+	began := time.Now()
+	if !awaitPush(ctx, t, h, task.ID, isTerminal) {
+		notDelivered(t, h, task.ID, "the terminal state "+string(ended.Status.State), time.Since(began))
+	}
+	checkBodies(t, h, task.ID, task.ContextID)
+	t.Observe("pushes", describe(h.deliveries(t)))
+})
+
+// PUSH-004 (§4.3.3): configs created on working tasks; the terminal state
+// is pushed; every push is a one-member StreamResponse for its task.
+var _ = suites.Spec("PUSH-004", func(ctx context.Context, t *suites.T) {
+	needPush(t)
+	c := t.Client()
+	const tasks = 2
+	var mu sync.Mutex
+	var lat []time.Duration
+	var unpushed []string
+	var wg sync.WaitGroup
+	type outcome struct {
+		h     *hook
+		task  *a2a.Task
+		ended *a2a.Task
+	}
+	outs := make([]outcome, tasks)
+	for i := range tasks {
+		h := newHook(t, "Bearer")
+		task := start(ctx, t, c, workingScript, nil)
+		defer endTask(ctx, c, task)
+		cfg := h.cfg
+		cfg.TaskID = task.ID
+		got, err := c.CreateTaskPushNotificationConfig(ctx, &cfg)
+		if err != nil {
+			if now, gerr := t.Get(ctx, c, task.ID); gerr == nil && now.Status.State.Terminal() {
+				t.Indeterminate("task %s was already %s when its config was created (%s), so no transition was left to push; the task must work for longer (%s)",
+					task.ID, now.Status.State, suites.ErrText(err), suites.KeyOf(t.Env.Behaviour, workingScript))
+			}
+			refused(t, c, h, "CreateTaskPushNotificationConfig for task "+task.ID, err)
+		}
+		h.acked, h.cfg.TaskID, h.cfg.ID = time.Now(), task.ID, got.ID
+		outs[i] = outcome{h: h, task: task}
+	}
+	// Each task is followed in the spec's goroutine, one after the other:
+	// Indeterminate must not be raised from another goroutine.
+	for i := range outs {
+		seen, ended := follow(ctx, t, c, outs[i].task.ID, outs[i].h.acked)
+		outs[i].ended = ended
+		wg.Add(1)
+		go func(o outcome, seen []a2a.TaskState) {
+			defer wg.Done()
+			awaitPush(ctx, t, o.h, o.task.ID, isTerminal)
+			mu.Lock()
+			defer mu.Unlock()
+			lat = append(lat, latencies(t, o.h)...)
+			pushed := o.h.states(t, o.task.ID)
+			for _, s := range seen {
+				if !s.Terminal() && !slices.Contains(pushed, s) {
+					unpushed = append(unpushed, fmt.Sprintf("%s of %s", s, o.task.ID))
+				}
+			}
+		}(outs[i], seen)
+	}
+	began := time.Now()
+	wg.Wait()
+	for _, o := range outs {
+		if !o.h.pushed(t, o.task.ID, isTerminal) {
+			notDelivered(t, o.h, o.task.ID, "the terminal state "+string(o.ended.Status.State), time.Since(began))
+		}
+		checkBodies(t, o.h, o.task.ID, o.task.ContextID)
+		t.Observe("pushes-"+o.task.ID, describe(o.h.deliveries(t)))
+	}
+	t.Observe("latency", percentiles(lat)+", arrival minus the status timestamp")
+	if len(unpushed) > 0 {
+		t.Observe("states-not-pushed", strings.Join(unpushed, "; ")+" (seen by polling after the config was acknowledged; the spec leaves which events are pushed to the agent)")
+	}
+})
+
+// PUSH-005 (§4.3.3, scenario 1): credentials from the task's own config.
+var _ = suites.Spec("PUSH-005", func(ctx context.Context, t *suites.T) {
+	needPush(t)
+	c := t.Client()
+	scheme := unadvertisedScheme(t.Card())
+	t.Observe("config-scheme", scheme+" (the card advertises "+advertised(t.Card())+")")
+	h := newHook(t, scheme)
+	task := start(ctx, t, c, workingScript, h)
+	defer endTask(ctx, c, task)
+	_, ended := follow(ctx, t, c, task.ID, h.acked)
+	began := time.Now()
+	awaitPush(ctx, t, h, task.ID, isTerminal)
+	ds := h.deliveries(t)
+	if len(ds) == 0 {
+		notDelivered(t, h, task.ID, "the terminal state "+string(ended.Status.State), time.Since(began))
+	}
+	checkBodies(t, h, task.ID, task.ContextID)
+	// Every delivery with other credentials was recorded by checkBodies; the
+	// terminal state must also arrive with the right ones.
+	if !h.pushed(t, task.ID, isTerminal) {
+		t.Record(invariants.Violation{Invariant: "push-credentials", Where: "pushes to config of task " + task.ID,
+			Expected: "the terminal state, with Authorization: " + scheme + " <the config's credentials>", Actual: describe(ds)})
+	}
+	headers := map[string]int{}
+	for _, d := range ds {
+		for _, name := range []string{"X-A2A-Notification-Token", "A2A-Notification-Token"} {
+			if d.Header.Get(name) == h.cfg.Token {
+				headers[name]++
+			}
+		}
+	}
+	t.Observe("token-header", fmt.Sprintf("%v of %d pushes (UNSURE, a2a-v1 §7.2: informational)", headers, len(ds)))
+})
+
+// unadvertisedScheme picks an HTTP auth scheme the card does not advertise,
+// so that a push signed the card's way cannot pass for the config's.
+func unadvertisedScheme(card *a2a.AgentCard) string {
+	have := strings.ToLower(advertised(card))
+	for _, s := range []string{"Basic", "Bearer", "Digest"} {
+		if !strings.Contains(have, strings.ToLower(s)) {
+			return s
+		}
+	}
+	return "Basic"
+}
+
+func advertised(card *a2a.AgentCard) string {
+	var out []string
+	for _, s := range card.SecuritySchemes {
+		switch {
+		case s.HTTPAuth != nil:
+			out = append(out, s.HTTPAuth.Scheme)
+		case s.OAuth2 != nil || s.OpenIDConnect != nil:
+			out = append(out, "Bearer (OAuth2/OIDC)")
+		case s.APIKey != nil:
+			out = append(out, "API key "+s.APIKey.Name)
+		}
+	}
+	if len(out) == 0 {
+		return "no HTTP scheme"
+	}
+	slices.Sort(out)
+	return strings.Join(out, ", ")
+}
+
+// PUSH-006 (§3.1.7, §4.3.3, scenario 2): read your writes.
+var _ = suites.Spec("PUSH-006", func(ctx context.Context, t *suites.T) {
+	needPush(t)
+	c := t.Client()
+	h := newHook(t, "Bearer")
+	task := waitingTask(ctx, t, c, nil)
+	defer endTask(ctx, c, task)
+	create(ctx, t, c, h, task.ID)
+	// At once: the transition is triggered the moment the config is
+	// acknowledged.
+	answer(ctx, t, c, task)
+	triggered := time.Since(h.acked)
+	t.Observe("gap", triggered.Round(time.Microsecond).String()+" from the config's acknowledgement to the transition's trigger")
+	_, ended := follow(ctx, t, c, task.ID, h.acked)
+	began := time.Now()
+	if !awaitPush(ctx, t, h, task.ID, isTerminal) {
+		notDelivered(t, h, task.ID, "the terminal state "+string(ended.Status.State)+" (triggered "+triggered.Round(time.Millisecond).String()+" after the config was acknowledged)", time.Since(began))
+	}
+	checkBodies(t, h, task.ID, task.ContextID)
+	t.Observe("pushes", describe(h.deliveries(t)))
+})

@@ -1,0 +1,57 @@
+package webhook
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/internal/directive"
+	"github.com/a2a-conform/a2a-conform/internal/invariants"
+	"github.com/a2a-conform/a2a-conform/internal/webhook"
+	"github.com/a2a-conform/a2a-conform/suites"
+)
+
+// PUSH-010 (§13.2 SHOULD): a loopback canary nobody registered. Only
+// loopback is ever used: the harness sends nothing to private or public
+// addresses, even to test their refusal.
+var _ = suites.Spec("PUSH-010", func(ctx context.Context, t *suites.T) {
+	if !t.Card().PushNotifications() {
+		t.NotApplicable("the card does not advertise capabilities.pushNotifications (DISC-014 checks that every push operation is then refused).")
+	}
+	c := t.Client()
+	canary, err := webhook.StartCanary(nil, t.Info.ID)
+	if err != nil {
+		t.Indeterminate("could not open the loopback canary: %v", err)
+	}
+	defer canary.Close()
+	t.Observe("canary", canary.URL())
+	msg := t.Scripted(suites.Script{Outcome: directive.OutcomeCompleted, Least: suites.PromptComplete})
+	resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg, Configuration: &a2a.SendMessageConfiguration{
+		ReturnImmediately:          true,
+		TaskPushNotificationConfig: &a2a.TaskPushNotificationConfig{URL: canary.URL()},
+	}})
+	if err != nil {
+		// Only an A2A error answer is a refusal; a broken answer shows nothing.
+		if ce, ok := client.AsError(err); !ok || ce.Class != client.A2A {
+			t.Indeterminate("the send with the canary's URL got %s, not an A2A answer, so whether the agent refused the webhook is unknown", suites.ErrText(err))
+		}
+		t.Observe("refused", suites.ErrText(err))
+		return
+	}
+	if resp.Task == nil {
+		t.Indeterminate("the agent answered with a Message, so no task would push to the canary")
+	}
+	ended := t.WaitFor(ctx, c, resp.Task.ID, "terminal", suites.Terminal)
+	// The task's pushes would be due now; watch the canary a while longer.
+	expected := t.Expected(ctx, c, suites.Script{Outcome: directive.OutcomeCompleted, Least: suites.PromptComplete})
+	pause(ctx, max(t.Settle(), expected/2, time.Second))
+	hits := canary.Hits()
+	t.Observe("accepted", fmt.Sprintf("task %s (%s); %d request(s) reached the canary", resp.Task.ID, ended.Status.State, len(hits)))
+	if len(hits) > 0 {
+		t.Record(invariants.Violation{Invariant: "webhook-ssrf", Where: "inline push config of task " + resp.Task.ID,
+			Expected: "a webhook on a loopback address no allow-list names refused, or never sent to",
+			Actual:   fmt.Sprintf("%d POST(s) reached %s", len(hits), canary.URL())})
+	}
+})
