@@ -129,8 +129,10 @@ func (g *guard) RoundTrip(req *http.Request) (*http.Response, error) {
 		cancel(nil)
 		return nil, err
 	}
-	b := &guardedBody{rc: resp.Body, g: g, req: req, lim: lim, cancel: cancel, ctx: ctx,
-		sse: isSSEType(resp.Header.Get("Content-Type"))}
+	// A stream is what the request asked for, not what the answer claims:
+	// an event stream sent for a unary call is a body that never ends.
+	stream := isSSEType(resp.Header.Get("Content-Type")) && strings.Contains(req.Header.Get("Accept"), ContentTypeSSE)
+	b := &guardedBody{rc: resp.Body, g: g, req: req, lim: lim, cancel: cancel, ctx: ctx, sse: stream}
 	switch {
 	case b.sse && lim.EventIdle > 0:
 		b.timer = time.AfterFunc(lim.EventIdle, func() {

@@ -132,7 +132,7 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	rec := newRecorder(secrets)
 	p.Env.Transcript = rec
 	p.wary = newWary(cfg.RequestTimeout, cfg.Patience)
-	live := &liveness{next: client.Guard(baseTransport(cfg.RequestTimeout), p.wary.limits, p.wary.observe)}
+	live := &liveness{next: client.Guard(baseTransport(cfg.RequestTimeout), p.wary.limits, p.wary.observe), broken: p.wary.broken}
 	p.Env.Health = live.Health
 	p.Env.HTTP = rec.r.HTTPClient(live)
 	p.Env.HTTP.CheckRedirect = sameOriginRedirects

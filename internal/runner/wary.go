@@ -21,6 +21,16 @@ const WaryAfter = 3
 // gets seconds, not the full timeout, for each later one.
 const WaryBound = 3 * time.Second
 
+// BrokenAfter and BrokenShare: once at least BrokenAfter transport failures
+// make up at least one request in BrokenShare, the target counts as broken,
+// like one that stopped answering: later requests fail at once and specs not
+// yet run end indeterminate, saying why. A flaky agent (a reset now and then)
+// stays far below; one that breaks every other call cannot be judged anyway.
+const (
+	BrokenAfter = 12
+	BrokenShare = 3
+)
+
 // MaxResponseHeaderBytes caps an answer's header block (Go's default is
 // 10 MiB); real agents and proxies send a few KiB.
 const MaxResponseHeaderBytes = 256 << 10
@@ -66,6 +76,22 @@ func (w *wary) observe(m client.Misbehaviour) {
 	if w.count == WaryAfter {
 		w.since = time.Now()
 	}
+}
+
+// broken is non-nil once the target counts as broken (BrokenAfter), given
+// how many requests the run has sent.
+func (w *wary) broken(requests int) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.count < BrokenAfter || w.count*BrokenShare < requests {
+		return nil
+	}
+	first := ""
+	if len(w.seen) > 0 {
+		first = fmt.Sprintf(" (first: %s: %s)", w.seen[0].Kind, w.seen[0].Detail)
+	}
+	return fmt.Errorf("the target kept failing at the transport level: %d of %d requests got an answer that was cut, reset, oversized or stalled%s",
+		w.count, requests, first)
 }
 
 // note is the run-level note for the report, "" while the target behaved.
