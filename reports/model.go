@@ -92,6 +92,9 @@ type Run struct {
 	// Unreachable is set when the target could not be reached at all; then no
 	// spec passed and the CLI exits 3.
 	Unreachable bool `json:"unreachable,omitempty"`
+	// Notes say what the harness changed during the run because of how the
+	// target behaved (e.g. shorter bounds after transport failures).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Summary counts verdicts overall, per suite and per level. Score is

@@ -20,7 +20,8 @@ const fakeHelp = `Usage: a2a-conform fake [flags]
 
 Serves the reference agent (a correct A2A v1.0 agent on JSON-RPC and HTTP+JSON) until
 interrupted. --fault switches on registered faults; --list-faults lists them with the
-specs that must catch each one.
+specs that must catch each one. --hostile NAME serves instead an agent that misbehaves on
+every call (--list-hostile lists the behaviours; "all" rotates them per request).
 
 Flags:
 `
@@ -34,11 +35,32 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	delay := fs.Duration("delay", 0, "make every task step (and a message reply) take at least this long: a slow agent, to try the harness's patience")
 	prompts := fs.Bool("prompt-map", false, "also obey the fixed prompt phrases of examples/reference-prompt-map.yaml")
 	noDirective := fs.Bool("no-directive", false, "withdraw the directive extension (drive it by --prompt-map instead)")
+	hostile := fs.String("hostile", "", "serve the hostile agent: one behaviour `NAME`, or all (see --list-hostile)")
+	listHostile := fs.Bool("list-hostile", false, "list the hostile agent's behaviours and exit")
 	var faultF, allowF listFlag
 	fs.Var(&faultF, "fault", "faults to switch on, comma-separated")
 	fs.Var(&allowF, "webhook-allow", "SSRF allow-list: webhook URL `PREFIX`es (comma-separated) admitted although on loopback or a private address; with it set, every other such URL is refused (run the harness with a fixed --webhook-listen and give its http://ADDR/hook/ here). Default: every URL is delivered to")
 	if done, code := parse(fs, args); done {
 		return code
+	}
+	if *listHostile {
+		for _, b := range fakes.HostileBehaviours() {
+			fmt.Fprintf(stdout, "%-20s %s\n", b, fakes.HostileDescription(b))
+		}
+		return 0
+	}
+	if *hostile != "" {
+		if fakes.HostileDescription(*hostile) == "" {
+			fmt.Fprintf(stderr, "fake: --hostile %q: want one of %s\n", *hostile, strings.Join(fakes.HostileBehaviours(), ", "))
+			return runner.ExitUsage
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		if err := fakes.ServeHostile(ctx, *listen, *hostile); err != nil {
+			fmt.Fprintf(stderr, "fake: %v\n", err)
+			return 1
+		}
+		return 0
 	}
 	if *listFaults {
 		for _, f := range fakes.Faults() {

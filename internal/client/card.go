@@ -72,7 +72,7 @@ func FetchCard(ctx context.Context, hc *http.Client, baseURL string, hdr http.He
 	switch {
 	case errors.Is(rerr, errBodyTooLarge):
 		out.Truncated = true
-		out.DecodeErr = fmt.Errorf("card body exceeds the %d-byte cap", MaxCardBytes)
+		out.DecodeErr = fmt.Errorf("card body exceeded %s", HumanBytes(MaxCardBytes))
 		return out, nil
 	case rerr != nil:
 		return nil, &Error{Class: Transport, Op: "GetAgentCard", HTTPStatus: resp.StatusCode,
@@ -98,6 +98,9 @@ func DecodeCard(raw []byte) (*a2a.AgentCard, error) {
 	}
 	if t[0] != '{' {
 		return nil, fmt.Errorf("card is not a JSON object: starts with %s", snippet(t[:min(len(t), 16)]))
+	}
+	if err := checkJSONText(t); err != nil {
+		return nil, fmt.Errorf("card: %v", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(t))
 	var card a2a.AgentCard

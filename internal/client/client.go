@@ -301,12 +301,17 @@ func (c *Client) send(op string, p *prepared) (*http.Response, error) {
 }
 
 // errBodyTooLarge is wrapped by the Protocol error for an oversized body.
-var errBodyTooLarge = errors.New("response body exceeds the cap")
+var errBodyTooLarge = errors.New("response body exceeded the cap")
 
 // readCapped reads at most max bytes, reporting an overflow rather than
-// truncating silently.
+// truncating silently. The transport's Guard may hit its own cap first; that
+// is the same overflow.
 func readCapped(r io.Reader, max int64) ([]byte, error) {
 	b, err := io.ReadAll(io.LimitReader(r, max+1))
+	var be *BoundError
+	if errors.As(err, &be) && be.Kind == "oversized" {
+		return b[:min(int64(len(b)), max)], errBodyTooLarge
+	}
 	if err != nil {
 		return b, err
 	}
@@ -324,12 +329,19 @@ func (c *Client) readBody(op string, resp *http.Response) ([]byte, error) {
 	switch {
 	case errors.Is(err, errBodyTooLarge):
 		return nil, protocolError(c.Binding(), op, resp.StatusCode, body, err,
-			"response body exceeds the %d-byte cap (WithMaxBody)", c.maxBody)
+			"body exceeded %s (the harness's cap per response)", HumanBytes(c.maxBody))
 	case err != nil:
 		return nil, &Error{Class: Transport, Op: op, Binding: c.Binding(), HTTPStatus: resp.StatusCode,
 			Message: "reading the response body failed", Body: capBody(body), Err: err}
 	}
 	return body, nil
+}
+
+func capString(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
 }
 
 // isJSONType accepts application/json, application/a2a+json and any other
@@ -357,6 +369,11 @@ func (c *Client) unaryResult(op string, resp *http.Response, body []byte, rpcID 
 	b := c.Binding()
 	status := resp.StatusCode
 	ct := resp.Header.Get("Content-Type")
+	if status >= 300 && status <= 399 {
+		return nil, &Error{Class: HTTP, Op: op, Binding: b, HTTPStatus: status, Body: capBody(body),
+			Message: fmt.Sprintf("HTTP %d redirect to %s, not followed (the harness never follows a redirect to another origin)",
+				status, capString(resp.Header.Get("Location"), 200))}
+	}
 	if c.jsonrpc() {
 		if !success(status) {
 			if out, err := decodeJSONRPCResponse(body, nil, false); err == nil && out.rpcErr != nil {
@@ -366,6 +383,9 @@ func (c *Client) unaryResult(op string, resp *http.Response, body []byte, rpcID 
 		}
 		if !isJSONType(ct) {
 			return nil, protocolError(b, op, status, body, nil, "response Content-Type is %s, want %s", quoteCapped(ct, 100), ContentTypeJSON)
+		}
+		if err := checkJSONText(body); err != nil {
+			return nil, protocolError(b, op, status, body, err, "%v", err)
 		}
 		out, err := decodeJSONRPCResponse(body, rpcID, allowEmpty)
 		if err != nil {
@@ -390,6 +410,9 @@ func (c *Client) unaryResult(op string, resp *http.Response, body []byte, rpcID 
 	}
 	if !isJSONType(ct) {
 		return nil, protocolError(b, op, status, body, nil, "response Content-Type is %s, want %s or %s", quoteCapped(ct, 100), ContentTypeJSON, ContentTypeA2AJSON)
+	}
+	if err := checkJSONText(body); err != nil {
+		return nil, protocolError(b, op, status, body, err, "%v", err)
 	}
 	if f, ok := restErrorBody(body); ok {
 		// An error body under a 2xx status: still an A2A error, but its status

@@ -190,7 +190,7 @@ func (c *Client) Classify(op string, r *RawResponse) error {
 	}
 	if r.Truncated {
 		return protocolError(c.Binding(), op, r.Status, r.Body, errBodyTooLarge,
-			"response body exceeds the %d-byte cap (WithMaxBody)", c.maxBody)
+			"body exceeded %s (the harness's cap per response)", HumanBytes(c.maxBody))
 	}
 	_, err := c.unaryResult(op, resp, r.Body, r.RPCID, op == a2a.MethodDeleteTaskPushNotificationConfig)
 	return err

@@ -283,7 +283,7 @@ func TestTransportAndCap(t *testing.T) {
 	c3, _ := newMocked(t, a2a.BindingHTTPJSON, "", fixed(200, "application/json", big), WithMaxBody(1000))
 	_, err = c3.GetTask(context.Background(), &a2a.GetTaskRequest{ID: "t1"})
 	e := mustErr(t, err)
-	if e.Class != Protocol || !strings.Contains(e.Error(), "1000-byte cap") || len(e.Body) != 1000 {
+	if e.Class != Protocol || !strings.Contains(e.Error(), "body exceeded 1000 bytes") || len(e.Body) != 1000 {
 		t.Fatalf("oversized body: %v (body %d bytes)", e, len(e.Body))
 	}
 	c4, _ := newMocked(t, a2a.BindingHTTPJSON, "", fixed(200, "application/json", big), WithMaxBody(int64(len(big))))

@@ -97,9 +97,13 @@ func (s *Stream) readError(err error) error {
 	b, status := s.c.Binding(), s.resp.StatusCode
 	var le *sse.LimitError
 	var inc *sse.IncompleteEventError
+	var be *BoundError
 	switch {
 	case errors.Is(err, io.EOF):
 		return io.EOF
+	case errors.As(err, &be) && be.Kind == "oversized":
+		return &Error{Class: Protocol, Op: s.op, Binding: b, HTTPStatus: status, InStream: true,
+			Message: "stream " + be.Msg, Err: err}
 	case errors.As(err, &le):
 		return &Error{Class: Protocol, Op: s.op, Binding: b, HTTPStatus: status, InStream: true,
 			Message: "stream event " + le.Error() + " (WithMaxBody)", Err: err}
@@ -119,6 +123,11 @@ func (s *Stream) readError(err error) error {
 func (s *Stream) decodeEvent(ev sse.Event) (a2a.StreamResponse, error) {
 	b, status := s.c.Binding(), s.resp.StatusCode
 	data := []byte(ev.Data)
+	if err := checkJSONText(data); err != nil {
+		e := protocolError(b, s.op, status, data, err, "stream event: %v", err)
+		e.InStream = true
+		return a2a.StreamResponse{}, e
+	}
 	if ev.Type == "error" {
 		if f, ok := eventErrorBody(data); ok {
 			return a2a.StreamResponse{}, a2aError(b, s.op, status, true, f, data)

@@ -20,9 +20,13 @@ const DeadAfter = 3
 // specs that have not started end indeterminate (suites.Env.Health).
 type liveness struct {
 	next http.RoundTripper
+	// broken, when set, declares the target broken given the number of
+	// requests sent so far (wary.broken).
+	broken func(requests int) error
 
 	mu          sync.Mutex
 	consecutive int
+	requests    int
 	dead        error
 }
 
@@ -33,6 +37,7 @@ func (l *liveness) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := l.next.RoundTrip(req)
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.requests++
 	switch {
 	case err == nil:
 		l.consecutive = 0
@@ -46,10 +51,13 @@ func (l *liveness) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// Health is nil while the target answers.
+// Health is nil while the target answers and is not broken.
 func (l *liveness) Health() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.dead == nil && l.broken != nil {
+		l.dead = l.broken(l.requests)
+	}
 	return l.dead
 }
 

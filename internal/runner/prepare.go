@@ -25,7 +25,10 @@ type Prepared struct {
 	Driver string
 	// Unreachable is set when no HTTP response could be had from the target.
 	Unreachable error
-	closers     []func() error
+	// wary remembers the target's transport-level failures and tightens the
+	// bounds of later requests (WaryAfter).
+	wary    *wary
+	closers []func() error
 }
 
 // Close stops whatever Prepare started.
@@ -76,9 +79,11 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	}
 	rec := newRecorder(secrets)
 	p.Env.Transcript = rec
-	live := &liveness{next: baseTransport(cfg.RequestTimeout)}
+	p.wary = newWary(cfg.RequestTimeout, cfg.Patience)
+	live := &liveness{next: client.Guard(baseTransport(cfg.RequestTimeout), p.wary.limits, p.wary.observe), broken: p.wary.broken}
 	p.Env.Health = live.Health
 	p.Env.HTTP = rec.r.HTTPClient(live)
+	p.Env.HTTP.CheckRedirect = sameOriginRedirects
 	// The receiver starts first, so that the embedded agent can be told
 	// where it is: its SSRF allow-list admits the receiver and nothing else
 	// internal (PUSH-010). It is closed last, after the agent stopped pushing.
@@ -187,13 +192,28 @@ func withVersion(h http.Header) http.Header {
 // and a stream's body may legitimately stay open for long.
 func baseTransport(requestTimeout time.Duration) *http.Transport {
 	return &http.Transport{
-		Proxy:                 nil, // never send agent traffic through an ambient proxy
-		DialContext:           (&net.Dialer{Timeout: 10 * time.Second}).DialContext,
-		TLSHandshakeTimeout:   10 * time.Second,
-		ResponseHeaderTimeout: requestTimeout,
-		MaxIdleConnsPerHost:   16,
-		IdleConnTimeout:       30 * time.Second,
+		Proxy:                  nil, // never send agent traffic through an ambient proxy
+		DialContext:            (&net.Dialer{Timeout: 10 * time.Second}).DialContext,
+		TLSHandshakeTimeout:    10 * time.Second,
+		ResponseHeaderTimeout:  requestTimeout,
+		MaxResponseHeaderBytes: MaxResponseHeaderBytes,
+		MaxIdleConnsPerHost:    16,
+		IdleConnTimeout:        30 * time.Second,
 	}
+}
+
+// sameOriginRedirects follows a redirect only within the origin the request
+// went to (at most 10), never to another: the run's requests and credentials
+// stay with the target, and the spec sees the 3xx itself.
+func sameOriginRedirects(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	from := via[0].URL
+	if req.URL.Scheme != from.Scheme || req.URL.Host != from.Host {
+		return http.ErrUseLastResponse
+	}
+	return nil
 }
 
 // chooseBehaviour prefers the directive extension, then the prompt map.

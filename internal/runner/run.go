@@ -110,6 +110,11 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 	prog.end()
 
 	report.Results = withMissing(suites.Results(), selected)
+	if note := prep.wary.note(); note != "" {
+		note = redact(note, secrets)
+		report.Run.Notes = append(report.Run.Notes, note)
+		fmt.Fprintf(stdout, "note: %s\n", note)
+	}
 	out, err := finish(cfg, report, start)
 	if err != nil {
 		return out, err
