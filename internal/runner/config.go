@@ -174,8 +174,8 @@ func (c *Config) Validate() error {
 	if c.AgentCmd != "" && c.Target != "" {
 		add("--agent-cmd starts the agent itself: give it or --target, not both")
 	}
-	if c.Instances != 0 && c.AgentCmd == "" {
-		add("--instances needs --agent-cmd (the embedded agent and a --target are one endpoint)")
+	if c.Instances != 0 && c.Target != "" {
+		add("--instances needs --agent-cmd or the embedded agent (a --target is one endpoint the harness does not control)")
 	}
 	if c.AgentCmd != "" && len(c.Faults) > 0 {
 		add("--fault only applies to the embedded reference agent; put faults in the --agent-cmd command line")

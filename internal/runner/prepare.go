@@ -96,7 +96,9 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		p.Env.BaseURL = proc.URL()
 		p.Env.Topology = proc
 	default:
-		emb, err := topology.StartEmbedded(ctx, topology.EmbeddedOptions{Faults: cfg.Faults, NoDirective: cfg.NoDirective})
+		n, balance := embeddedInstances(cfg)
+		emb, err := topology.StartEmbedded(ctx, topology.EmbeddedOptions{Faults: cfg.Faults, NoDirective: cfg.NoDirective,
+			Instances: n, Balance: balance})
 		if err != nil {
 			return p, err
 		}
@@ -164,6 +166,36 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	}
 	p.Env.Behaviour = chooseBehaviour(cfg, p.Env)
 	return p, nil
+}
+
+// RolloutInstances is how many embedded instances a run that selects the
+// rollout suite starts when --instances does not say: enough for a task on
+// one, a stream or cancel through a second, and a third left serving while
+// one is replaced.
+const RolloutInstances = 3
+
+// embeddedInstances is how many instances the embedded driver starts, and
+// whether its load balancer fronts them: --instances, else RolloutInstances
+// when the run selects rollout specs, else one instance talked to directly,
+// as before the rollout suite existed.
+func embeddedInstances(cfg Config) (int, bool) {
+	rollout := len(cfg.Suites) == 0 && len(cfg.Focus) == 0
+	for _, s := range cfg.Suites {
+		rollout = rollout || s == suites.Rollout
+	}
+	for _, id := range cfg.Focus {
+		if info, ok := suites.Lookup(id); ok && info.Suite == suites.Rollout {
+			rollout = true
+		}
+	}
+	n := cfg.Instances
+	if n == 0 && rollout {
+		n = RolloutInstances
+	}
+	if n == 0 {
+		n = 1
+	}
+	return n, rollout || n > 1
 }
 
 func withVersion(h http.Header) http.Header {

@@ -30,6 +30,10 @@ type Embedded struct {
 	instances []*instance
 	store     *fakes.Store
 	faults    []string
+	// lb fronts the instances when there are several (rolling.go); nil
+	// when the run talks to its one instance directly.
+	lb   *Balancer
+	tmpl fakes.Options
 }
 
 type instance struct {
@@ -37,6 +41,7 @@ type instance struct {
 	srv   *http.Server
 	url   string
 	done  chan error
+	opts  fakes.Options
 }
 
 // EmbeddedOptions configure the embedded driver.
@@ -47,6 +52,11 @@ type EmbeddedOptions struct {
 	NoDirective bool
 	// Tweak adjusts each instance's options (tests switch capabilities off).
 	Tweak func(*fakes.Options)
+	// Instances is how many instances share the store (default 1).
+	Instances int
+	// Balance puts the harness's load balancer in front of the instances
+	// (always, when there are several); URL is then the balancer's.
+	Balance bool
 }
 
 // StartEmbedded starts one reference-agent instance on 127.0.0.1 and waits
@@ -67,6 +77,13 @@ func StartEmbedded(ctx context.Context, o EmbeddedOptions) (*Embedded, error) {
 	if o.Tweak != nil {
 		o.Tweak(&opts)
 	}
+	if o.Instances > 1 || o.Balance {
+		if err := e.startBalanced(ctx, opts, max(o.Instances, 1)); err != nil {
+			e.Close()
+			return nil, err
+		}
+		return e, nil
+	}
 	if err := e.start(ctx, opts); err != nil {
 		e.Close()
 		return nil, err
@@ -86,7 +103,7 @@ func (e *Embedded) start(ctx context.Context, opts fakes.Options) error {
 		ln.Close()
 		return err
 	}
-	in := &instance{agent: a, url: url, done: make(chan error, 1),
+	in := &instance{agent: a, url: url, done: make(chan error, 1), opts: opts,
 		srv: &http.Server{Handler: a, ReadHeaderTimeout: 10 * time.Second}}
 	go func() { in.done <- in.srv.Serve(ln) }()
 	if err := a.Start(ctx); err != nil {
@@ -106,6 +123,9 @@ func (e *Embedded) Driver() string { return DriverEmbedded }
 func (e *Embedded) URL() string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.lb != nil {
+		return e.lb.URL()
+	}
 	if len(e.instances) == 0 {
 		return ""
 	}
@@ -121,7 +141,9 @@ func (e *Embedded) Rotate(r fakes.Rotation) int {
 	defer e.mu.Unlock()
 	gen := 0
 	for _, in := range e.instances {
-		gen = in.agent.Rotate(r)
+		if in != nil {
+			gen = in.agent.Rotate(r)
+		}
 	}
 	return gen
 }
@@ -131,11 +153,18 @@ func (e *Embedded) Close() error {
 	e.mu.Lock()
 	ins := e.instances
 	e.instances = nil
+	lb := e.lb
 	e.mu.Unlock()
+	if lb != nil {
+		lb.Close()
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	var errs []error
 	for _, in := range ins {
+		if in == nil {
+			continue
+		}
 		if err := in.agent.Shutdown(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
 			errs = append(errs, err)
 		}
