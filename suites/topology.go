@@ -25,6 +25,10 @@ type Instances interface {
 	Pin(k int) client.Option
 }
 
+// PinHeader is the request header the harness's balancer routes by: a
+// request carrying "k" goes to slot k (Instances.Pin sets it on a client).
+const PinHeader = "A2A-Conform-Pin"
+
 // Roller replaces every instance, one at a time, by the next generation:
 // start the new one, wait until it serves its card, switch the balancer to
 // it, drain the old one (SIGTERM) and stop it. step is told before each slot.
