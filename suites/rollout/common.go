@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
@@ -147,6 +148,9 @@ func since(t0 time.Time) string { return time.Since(t0).Round(time.Millisecond).
 func plural(n int, one string) string {
 	if n == 1 {
 		return "1 " + one
+	}
+	if strings.HasSuffix(one, "y") {
+		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(one, "y"))
 	}
 	return fmt.Sprintf("%d %ss", n, one)
 }

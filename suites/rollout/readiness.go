@@ -127,19 +127,27 @@ var _ = suites.Spec("ROLL-004", func(ctx context.Context, t *suites.T) {
 	if ready == nil {
 		t.Indeterminate("the starting instance served no card within %s (%s)", startBound, strings.Join(statuses, ", "))
 	}
+	if len(statuses) == 0 {
+		statuses = []string{"no 503"}
+	}
 	t.Observe("start", fmt.Sprintf("%s, then 200 after %s", strings.Join(statuses, ", "), ready.Sub(began).Round(time.Millisecond)))
 
 	c := via(t, inst, 0)
 	if push {
 		bound := max(suites.PatienceFactor*baseline, minPushBound)
+		regAt := since(*ready)
 		took, task, token := firstDelivery(ctx, t, func(cfg *a2a.SendMessageConfiguration) *a2a.Task {
 			task, _ := start(ctx, t, c, script, cfg)
 			return task
 		}, bound)
-		t.Observe("push-latency.after-first-200", fmt.Sprintf("%s (bound %s)", took.Round(time.Millisecond), bound.Round(time.Millisecond)))
+		tookText := "none"
+		if took >= 0 {
+			tookText = took.Round(time.Millisecond).String()
+		}
+		t.Observe("push-latency.after-first-200", fmt.Sprintf("%s (bound %s)", tookText, bound.Round(time.Millisecond)))
 		if took < 0 {
 			late := waitDelivery(ctx, t.Env.Webhook, token, script.Settles(), t.Patience())
-			t.Record(invariants.Violation{Invariant: "card-only-when-ready", Where: fmt.Sprintf("push config of task %s, registered through the starting instance %s after its first 200", task.ID, since(*ready)),
+			t.Record(invariants.Violation{Invariant: "card-only-when-ready", Where: fmt.Sprintf("push config of task %s, registered through the starting instance %s after its first 200", task.ID, regAt),
 				Expected: fmt.Sprintf("a delivery within %s (%d× the deployment's push latency of %s, at least %s): the card claimed push notifications", bound.Round(time.Millisecond), suites.PatienceFactor, baseline.Round(time.Millisecond), minPushBound),
 				Actual:   fmt.Sprintf("none by then; %s within %s more (%s): the instance served its card before its dispatcher ran", plural(len(late.all), "delivery"), t.Patience().Round(time.Millisecond), strings.TrimSpace(late.states))})
 		}
