@@ -34,6 +34,8 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	delay := fs.Duration("delay", 0, "make every task step (and a message reply) take at least this long: a slow agent, to try the harness's patience")
 	prompts := fs.Bool("prompt-map", false, "also obey the fixed prompt phrases of examples/reference-prompt-map.yaml")
 	noDirective := fs.Bool("no-directive", false, "withdraw the directive extension (drive it by --prompt-map instead)")
+	generation := fs.Int("generation", 1, "card `GENERATION` to start at (card version 1.<N>.0); the process driver passes {generation}")
+	warmUp := fs.Duration("warm-up", 0, "answer 503 with Retry-After for this long after start-up, as an instance loading its state would")
 	var faultF listFlag
 	fs.Var(&faultF, "fault", "faults to switch on, comma-separated")
 	if done, code := parse(fs, args); done {
@@ -45,7 +47,12 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	opts := fakes.Options{Name: *name, Faults: splitComma(faultF), StepDelay: *delay, PromptMap: *prompts, DisableDirective: *noDirective}
+	opts := fakes.Options{Name: *name, Faults: splitComma(faultF), StepDelay: *delay, PromptMap: *prompts, DisableDirective: *noDirective,
+		Generation: *generation, WarmUp: *warmUp}
+	if *generation < 1 || *warmUp < 0 || *warmUp > 10*time.Minute {
+		fmt.Fprintf(stderr, "fake: --generation %d, --warm-up %s: want a generation ≥ 1 and a warm-up between 0 and 10m\n", *generation, *warmUp)
+		return runner.ExitUsage
+	}
 	if *delay < 0 || *delay > 10*time.Minute {
 		fmt.Fprintf(stderr, "fake: --delay %s: between 0 and 10m\n", *delay)
 		return runner.ExitUsage

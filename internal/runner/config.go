@@ -180,11 +180,6 @@ func (c *Config) Validate() error {
 	if c.AgentCmd != "" && len(c.Faults) > 0 {
 		add("--fault only applies to the embedded reference agent; put faults in the --agent-cmd command line")
 	}
-	// Rotating to a next generation arrives with the rollout suite; until
-	// then its flag is refused rather than accepted and silently ignored.
-	if c.AgentCmdNext != "" {
-		add("--agent-cmd-next: not available in this build (it comes with the rollout suite); nothing was run")
-	}
 	if c.RequestTimeout < 0 || c.RequestTimeout > 10*time.Minute {
 		add("--request-timeout %s: between 1ms and 10m", c.RequestTimeout)
 	}

@@ -80,7 +80,15 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 			return p, err
 		}
 		p.closers = append(p.closers, logFile.Close)
-		proc, err := topology.StartProcess(ctx, topology.ProcessOptions{Cmd: cfg.AgentCmd, Instances: cfg.Instances, Log: redactingWriter{w: logFile, secrets: secretValues(cfg)}})
+		// A vendor's command: as many instances as asked, one by default;
+		// the balancer fronts them when rollout specs will use it.
+		n, _ := embeddedInstances(cfg)
+		balance := rolloutSelected(cfg)
+		if cfg.Instances == 0 {
+			n = 1
+		}
+		proc, err := topology.StartProcess(ctx, topology.ProcessOptions{Cmd: cfg.AgentCmd, Next: cfg.AgentCmdNext, Instances: n,
+			Balance: balance, Log: redactingWriter{w: logFile, secrets: secretValues(cfg)}})
 		var start *topology.StartError
 		if errors.As(err, &start) {
 			// The configuration was valid; the agent did not come up. That is
@@ -179,6 +187,20 @@ const RolloutInstances = 3
 // when the run selects rollout specs, else one instance talked to directly,
 // as before the rollout suite existed.
 func embeddedInstances(cfg Config) (int, bool) {
+	rollout := rolloutSelected(cfg)
+	n := cfg.Instances
+	if n == 0 && rollout {
+		n = RolloutInstances
+	}
+	if n == 0 {
+		n = 1
+	}
+	return n, rollout || n > 1
+}
+
+// rolloutSelected reports whether the run selects rollout specs (by suite,
+// by focus, or by selecting everything).
+func rolloutSelected(cfg Config) bool {
 	rollout := len(cfg.Suites) == 0 && len(cfg.Focus) == 0
 	for _, s := range cfg.Suites {
 		rollout = rollout || s == suites.Rollout
@@ -188,14 +210,7 @@ func embeddedInstances(cfg Config) (int, bool) {
 			rollout = true
 		}
 	}
-	n := cfg.Instances
-	if n == 0 && rollout {
-		n = RolloutInstances
-	}
-	if n == 0 {
-		n = 1
-	}
-	return n, rollout || n > 1
+	return rollout
 }
 
 func withVersion(h http.Header) http.Header {
