@@ -45,24 +45,6 @@ type InstanceRestarter interface {
 	StartInstance(ctx context.Context, k int, wait bool) error
 }
 
-// CDN is the harness's caching proxy for the card path, in front of the
-// balancer.
-type CDN interface {
-	// CDNURL is the proxy's base URL; other paths pass through to the balancer.
-	CDNURL() string
-	// HoldCard fills the cache from the backend now and keeps serving that
-	// response, within the max-age the backend allowed; it returns how long
-	// the cache may serve it.
-	HoldCard(ctx context.Context) (window Window, err error)
-}
-
-// Window is how long a cache may serve a stored card: from when it was
-// fetched, for the backend's max-age.
-type Window struct {
-	ETag   string
-	MaxAge int64 // seconds, from Cache-Control
-}
-
 // EnableTopology is the Enable text of the specs that change the deployment.
 const EnableTopology = "Run without --target so that the harness starts the embedded reference agent (driver embedded, " +
 	"3 instances by default for the rollout suite, --instances N), or give --agent-cmd TEMPLATE --instances N " +
