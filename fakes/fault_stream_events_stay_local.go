@@ -6,5 +6,5 @@ var faultStreamEventsStayLocal = register(FaultInfo{
 	Name:        "stream-events-stay-local",
 	Scenario:    scenarioRollout,
 	Description: "Streams only see events written by their own instance: a stream opened on one instance never receives the events of a task worked or canceled on another.",
-	Specs:       []string{},
+	Specs:       []string{"ROLL-005"},
 })

@@ -10,6 +10,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/internal/runner"
 	"github.com/a2a-conform/a2a-conform/reports"
 	"github.com/a2a-conform/a2a-conform/suites"
+	_ "github.com/a2a-conform/a2a-conform/suites/rollout"
 )
 
 var ran bool

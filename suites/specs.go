@@ -626,6 +626,99 @@ var registry = []Info{
 			"never sending to it (checked at dial time, as a2a-go does); a push arriving at the " +
 			"canary warns.",
 	},
+	// ---- rollout ---------------------------------------------------------
+	{
+		ID: "ROLL-001", Suite: Rollout, Level: INVARIANT,
+		Title:    "After a rotation the card's ETag changes exactly when the card changed, and revalidating with the old ETag gets 200 and the new card",
+		Sections: []string{"8.6.1"}, Scenario: "1",
+		Needs:     []Need{NeedTopology},
+		Enable:    EnableTopology,
+		Exclusive: true,
+		Why: "Scenario 1: the ETag is how a client learns the card's generation changed. The harness " +
+			"replaces every instance by the next generation and compares, per instance, the card and " +
+			"its ETag before and after; a client revalidating with the ETag it held must get the new " +
+			"card, never 304 for a card that changed (RFC 9110 §8.8.3: a strong validator changes with " +
+			"the representation).",
+	},
+	{
+		ID: "ROLL-002", Suite: Rollout, Level: INVARIANT,
+		Title:    "A task running across a rotation stays reachable with its state and history intact, or is TaskNotFound; a follow-up to a lost task gets TaskNotFound, never a new task",
+		Sections: []string{"3.1.1", "3.1.3"}, Scenario: "1",
+		Needs:     []Need{NeedTopology, NeedBehaviour},
+		Enable:    EnableTopology + " The task is scripted: the directive extension or a prompt map with a \"slow\" key.",
+		Exclusive: true,
+		Timeout:   90 * time.Second,
+		Why: "Scenario 1: after a rolling restart the new instances had no record of a running task and " +
+			"accepted a follow-up naming it as a fresh task. After the rotation, GetTask on every " +
+			"instance must return the same task (not SUBMITTED again, its first message in its " +
+			"history) or TaskNotFoundError; a task that survived must reach its scripted end, and a " +
+			"follow-up to one that was lost must get TaskNotFoundError (task ids are the server's).",
+	},
+	{
+		ID: "ROLL-003", Suite: Rollout, Level: INVARIANT,
+		Title:    "Tasks and push configs survive a rolling restart: every task reaches its scripted terminal state and every config gets its terminal delivery",
+		Sections: []string{"3.1.7", "4.3"}, Scenario: "2",
+		Needs:     []Need{NeedTopology, NeedBehaviour, NeedPush, NeedWebhook},
+		Enable:    EnableTopology + " The deliveries need the card to advertise push notifications and the agent to reach the harness's receiver (--webhook-url).",
+		Exclusive: true,
+		Timeout:   90 * time.Second,
+		Why: "Scenario 2: instances are replaced one by one while tasks run on each of them, each task " +
+			"with a push config registered through another instance. A config MUST persist until the " +
+			"task completes, and a task id must stay resolvable across instances: every task must end " +
+			"as its script set, and each config must get the terminal state pushed. The counts of " +
+			"tasks, deliveries, duplicates and losses are reported.",
+	},
+	{
+		ID: "ROLL-004", Suite: Rollout, Level: INVARIANT,
+		Title:    "A starting instance serves its card only when it can honour it: 503 with Retry-After before, push and streams working from the first 200",
+		Sections: []string{"8.3", "3.1.7", "3.1.2"}, Scenario: "2",
+		Needs:     []Need{NeedTopology, NeedBehaviour},
+		Enable:    EnableTopology,
+		Exclusive: true,
+		Timeout:   90 * time.Second,
+		Why: "Scenario 2: an instance published a card claiming push before its dispatcher ran; a " +
+			"config was acknowledged and the notification lost. The harness stops the instances, " +
+			"starts one and polls its card directly: 503 while it warms up is correct. From its first " +
+			"200, a task with a push config registered through it must be delivered within the " +
+			"deployment's normal push latency (measured before, times 3, at least 1 s), and a stream " +
+			"through it must run to the terminal state.",
+	},
+	{
+		ID: "ROLL-005", Suite: Rollout, Level: MUST,
+		Title:    "SubscribeToTask through one instance, for a task running on another, gets every event to the terminal state and then closes",
+		Sections: []string{"3.1.6", "3.5.2"}, Scenario: "2",
+		Needs:  []Need{NeedTopology, NeedStreaming, NeedBehaviour},
+		Enable: EnableTopology,
+		Why: "Events MUST be broadcast to all active streams of a task (§3.5.2), wherever they attach. " +
+			"Scenario 2: a stream attached to an instance that never got the task's events. A " +
+			"snapshot followed by silence, or a close before the terminal state, fails.",
+	},
+	{
+		ID: "ROLL-006", Suite: Rollout, Level: INVARIANT,
+		Title:    "A cancel acknowledged through one instance for a task running on another is final on every instance and stream",
+		Sections: []string{"3.1.5", "4.1.3"}, Scenario: "3",
+		Needs:   []Need{NeedTopology, NeedBehaviour},
+		Enable:  EnableTopology,
+		Timeout: 90 * time.Second,
+		Why: "Scenario 3: a cancel was acknowledged and the task completed anyway. The cancel goes " +
+			"through instance B while A runs the task; GetTask on every instance and a stream through " +
+			"a third must show CANCELED and nothing else after it. It then runs as a seeded race " +
+			"across instances (cancels at offsets around the task's end), with the bound stated as " +
+			"in LIFE-014.",
+	},
+	{
+		ID: "ROLL-008", Suite: Rollout, Level: INVARIANT,
+		Title:    "During a rollout a revalidating client sees each instance's new card within a measured time and never an older generation again",
+		Sections: []string{"8.6.1"}, Scenario: "1",
+		Needs:     []Need{NeedTopology},
+		Enable:    EnableTopology,
+		Exclusive: true,
+		Why: "A client that caches the card and revalidates it (If-None-Match) must converge on the new " +
+			"generation once an instance serves it. The harness polls every instance while they are " +
+			"replaced and reports the time to consistency as a distribution; a flip back to an older " +
+			"generation, or a revalidation that keeps confirming a card the instance no longer serves, " +
+			"fails.",
+	},
 }
 
 // pushEnable is how to enable the webhook specs.

@@ -143,7 +143,7 @@ func runFlagSet(stderr io.Writer, a *runArgs) *flag.FlagSet {
 	fs.Var(&a.faultF, "fault", "embedded agent only: faults to switch on, comma-separated (a2a-conform fake --list-faults)")
 	fs.Var(&a.headerF, "header", "'Name: value' added to every request to the agent; repeatable")
 	fs.StringVar(&c.AgentCmd, "agent-cmd", "", "process driver: shell command `TEMPLATE` (run with /bin/sh -c) that starts one agent instance serving HTTP on 127.0.0.1:{port}; also {instance} (0,1,…), {generation} (1), {store} (one file path shared by the instances); output goes to DIR/agent.log")
-	fs.StringVar(&c.AgentCmdNext, "agent-cmd-next", "", "process driver (not in this build yet): command `TEMPLATE` for the next generation")
+	fs.StringVar(&c.AgentCmdNext, "agent-cmd-next", "", "process driver: command `TEMPLATE` of the next build, which the rollout suite rolls the instances to one by one ({generation} 2, 3, …); default: --agent-cmd again")
 	fs.IntVar(&c.Instances, "instances", 0, "process driver: number of instances of --agent-cmd to start, each on its own port (default 1; the specs talk to instance 0)")
 	fs.StringVar(&c.WebhookListen, "webhook-listen", "", "`ADDR` the harness's push receiver listens on (default 127.0.0.1:0)")
 	fs.StringVar(&c.WebhookURL, "webhook-url", "", "base `URL` at which the agent reaches the receiver, when not the listen address")

@@ -37,6 +37,8 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	noDirective := fs.Bool("no-directive", false, "withdraw the directive extension (drive it by --prompt-map instead)")
 	hostile := fs.String("hostile", "", "serve the hostile agent: one behaviour `NAME`, or all (see --list-hostile)")
 	listHostile := fs.Bool("list-hostile", false, "list the hostile agent's behaviours and exit")
+	generation := fs.Int("generation", 1, "card `GENERATION` to start at (card version 1.<N>.0); the process driver passes {generation}")
+	warmUp := fs.Duration("warm-up", 0, "answer 503 with Retry-After for this long after start-up, as an instance loading its state would")
 	var faultF, allowF listFlag
 	fs.Var(&faultF, "fault", "faults to switch on, comma-separated")
 	fs.Var(&allowF, "webhook-allow", "SSRF allow-list: webhook URL `PREFIX`es (comma-separated) admitted although on loopback or a private address; with it set, every other such URL is refused (run the harness with a fixed --webhook-listen and give its http://ADDR/hook/ here). Default: every URL is delivered to")
@@ -69,7 +71,11 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	opts := fakes.Options{Name: *name, Faults: splitComma(faultF), StepDelay: *delay, PromptMap: *prompts, DisableDirective: *noDirective,
-		WebhookAllow: splitComma(allowF)}
+		WebhookAllow: splitComma(allowF), Generation: *generation, WarmUp: *warmUp}
+	if *generation < 1 || *warmUp < 0 || *warmUp > 10*time.Minute {
+		fmt.Fprintf(stderr, "fake: --generation %d, --warm-up %s: want a generation ≥ 1 and a warm-up between 0 and 10m\n", *generation, *warmUp)
+		return runner.ExitUsage
+	}
 	if *delay < 0 || *delay > 10*time.Minute {
 		fmt.Fprintf(stderr, "fake: --delay %s: between 0 and 10m\n", *delay)
 		return runner.ExitUsage

@@ -110,7 +110,15 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 			return p, err
 		}
 		p.closers = append(p.closers, logFile.Close)
-		proc, err := topology.StartProcess(ctx, topology.ProcessOptions{Cmd: cfg.AgentCmd, Instances: cfg.Instances, Log: redactingWriter{w: logFile, secrets: secretValues(cfg)}})
+		// A vendor's command: as many instances as asked, one by default;
+		// the balancer fronts them when rollout specs will use it.
+		n, _ := embeddedInstances(cfg)
+		balance := rolloutSelected(cfg)
+		if cfg.Instances == 0 {
+			n = 1
+		}
+		proc, err := topology.StartProcess(ctx, topology.ProcessOptions{Cmd: cfg.AgentCmd, Next: cfg.AgentCmdNext, Instances: n,
+			Balance: balance, Log: redactingWriter{w: logFile, secrets: secretValues(cfg)}})
 		var start *topology.StartError
 		if errors.As(err, &start) {
 			// The configuration was valid; the agent did not come up. That is
@@ -126,8 +134,9 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		p.Env.BaseURL = proc.URL()
 		p.Env.Topology = proc
 	default:
+		n, balance := embeddedInstances(cfg)
 		emb, err := topology.StartEmbedded(ctx, topology.EmbeddedOptions{Faults: cfg.Faults, NoDirective: cfg.NoDirective,
-			WebhookAllow: []string{hook.Base() + "/hook/"}})
+			Instances: n, Balance: balance, WebhookAllow: []string{hook.Base() + "/hook/"}})
 		if err != nil {
 			return p, err
 		}
@@ -179,6 +188,43 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	}
 	p.Env.Behaviour = chooseBehaviour(cfg, p.Env)
 	return p, nil
+}
+
+// RolloutInstances is how many embedded instances a run that selects the
+// rollout suite starts when --instances does not say: enough for a task on
+// one, a stream or cancel through a second, and a third left serving while
+// one is replaced.
+const RolloutInstances = 3
+
+// embeddedInstances is how many instances the embedded driver starts, and
+// whether its load balancer fronts them: --instances, else RolloutInstances
+// when the run selects rollout specs, else one instance talked to directly,
+// as before the rollout suite existed.
+func embeddedInstances(cfg Config) (int, bool) {
+	rollout := rolloutSelected(cfg)
+	n := cfg.Instances
+	if n == 0 && rollout {
+		n = RolloutInstances
+	}
+	if n == 0 {
+		n = 1
+	}
+	return n, rollout || n > 1
+}
+
+// rolloutSelected reports whether the run selects rollout specs (by suite,
+// by focus, or by selecting everything).
+func rolloutSelected(cfg Config) bool {
+	rollout := len(cfg.Suites) == 0 && len(cfg.Focus) == 0
+	for _, s := range cfg.Suites {
+		rollout = rollout || s == suites.Rollout
+	}
+	for _, id := range cfg.Focus {
+		if info, ok := suites.Lookup(id); ok && info.Suite == suites.Rollout {
+			rollout = true
+		}
+	}
+	return rollout
 }
 
 func withVersion(h http.Header) http.Header {

@@ -133,10 +133,10 @@ func TestProcessDriverFlagsThatAreUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--instances", "2"}, "--instances needs --agent-cmd"},
+		{[]string{"--target", "http://127.0.0.1:1", "--instances", "2"}, "--instances needs --agent-cmd or the embedded agent"},
 		{[]string{"--agent-cmd", "x {port}", "--instances", "17"}, "between 1 and 16"},
 		{[]string{"--agent-cmd", "x {port}", "--fault", "v03-card"}, "put faults in the --agent-cmd command line"},
-		{[]string{"--agent-cmd", "x {port}", "--agent-cmd-next", "y {port}"}, "--agent-cmd-next: not available in this build"},
+		{[]string{"--agent-cmd-next", "y {port}"}, "--agent-cmd-next needs --agent-cmd"},
 		{[]string{"--agent-cmd", "x {port}", "--target", "http://127.0.0.1:1"}, "not both"},
 	} {
 		var so, se bytes.Buffer

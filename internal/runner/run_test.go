@@ -264,7 +264,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"run", "--target", "http://127.0.0.1:1", "--fault", "v03-card"},
 		{"run", "--header", "no colon"},
 		{"run", "--seed", "-4"},
-		{"run", "--agent-cmd", "my-agent --port {port}", "--agent-cmd-next", "my-agent-v2 --port {port}"},
+		{"run", "--agent-cmd-next", "my-agent-v2 --port {port}"},
 		{"run", "--webhook-url", "ftp://nowhere"},
 		// An empty selection is not a green run.
 		{"run", "--suite", "discovery", "--focus", "LIFE-014"},

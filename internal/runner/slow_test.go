@@ -12,6 +12,7 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/fakes"
 	"github.com/a2a-conform/a2a-conform/reports"
+	"github.com/a2a-conform/a2a-conform/suites"
 )
 
 // The reference agent made slow: every step takes a second, and it is driven
@@ -153,7 +154,7 @@ func TestEverySpecWithOnlySlowAndComplete(t *testing.T) {
 	keys := regexp.MustCompile(`"(input-required|fail|reject|message|artifacts)"`)
 	for _, res := range r.report.Results {
 		switch {
-		case res.Verdict == reports.Pass, res.Verdict == reports.NotApplicable, restartUnavailable(res):
+		case res.Verdict == reports.Pass, res.Verdict == reports.NotApplicable, restartUnavailable(res), needsDriver(res):
 		case res.Verdict == reports.CouldNotRun:
 			if !keys.MatchString(res.Reason) && len(res.Unchecked) == 0 {
 				t.Errorf("%s could-not-run without naming the prompt key that would serve it: %s", res.ID, res.Reason)
@@ -179,12 +180,20 @@ func TestEverySpecPassesTheSlowAgent(t *testing.T) {
 		t.Fatalf("no report (exit %d)\n%s\n%s", r.exit, r.stdout, r.stderr)
 	}
 	for _, res := range r.report.Results {
-		// A --target run cannot restart the agent; PUSH-009 says so.
-		if res.Verdict != reports.Pass && res.Verdict != reports.NotApplicable && !restartUnavailable(res) {
+		// A --target run cannot restart or roll the agent; PUSH-009 and the
+		// ROLL specs say so.
+		if res.Verdict != reports.Pass && res.Verdict != reports.NotApplicable && !restartUnavailable(res) && !needsDriver(res) {
 			t.Errorf("%s: %s: %s\nobservations: %v", res.ID, res.Verdict, res.Reason, res.Observations)
 		}
 	}
 	t.Logf("verdicts: %s", summaryLine(r.report))
+}
+
+// needsDriver reports a spec that needs the harness to control the
+// deployment, could-not-run against a --target (driver none) as it must be.
+func needsDriver(res reports.Result) bool {
+	info, ok := suites.Lookup(res.ID)
+	return ok && info.NeedsAny(suites.NeedTopology) && res.Verdict == reports.CouldNotRun && strings.Contains(res.Reason, `driver "none"`)
 }
 
 func summaryLine(r *reports.Report) string {

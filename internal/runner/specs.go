@@ -5,5 +5,6 @@ package runner
 import (
 	_ "github.com/a2a-conform/a2a-conform/suites/discovery"
 	_ "github.com/a2a-conform/a2a-conform/suites/lifecycle"
+	_ "github.com/a2a-conform/a2a-conform/suites/rollout"
 	_ "github.com/a2a-conform/a2a-conform/suites/webhook"
 )

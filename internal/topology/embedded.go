@@ -30,6 +30,10 @@ type Embedded struct {
 	instances []*instance
 	store     *fakes.Store
 	faults    []string
+	// lb fronts the instances when there are several (rolling.go); nil
+	// when the run talks to its one instance directly.
+	lb   *Balancer
+	tmpl fakes.Options
 }
 
 type instance struct {
@@ -52,6 +56,11 @@ type EmbeddedOptions struct {
 	WebhookAllow []string
 	// Tweak adjusts each instance's options (tests switch capabilities off).
 	Tweak func(*fakes.Options)
+	// Instances is how many instances share the store (default 1).
+	Instances int
+	// Balance puts the harness's load balancer in front of the instances
+	// (always, when there are several); URL is then the balancer's.
+	Balance bool
 }
 
 // StartEmbedded starts one reference-agent instance on 127.0.0.1 and waits
@@ -71,6 +80,13 @@ func StartEmbedded(ctx context.Context, o EmbeddedOptions) (*Embedded, error) {
 		PromptMap: true, DisableDirective: o.NoDirective, WebhookAllow: o.WebhookAllow}
 	if o.Tweak != nil {
 		o.Tweak(&opts)
+	}
+	if o.Instances > 1 || o.Balance {
+		if err := e.startBalanced(ctx, opts, max(o.Instances, 1)); err != nil {
+			e.Close()
+			return nil, err
+		}
+		return e, nil
 	}
 	in, err := e.start(ctx, "127.0.0.1:0", opts)
 	if err != nil {
@@ -111,8 +127,23 @@ func (e *Embedded) start(ctx context.Context, addr string, opts fakes.Options) (
 // is what the store kept; whatever an instance held in memory is gone.
 func (e *Embedded) Restart(ctx context.Context) error {
 	e.mu.Lock()
+	if e.lb != nil {
+		// Behind the balancer each slot restarts as the rollout restarts
+		// it, so that its card keeps naming the balancer.
+		n := len(e.instances)
+		e.mu.Unlock()
+		for k := 0; k < n; k++ {
+			if err := e.RestartInstance(ctx, k); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	defer e.mu.Unlock()
 	for i, in := range e.instances {
+		if in == nil {
+			continue // a slot the rollout stopped stays stopped
+		}
 		sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		if err := in.agent.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
 			cancel()
@@ -139,6 +170,9 @@ func (e *Embedded) Driver() string { return DriverEmbedded }
 func (e *Embedded) URL() string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.lb != nil {
+		return e.lb.URL()
+	}
 	if len(e.instances) == 0 {
 		return ""
 	}
@@ -154,7 +188,9 @@ func (e *Embedded) Rotate(r fakes.Rotation) int {
 	defer e.mu.Unlock()
 	gen := 0
 	for _, in := range e.instances {
-		gen = in.agent.Rotate(r)
+		if in != nil {
+			gen = in.agent.Rotate(r)
+		}
 	}
 	return gen
 }
@@ -164,11 +200,18 @@ func (e *Embedded) Close() error {
 	e.mu.Lock()
 	ins := e.instances
 	e.instances = nil
+	lb := e.lb
 	e.mu.Unlock()
+	if lb != nil {
+		lb.Close()
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	var errs []error
 	for _, in := range ins {
+		if in == nil {
+			continue
+		}
 		if err := in.agent.Shutdown(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
 			errs = append(errs, err)
 		}

@@ -70,6 +70,12 @@ type ProcessOptions struct {
 	// names (tests shorten them).
 	ReadyTimeout time.Duration
 	StopGrace    time.Duration
+	// Next is the next generation's command template (--agent-cmd-next),
+	// used by Roll; empty means Cmd again.
+	Next string
+	// Balance puts the harness's load balancer in front of the instances
+	// (process_roll.go); URL is then the balancer's.
+	Balance bool
 }
 
 // Process runs vendor agent instances as local processes, each in its own
@@ -81,6 +87,8 @@ type Process struct {
 	log       *lineLog
 	grace     time.Duration
 	closed    bool
+	// For rolling replacement (process_roll.go).
+	roll rollState
 }
 
 type procInstance struct {
@@ -202,7 +210,7 @@ func startOnce(ctx context.Context, o ProcessOptions) (*Process, error) {
 	if o.StopGrace <= 0 {
 		o.StopGrace = StopGrace
 	}
-	p := &Process{log: &lineLog{w: o.Log}, grace: o.StopGrace}
+	p := &Process{log: &lineLog{w: o.Log}, grace: o.StopGrace, roll: rollState{cmd: o.Cmd, next: o.Next, gen: 1, ready: o.ReadyTimeout}}
 	dir := o.Dir
 	if dir == "" {
 		d, err := os.MkdirTemp("", "a2a-conform-agent-")
@@ -221,6 +229,7 @@ func startOnce(ctx context.Context, o ProcessOptions) (*Process, error) {
 		p.Close()
 		return nil, fmt.Errorf("process driver: store path %q holds characters the shell would interpret; use a work directory without them", store)
 	}
+	p.roll.store = store
 	ports, err := freePorts(o.Instances)
 	if err != nil {
 		p.Close()
@@ -255,6 +264,12 @@ func startOnce(ctx context.Context, o ProcessOptions) (*Process, error) {
 			return nil, ctx.Err()
 		}
 		return nil, first
+	}
+	if o.Balance {
+		if err := p.balance(); err != nil {
+			p.Close()
+			return nil, err
+		}
 	}
 	return p, nil
 }
@@ -403,8 +418,12 @@ func (in *procInstance) startError(reason string) *StartError {
 // Driver names the driver.
 func (p *Process) Driver() string { return DriverProcess }
 
-// URL is instance 0's base URL, the one clients use.
+// URL is the balancer's base URL when there is one, else instance 0's: the
+// one clients use.
 func (p *Process) URL() string {
+	if lb := p.BalancerURL(); lb != "" {
+		return lb
+	}
 	u := p.URLs()
 	if len(u) == 0 {
 		return ""
@@ -471,11 +490,18 @@ func (p *Process) Close() error {
 		return nil
 	}
 	p.closed = true
-	ins := p.instances
-	for _, in := range ins {
-		in.stopped = true
+	var ins []*procInstance
+	for _, in := range p.instances {
+		if in != nil {
+			in.stopped = true
+			ins = append(ins, in)
+		}
 	}
+	lb := p.roll.lb
 	p.mu.Unlock()
+	if lb != nil {
+		lb.Close()
+	}
 
 	var wg sync.WaitGroup
 	for _, in := range ins {

@@ -1,0 +1,240 @@
+package topology
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/internal/client"
+)
+
+// rollState is what the process driver needs to start instances after the
+// first ones: the templates, the shared store path, the generation.
+type rollState struct {
+	cmd, next, store string
+	gen              int
+	ready            time.Duration
+	lb               *Balancer
+}
+
+// balance puts a load balancer in front of the instances started so far.
+func (p *Process) balance() error {
+	lb, err := NewBalancer()
+	if err != nil {
+		return err
+	}
+	p.mu.Lock()
+	p.roll.lb = lb
+	ins := append([]*procInstance(nil), p.instances...)
+	p.mu.Unlock()
+	for k, in := range ins {
+		lb.Set(k, procName(k, 1), in.url)
+	}
+	return nil
+}
+
+// procName is the name the balancer gives an instance that does not name
+// itself in A2A-Conform-Instance.
+func procName(k, gen int) string { return fmt.Sprintf("process-%d-g%d", k, gen) }
+
+// BalancerURL is the load balancer's base URL ("" without one).
+func (p *Process) BalancerURL() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.roll.lb == nil {
+		return ""
+	}
+	return p.roll.lb.URL()
+}
+
+// InstanceNames names the instances by slot ("" for a stopped slot).
+func (p *Process) InstanceNames() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]string, len(p.instances))
+	for k, in := range p.instances {
+		if in != nil {
+			out[k] = procName(k, p.roll.gen)
+		}
+	}
+	return out
+}
+
+// InstanceURL is slot k's own base URL.
+func (p *Process) InstanceURL(k int) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if k < 0 || k >= len(p.instances) || p.instances[k] == nil {
+		return ""
+	}
+	return p.instances[k].url
+}
+
+// Pin sends a client's calls to slot k through the balancer.
+func (p *Process) Pin(k int) client.Option { return client.WithHeader(PinHeader, strconv.Itoa(k)) }
+
+// launch starts slot k's command at generation gen on a fresh port; with
+// wait it returns once the instance serves its card.
+func (p *Process) launch(ctx context.Context, k, gen int, tmpl string, wait bool) (*procInstance, error) {
+	ports, err := freePorts(1)
+	if err != nil {
+		return nil, fmt.Errorf("process driver: %w", err)
+	}
+	p.mu.Lock()
+	store, bound := p.roll.store, p.roll.ready
+	p.mu.Unlock()
+	in, err := p.spawn(k, Substitute(tmpl, ports[0], k, gen, store), ports[0])
+	if err != nil {
+		return nil, err
+	}
+	p.log.line(fmt.Sprintf("[harness] agent %d generation %d started: %s", k, gen, in.command))
+	if !wait {
+		return in, nil
+	}
+	if bound <= 0 {
+		bound = ReadyTimeout
+	}
+	rctx, cancel := context.WithTimeout(ctx, bound)
+	defer cancel()
+	if err := in.waitReady(rctx, cancel, bound); err != nil {
+		p.stop(in)
+		return nil, err
+	}
+	return in, nil
+}
+
+// put installs in as slot k, in the balancer too.
+func (p *Process) put(k, gen int, in *procInstance) error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		if in != nil {
+			p.stop(in)
+		}
+		return errors.New("process driver: closed")
+	}
+	for len(p.instances) <= k {
+		p.instances = append(p.instances, nil)
+	}
+	p.instances[k] = in
+	lb := p.roll.lb
+	p.mu.Unlock()
+	if lb != nil {
+		if in == nil {
+			return lb.Set(k, "", "")
+		}
+		return lb.Set(k, procName(k, gen), in.url)
+	}
+	return nil
+}
+
+// stop sends SIGTERM to the instance's process group (its drain), waits
+// StopGrace, then SIGKILLs what is left. Its output stays in the agent log.
+func (p *Process) stop(in *procInstance) {
+	if in == nil {
+		return
+	}
+	p.mu.Lock()
+	in.stopped = true
+	p.mu.Unlock()
+	if killed := stopGroup(in.cmd.Process.Pid, in.exited, p.grace); killed {
+		p.log.line(fmt.Sprintf("[harness] agent %d was still running %s after SIGTERM; sent SIGKILL", in.index, p.grace))
+	}
+	<-in.exited
+}
+
+func (p *Process) slot(k int) (*procInstance, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.roll.lb == nil {
+		return nil, errors.New("process driver: the run has no load balancer")
+	}
+	if k < 0 || k >= len(p.instances) {
+		return nil, fmt.Errorf("process driver: no instance %d (there are %d)", k, len(p.instances))
+	}
+	return p.instances[k], nil
+}
+
+// Roll replaces every instance, one at a time, by the next generation's
+// command (--agent-cmd-next, else --agent-cmd again) with {generation}
+// advanced: start it, wait until it serves its card, switch the balancer's
+// slot to it, then SIGTERM the old one (drain) and stop it.
+func (p *Process) Roll(ctx context.Context, step func(k int)) (int, error) {
+	p.mu.Lock()
+	gen := p.roll.gen + 1
+	tmpl := p.roll.next
+	if tmpl == "" {
+		tmpl = p.roll.cmd
+	}
+	n := len(p.instances)
+	p.mu.Unlock()
+	p.log.line(fmt.Sprintf("[harness] rolling %d instance(s) to generation %d", n, gen))
+	for k := 0; k < n; k++ {
+		old, err := p.slot(k)
+		if err != nil {
+			return 0, err
+		}
+		if step != nil {
+			step(k)
+		}
+		in, err := p.launch(ctx, k, gen, tmpl, true)
+		if err != nil {
+			return 0, err
+		}
+		if err := p.put(k, gen, in); err != nil {
+			return 0, err
+		}
+		p.stop(old)
+	}
+	p.mu.Lock()
+	p.roll.gen, p.roll.cmd = gen, tmpl
+	p.mu.Unlock()
+	return gen, nil
+}
+
+// RestartInstance stops slot k (SIGTERM, drain) and starts it again.
+func (p *Process) RestartInstance(ctx context.Context, k int) error {
+	if err := p.StopInstance(ctx, k); err != nil {
+		return err
+	}
+	return p.StartInstance(ctx, k, true)
+}
+
+// StopInstance drains and stops slot k.
+func (p *Process) StopInstance(ctx context.Context, k int) error {
+	old, err := p.slot(k)
+	if err != nil {
+		return err
+	}
+	p.roll.lb.Drain(k)
+	p.mu.Lock()
+	gen := p.roll.gen
+	p.mu.Unlock()
+	if err := p.put(k, gen, nil); err != nil {
+		return err
+	}
+	p.stop(old)
+	return nil
+}
+
+// StartInstance starts a stopped slot k with the current generation's
+// command; without wait it returns as soon as the process is started.
+func (p *Process) StartInstance(ctx context.Context, k int, wait bool) error {
+	cur, err := p.slot(k)
+	if err != nil {
+		return err
+	}
+	if cur != nil {
+		return fmt.Errorf("process driver: instance %d is running", k)
+	}
+	p.mu.Lock()
+	gen, tmpl := p.roll.gen, p.roll.cmd
+	p.mu.Unlock()
+	in, err := p.launch(ctx, k, gen, tmpl, wait)
+	if err != nil {
+		return err
+	}
+	return p.put(k, gen, in)
+}

@@ -1,0 +1,52 @@
+package suites
+
+import (
+	"context"
+
+	"github.com/a2a-conform/a2a-conform/internal/client"
+)
+
+// The controls a driver may offer beyond Topology.Driver, each a small
+// interface that a spec type-asserts on Env.Topology. A spec whose control
+// is missing ends could-not-run, naming the drivers that offer it
+// (DriversFor), never pass.
+
+// Instances is a deployment of several instances behind the harness's load
+// balancer (embedded and process drivers).
+type Instances interface {
+	// BalancerURL is the balancer's base URL.
+	BalancerURL() string
+	// InstanceNames names the instances by slot; "" for a stopped slot.
+	InstanceNames() []string
+	// InstanceURL is slot k's own base URL, bypassing the balancer.
+	InstanceURL(k int) string
+	// Pin is the client option that sends calls to slot k through the
+	// balancer, whatever its policy.
+	Pin(k int) client.Option
+}
+
+// PinHeader is the request header the harness's balancer routes by: a
+// request carrying "k" goes to slot k (Instances.Pin sets it on a client).
+const PinHeader = "A2A-Conform-Pin"
+
+// Roller replaces every instance, one at a time, by the next generation:
+// start the new one, wait until it serves its card, switch the balancer to
+// it, drain the old one (SIGTERM) and stop it. step is told before each slot.
+type Roller interface {
+	Roll(ctx context.Context, step func(k int)) (generation int, err error)
+}
+
+// InstanceRestarter stops an instance and starts it again.
+type InstanceRestarter interface {
+	RestartInstance(ctx context.Context, k int) error
+	StopInstance(ctx context.Context, k int) error
+	// StartInstance starts a stopped slot; without wait it returns at once,
+	// while the instance starts.
+	StartInstance(ctx context.Context, k int, wait bool) error
+}
+
+// EnableTopology is the Enable text of the specs that change the deployment.
+const EnableTopology = "Run without --target so that the harness starts the embedded reference agent (driver embedded, " +
+	"3 instances by default for the rollout suite, --instances N), or give --agent-cmd TEMPLATE --instances N " +
+	"(driver process; --agent-cmd-next for the next build) so that the harness starts, drains and replaces your " +
+	"agent's instances behind its own load balancer."
