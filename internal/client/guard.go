@@ -49,6 +49,9 @@ type Misbehaviour struct {
 	Kind   string // "reset", "truncated", "oversized", "stalled", "headers"
 	Detail string // the error text, e.g. "body exceeded 8 MiB"
 	URL    string
+	// Ctx is the request's context, so that the observer can tell whose
+	// request it was (a spec that restarts instances expects cut answers).
+	Ctx context.Context
 }
 
 // BoundError is the error a guarded read returns when a bound was hit. It
@@ -81,7 +84,7 @@ type guard struct {
 
 func (g *guard) report(kind, detail string, req *http.Request) {
 	if g.onBad != nil {
-		g.onBad(Misbehaviour{Kind: kind, Detail: detail, URL: req.URL.Redacted()})
+		g.onBad(Misbehaviour{Kind: kind, Detail: detail, URL: req.URL.Redacted(), Ctx: req.Context()})
 	}
 }
 

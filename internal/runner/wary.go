@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/internal/recorder"
+	"github.com/a2a-conform/a2a-conform/suites"
 )
 
 // WaryAfter is how many transport-level failures (a reset, a truncated or
@@ -67,6 +69,14 @@ func (w *wary) limits() client.Limits {
 }
 
 func (w *wary) observe(m client.Misbehaviour) {
+	// A spec that restarts or replaces instances (registered Exclusive, so
+	// it runs alone) cuts answers on purpose: those are not the target's
+	// misbehaviour, and must not make the rest of the run wary.
+	if m.Ctx != nil {
+		if info, ok := suites.Lookup(recorder.OwnerOf(m.Ctx)); ok && info.Exclusive {
+			return
+		}
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.count++
