@@ -170,6 +170,28 @@ func (t *T) Send(ctx context.Context, c *client.Client, req *a2a.SendMessageRequ
 	return resp, err
 }
 
+// NoTask ends the spec when a send meant to create a task did not: a
+// transport failure says nothing about the protocol (indeterminate), an A2A
+// error answering a scripted message is a violation, and a Message reply
+// means the agent did not show the behaviour asked of it (indeterminate,
+// never fail: STYLE.md "Ask for the least"). It returns when resp holds a
+// task.
+func (t *T) NoTask(c *client.Client, s Script, resp *a2a.SendMessageResponse, err error) {
+	GinkgoHelper()
+	where := "SendMessage (" + c.Binding() + ")"
+	if err != nil {
+		if ce, ok := client.AsError(err); ok && ce.Class == client.Transport {
+			t.Indeterminate("could not reach the agent to create the spec's task: %s at %s", ErrText(err), where)
+		}
+		t.Violated(invariants.Violation{Invariant: "send", Where: where,
+			Expected: "a Task for the scripted message", Actual: ErrText(err)})
+	}
+	if resp == nil || resp.Task == nil {
+		t.Indeterminate("the agent did not show the behaviour asked of it: %s asked for a task that ends %s, and the agent answered with a Message at %s",
+			t.servedBy(s), s.Settles(), where)
+	}
+}
+
 // Get reads a task and records what it showed.
 func (t *T) Get(ctx context.Context, c *client.Client, id string) (*a2a.Task, error) {
 	issued := t.History().Now()

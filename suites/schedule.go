@@ -66,14 +66,17 @@ var (
 	planned *scheduler
 )
 
-// Plan makes the run concurrent: the bodies of specs (the run's selection,
-// in the order given) start as soon as the first It runs, parallel at a
-// time; exclusive ones run alone at the end. With parallel ≤ 1 there is no
-// plan and each body runs in its It, one after another.
+// Plan schedules the run: the bodies of specs (the run's selection) start as
+// soon as the first It runs, in an order set by the seed, parallel at a time;
+// exclusive ones run alone at the end. Parallel 1 runs them one after
+// another in the same way, so that a serial run, too, meets every exclusive
+// spec's changes to the deployment (a roll, a restart) only after the other
+// specs ended, and gives the same verdicts. With parallel ≤ 0 there is no
+// plan and each body runs in its It (Ginkgo's own order; `go test ./suites`).
 func Plan(specs []Info, parallel int, seed int64) {
 	planMu.Lock()
 	defer planMu.Unlock()
-	if parallel <= 1 {
+	if parallel <= 0 {
 		planned = nil
 		return
 	}

@@ -30,14 +30,7 @@ func startTask(ctx context.Context, t *suites.T, c *client.Client, s suites.Scri
 	msg := t.Scripted(s)
 	resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg,
 		Configuration: &a2a.SendMessageConfiguration{ReturnImmediately: true}})
-	if err != nil {
-		t.Violated(invariants.Violation{Invariant: "send", Where: "SendMessage (" + c.Binding() + ")",
-			Expected: "a Task for the scripted message", Actual: err.Error()})
-	}
-	if resp.Task == nil {
-		t.Violated(invariants.Violation{Invariant: "send", Where: "SendMessage (" + c.Binding() + ")",
-			Expected: "a Task for a scripted " + string(s.Outcome) + " task", Actual: "a Message"})
-	}
+	t.NoTask(c, s, resp, err)
 	return resp.Task
 }
 

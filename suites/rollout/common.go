@@ -18,7 +18,6 @@ import (
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
 	"github.com/a2a-conform/a2a-conform/internal/directive"
-	"github.com/a2a-conform/a2a-conform/internal/invariants"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
 
@@ -112,14 +111,7 @@ func start(ctx context.Context, t *suites.T, c *client.Client, s suites.Script, 
 	}
 	cfg.ReturnImmediately = true
 	resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg, Configuration: cfg})
-	if err != nil || resp == nil || resp.Task == nil {
-		what := "a Message"
-		if err != nil {
-			what = suites.ErrText(err)
-		}
-		t.Violated(invariants.Violation{Invariant: "send", Where: "SendMessage (" + c.Binding() + ")",
-			Expected: "a Task for the scripted message", Actual: what})
-	}
+	t.NoTask(c, s, resp, err)
 	return resp.Task, msg
 }
 
