@@ -30,11 +30,6 @@ func (a *Agent) variantCard(card *a2a.AgentCard, base string) {
 			card.SupportedInterfaces[i].ProtocolVersion = a2a.ProtocolVersion + ".0"
 		}
 	}
-	if a.opts.DeclareGRPC {
-		card.SupportedInterfaces = append(card.SupportedInterfaces, a2a.AgentInterface{
-			URL:             strings.TrimPrefix(strings.TrimPrefix(base, "http://"), "https://") + "/a2a/grpc",
-			ProtocolBinding: "GRPC", ProtocolVersion: a2a.ProtocolVersion})
-	}
 	if a.opts.RequireAuth != "" {
 		if card.SecuritySchemes == nil {
 			card.SecuritySchemes = map[string]a2a.SecurityScheme{}
@@ -51,12 +46,20 @@ func (a *Agent) variantCard(card *a2a.AgentCard, base string) {
 // unauthenticated code on JSON-RPC (a2a-v1.md §8.1: the spec assigns none;
 // -31401 as a2a-go does). It reports whether the request may go on.
 func (a *Agent) authenticate(w http.ResponseWriter, r *http.Request) bool {
-	if a.opts.RequireAuth == "" || r.Header.Get("Authorization") == "Bearer "+a.opts.RequireAuth {
-		return true
+	if oe := a.authError(r); oe != nil {
+		a.writeError(w, r, oe)
+		return false
 	}
-	a.writeError(w, r, &opError{code: codeUnauthenticated, httpStatus: http.StatusUnauthorized, grpcStatus: "UNAUTHENTICATED",
-		message: "this agent authenticates every request: send Authorization: Bearer <token> (scheme " + RequireAuthScheme + ")"})
-	return false
+	return true
+}
+
+// authError is authenticate's verdict for any binding (gRPC: UNAUTHENTICATED).
+func (a *Agent) authError(r *http.Request) *opError {
+	if a.opts.RequireAuth == "" || r.Header.Get("Authorization") == "Bearer "+a.opts.RequireAuth {
+		return nil
+	}
+	return &opError{code: codeUnauthenticated, httpStatus: http.StatusUnauthorized, grpcStatus: "UNAUTHENTICATED",
+		message: "this agent authenticates every request: send Authorization: Bearer <token> (scheme " + RequireAuthScheme + ")"}
 }
 
 // servesV03REST reports whether an HTTP+JSON request goes to the v0.3

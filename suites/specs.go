@@ -86,10 +86,10 @@ var registry = []Info{
 		TCK: []string{"CARD-PROTO-001", "CARD-PROTO-002", "BIND-FIELD-001", "JSONRPC-SVC-001", "HTTP_JSON-URL-001", "HTTP_JSON-URL-002"},
 		Why: "A card is a claim (scenario 3): each supportedInterfaces entry must be an absolute URL " +
 			"that speaks the binding it names, at the protocol version it names. The spec probes " +
-			"every JSON-RPC and HTTP+JSON interface with a GetTask for an unknown id and expects that" +
-			" binding's TaskNotFound answer; an interface of a binding or major version the harness " +
-			"does not speak (GRPC, custom URIs, 0.3) is listed as unchecked, so the spec cannot pass " +
-			"over it.",
+			"every JSON-RPC, HTTP+JSON and gRPC interface with a GetTask for an unknown id and expects" +
+			" that binding's TaskNotFound answer; an interface of a binding or major version the " +
+			"harness does not speak (custom URIs, 0.3) is listed as unchecked, so the spec cannot " +
+			"pass over it.",
 	},
 	{
 		ID: "DISC-010", Suite: Discovery, Level: MUST,

@@ -19,8 +19,12 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/mem"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/dynamicpb"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
@@ -220,7 +224,7 @@ func mdHeader(mds ...metadata.MD) http.Header {
 // noLog is the CallLog of an unrecorded client.
 type noLog struct{}
 
-func (noLog) Event([]byte)                           {}
+func (noLog) Event([]byte)                        {}
 func (noLog) End(int, http.Header, []byte, error) {}
 
 func (c *Client) startLog(ctx context.Context, op string, md metadata.MD, body []byte) CallLog {
@@ -496,4 +500,112 @@ func grpcURLHost(raw string) (grpcTarget, *url.URL, error) {
 		return t, nil, err
 	}
 	return t, &url.URL{Scheme: "grpc", Host: t.hostport}, nil
+}
+
+// encodingCodec sends and receives message bytes as they are, for RawDo: a
+// malformed message, or one carrying a field the schema does not define.
+type encodingCodec struct{}
+
+func (encodingCodec) Marshal(v any) (mem.BufferSlice, error) {
+	return mem.BufferSlice{mem.SliceBuffer(*(v.(*[]byte)))}, nil
+}
+
+func (encodingCodec) Unmarshal(data mem.BufferSlice, v any) error {
+	*(v.(*[]byte)) = data.Materialize()
+	return nil
+}
+
+func (encodingCodec) Name() string { return "proto" }
+
+// unknownField is the field number RawDo adds for members the schema does
+// not know: far above any A2A field, below the reserved 19000-19999.
+const unknownField = 18999
+
+// grpcRawBody builds the message bytes of a raw request: rr.Body verbatim,
+// else rr.Params parsed into the rpc's request message. Members the message
+// does not define cannot be sent by name in protobuf; when there are any,
+// an unknown field (number 18999, a string) stands for them, so that "unknown
+// members are ignored" (§5.7) is still asked of the agent.
+func (c *Client) grpcRawBody(rr RawRequest) ([]byte, error) {
+	if rr.Body != nil {
+		return rr.Body, nil
+	}
+	m, ok := c.schema.Method(rr.Method)
+	if !ok {
+		return nil, nil // an rpc the service does not have: an empty message
+	}
+	doc := []byte("{}")
+	if rr.Params != nil {
+		var err error
+		if doc, err = json.Marshal(rr.Params); err != nil {
+			return nil, err
+		}
+	}
+	msg, err := a2agrpc.FromJSON(m.In, doc)
+	if err != nil {
+		return nil, fmt.Errorf("params do not fit %s: %v", m.In.FullName(), err)
+	}
+	b, err := proto.Marshal(msg)
+	if err != nil {
+		return nil, err
+	}
+	if strict := dynamicpb.NewMessage(m.In); protojson.Unmarshal(doc, strict) != nil {
+		b = protowire.AppendTag(b, unknownField, protowire.BytesType)
+		b = protowire.AppendString(b, "a2a-conform: a field this message does not define")
+	}
+	return b, nil
+}
+
+// grpcRaw is RawDo on gRPC: Status is the gRPC status code, Header the
+// response metadata, Body the answer (or the google.rpc.Status) as
+// ProtoJSON; Classify returns the error the typed method would have.
+func (c *Client) grpcRaw(ctx context.Context, rr RawRequest) (*RawResponse, error) {
+	body, err := c.grpcRawBody(rr)
+	if err != nil {
+		return nil, &Error{Class: Transport, Op: rr.Method, Binding: c.Binding(), Message: "building the request failed", Err: err}
+	}
+	cc, err := c.grpcConn()
+	if err != nil {
+		return nil, &Error{Class: Transport, Op: rr.Method, Binding: c.Binding(), Message: "gRPC connection failed", Err: err}
+	}
+	md := c.outgoing()
+	for k, vs := range rr.Header {
+		md[strings.ToLower(k)] = vs
+	}
+	shown := body
+	if m, ok := c.schema.Method(rr.Method); ok && rr.Body == nil {
+		if msg := dynamicpb.NewMessage(m.In); proto.Unmarshal(body, msg) == nil {
+			shown, _ = a2agrpc.ToJSON(msg)
+		}
+	}
+	log := c.startLog(ctx, rr.Method, md, shown)
+	var header, trailer metadata.MD
+	var out []byte
+	path := "/" + a2agrpc.Service + "/" + rr.Method
+	err = cc.Invoke(metadata.NewOutgoingContext(ctx, md), path, &body, &out,
+		grpc.ForceCodecV2(encodingCodec{}), grpc.Header(&header), grpc.Trailer(&trailer))
+	h := mdHeader(header, trailer)
+	if err != nil {
+		e := c.grpcError(ctx, rr.Method, err, false)
+		code := int(status.Code(err))
+		if e.Class != A2A {
+			log.End(code, withStatus(h, code), nil, err)
+			return nil, e
+		}
+		log.End(code, withStatus(h, code), e.Body, nil)
+		return &RawResponse{Status: code, Header: h, Body: e.Body, grpcErr: e}, nil
+	}
+	doc := out
+	if m, ok := c.schema.Method(rr.Method); ok {
+		msg := dynamicpb.NewMessage(m.Out)
+		if uerr := proto.Unmarshal(out, msg); uerr != nil {
+			e := protocolError(c.Binding(), rr.Method, 0, out, uerr, "the answer is not a valid %s: %v", m.Out.FullName(), uerr)
+			log.End(0, withStatus(h, 0), out, nil)
+			return &RawResponse{Header: h, Body: out, grpcErr: e}, nil
+		}
+		doc, _ = a2agrpc.ToJSON(msg)
+		doc = grpcPresence(rr.Method, doc)
+	}
+	log.End(0, withStatus(h, 0), doc, nil)
+	return &RawResponse{Header: h, Body: doc}, nil
 }

@@ -131,6 +131,9 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	live := &liveness{next: baseTransport(cfg.RequestTimeout)}
 	p.Env.Health = live.Health
 	p.Env.HTTP = rec.r.HTTPClient(live)
+	p.Env.RecordCall = func(ctx context.Context, method, target string, h http.Header, body []byte) client.CallLog {
+		return rec.r.BeginCall(ctx, method, target, h, body)
+	}
 	hook, err := webhook.Start(cfg.WebhookListen, cfg.WebhookURL, rec.r)
 	if err != nil {
 		return p, err

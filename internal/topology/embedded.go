@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"google.golang.org/grpc"
+
 	"github.com/a2a-conform/a2a-conform/fakes"
 )
 
@@ -35,6 +37,7 @@ type Embedded struct {
 type instance struct {
 	agent *fakes.Agent
 	srv   *http.Server
+	grpc  *grpc.Server
 	url   string
 	done  chan error
 }
@@ -81,16 +84,28 @@ func (e *Embedded) start(ctx context.Context, opts fakes.Options) error {
 	}
 	url := "http://" + ln.Addr().String()
 	opts.BaseURL = url
+	// The gRPC binding on a listener of its own, plaintext h2c on loopback.
+	gln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		ln.Close()
+		return fmt.Errorf("embedded agent (gRPC): %w", err)
+	}
+	if opts.GRPCURL == "" {
+		opts.GRPCURL = "http://" + gln.Addr().String()
+	}
 	a, err := fakes.New(opts)
 	if err != nil {
 		ln.Close()
+		gln.Close()
 		return err
 	}
 	in := &instance{agent: a, url: url, done: make(chan error, 1),
-		srv: &http.Server{Handler: a, ReadHeaderTimeout: 10 * time.Second}}
+		srv: &http.Server{Handler: a, ReadHeaderTimeout: 10 * time.Second}, grpc: a.GRPCServer()}
 	go func() { in.done <- in.srv.Serve(ln) }()
+	go in.grpc.Serve(gln)
 	if err := a.Start(ctx); err != nil {
 		in.srv.Close()
+		in.grpc.Stop()
 		return fmt.Errorf("embedded agent: start: %w", err)
 	}
 	e.mu.Lock()
@@ -142,6 +157,7 @@ func (e *Embedded) Close() error {
 		if err := in.srv.Shutdown(ctx); err != nil {
 			in.srv.Close()
 		}
+		in.grpc.Stop()
 	}
 	if e.store != nil {
 		if err := e.store.Close(); err != nil {
