@@ -184,18 +184,9 @@ func TCKLevel(i Info) Level {
 // covers that no spec covers, each with the reason. Every other TCK ID of
 // those areas must be named by a spec (TestTCKCoverage).
 var TCKNotApplicable = map[string]string{
-	"GRPC-SVC-001":   grpcReason,
-	"GRPC-SVC-002":   grpcReason,
-	"GRPC-SVC-003":   grpcReason,
-	"GRPC-META-001":  grpcReason,
-	"GRPC-ERR-001":   grpcReason,
-	"GRPC-ERR-002":   grpcReason,
-	"GRPC-ERR-003":   grpcReason,
 	"VER-CLIENT-001": "a client-side rule: the harness itself sends A2A-Version: 1.0 on every request (internal/client tests assert it); there is nothing of the agent's to check",
 	"BIND-EQUIV-004": "needs credentials for a security scheme the card declares; it arrives with the authentication suite, which drives the declared schemes on every binding",
 }
-
-const grpcReason = "the harness speaks JSON-RPC and HTTP+JSON only: a gRPC client needs google.golang.org/grpc and protobuf codegen, outside the project's dependency set. DISC-009 reports a declared GRPC interface as present but unverified"
 
 // TCKAreasCovered are the TCK ID prefixes the discovery and lifecycle suites
 // must cover. Push notifications (PUSH-) come with the webhook suite and
