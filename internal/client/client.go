@@ -30,6 +30,8 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"google.golang.org/grpc"
+
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/a2agrpc"
 )
@@ -120,6 +122,7 @@ type Client struct {
 	schema    *a2agrpc.Schema
 	callRec   CallRecorder
 	tlsConfig *tls.Config
+	dialOpts  []grpc.DialOption
 }
 
 // New returns a client for one interface. The interface's tenant is copied

@@ -69,6 +69,13 @@ func WithGRPCSchema(s *a2agrpc.Schema) Option {
 	}
 }
 
+// WithGRPCDialOptions adds dial options to the client's own gRPC
+// connection (not shared with other clients): an in-memory dialer in tests
+// and benchmarks, say.
+func WithGRPCDialOptions(opts ...grpc.DialOption) Option {
+	return func(c *Client) { c.dialOpts = append(c.dialOpts, opts...) }
+}
+
 // WithTLSConfig sets the TLS configuration of gRPC connections (roots, SNI).
 func WithTLSConfig(cfg *tls.Config) Option {
 	return func(c *Client) { c.tlsConfig = cfg }
@@ -148,6 +155,9 @@ func (c *Client) grpcConn() (*grpc.ClientConn, error) {
 	} else if c.tlsConfig != nil {
 		key += fmt.Sprintf("|tls%p", c.tlsConfig)
 	}
+	if len(c.dialOpts) > 0 {
+		key = fmt.Sprintf("%s|client%p", key, c)
+	}
 	conns.Lock()
 	defer conns.Unlock()
 	if cc, ok := conns.m[key]; ok {
@@ -163,11 +173,11 @@ func (c *Client) grpcConn() (*grpc.ClientConn, error) {
 		}
 		creds = credentials.NewTLS(cfg)
 	}
-	cc, err := grpc.NewClient("passthrough:///"+c.target.hostport,
-		grpc.WithTransportCredentials(creds),
-		grpc.WithIdleTimeout(30*time.Second),
+	opts := append([]grpc.DialOption{grpc.WithTransportCredentials(creds),
+		grpc.WithIdleTimeout(30 * time.Second),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(int(min(c.maxBody, 1<<30)))),
-		grpc.WithUserAgent(userAgent))
+		grpc.WithUserAgent(userAgent)}, c.dialOpts...)
+	cc, err := grpc.NewClient("passthrough:///"+c.target.hostport, opts...)
 	if err != nil {
 		return nil, err
 	}
