@@ -26,8 +26,8 @@ import (
 // with the gRPC code of the v1.0.1 error table and an ErrorInfo (MUST,
 // §10.6), plus BadRequest for validation errors.
 
-// GRPCPath is the path the gRPC "request view" carries (see grpcView); it is
-// no URL anyone calls.
+// GRPCPath is the path the gRPC "request view" carries (see grpcView),
+// followed by /<rpc>; it is no URL anyone calls.
 const GRPCPath = "/a2a/grpc"
 
 // GRPCServer returns a gRPC server for this instance, to be served on a
@@ -57,7 +57,7 @@ func (a *Agent) GRPCServer() *grpc.Server {
 // grpcView presents a call's metadata as the *http.Request the binding-
 // neutral code reads headers from (service parameters, Authorization): the
 // lowercase metadata keys become canonical header names.
-func (a *Agent) grpcView(ctx context.Context) *http.Request {
+func (a *Agent) grpcView(ctx context.Context, method string) *http.Request {
 	md, _ := metadata.FromIncomingContext(ctx)
 	h := http.Header{}
 	host := ""
@@ -72,7 +72,7 @@ func (a *Agent) grpcView(ctx context.Context) *http.Request {
 			h.Add(k, v)
 		}
 	}
-	r := (&http.Request{Method: http.MethodPost, URL: &url.URL{Path: GRPCPath}, Header: h, Host: host}).WithContext(ctx)
+	r := (&http.Request{Method: http.MethodPost, URL: &url.URL{Path: GRPCPath + "/" + method}, Header: h, Host: host}).WithContext(ctx)
 	if a.opts.BaseURL != "" {
 		if u, err := url.Parse(a.opts.BaseURL); err == nil {
 			r.Host = u.Host
@@ -84,9 +84,9 @@ func (a *Agent) grpcView(ctx context.Context) *http.Request {
 // grpcPreamble does what every call does before its method: say which
 // instance answers, refuse before readiness, authenticate, and apply the
 // service parameters (§10.2).
-func (a *Agent) grpcPreamble(ctx context.Context, send func(metadata.MD) error) (*http.Request, *opError) {
+func (a *Agent) grpcPreamble(ctx context.Context, method string, send func(metadata.MD) error) (*http.Request, *opError) {
 	_ = send(metadata.Pairs(strings.ToLower(InstanceHeader), a.name))
-	r := a.grpcView(ctx)
+	r := a.grpcView(ctx, method)
 	if !a.ready.Load() && !a.faults.has(faultCardBeforeReady) {
 		return nil, errUnavailable("the agent instance is starting")
 	}
@@ -102,7 +102,7 @@ func (a *Agent) grpcPreamble(ctx context.Context, send func(metadata.MD) error) 
 func (a *Agent) grpcUnary(ctx context.Context, m a2agrpc.Method, dec func(any) error) (any, error) {
 	a.served.add()
 	defer a.served.done()
-	r, oe := a.grpcPreamble(ctx, func(md metadata.MD) error { return grpc.SetHeader(ctx, md) })
+	r, oe := a.grpcPreamble(ctx, m.Name, func(md metadata.MD) error { return grpc.SetHeader(ctx, md) })
 	if oe != nil {
 		return nil, a.grpcErr(oe)
 	}
@@ -140,7 +140,7 @@ func (a *Agent) grpcStream(m a2agrpc.Method, ss grpc.ServerStream) error {
 		ss.SetTrailer(instance)
 		return a.grpcErr(oe)
 	}
-	r, oe := a.grpcPreamble(ctx, func(md metadata.MD) error { instance = md; return nil })
+	r, oe := a.grpcPreamble(ctx, m.Name, func(md metadata.MD) error { instance = md; return nil })
 	if oe != nil {
 		return refuse(oe)
 	}

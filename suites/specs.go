@@ -181,6 +181,17 @@ var registry = []Info{
 			" and the agent should carry on without them rather than refuse the request.",
 	},
 	{
+		ID: "DISC-019", Suite: Discovery, Level: MUST,
+		Title:    "Every operation on every binding requires the credentials the card declares",
+		Sections: []string{"7.4", "13.1"},
+		TCK:      []string{"AUTH-SERVER-002", "AUTH-SCOPE-001", "BIND-EQUIV-004"},
+		Why: "securitySchemes and securityRequirements are claims like any capability: an agent " +
+			"that declares them must authenticate every request on every binding, before any " +
+			"lookup. Without credentials, ListTasks, GetTask and SendMessage are refused (HTTP 401 " +
+			"with WWW-Authenticate, gRPC UNAUTHENTICATED, a JSON-RPC error whose code is recorded); " +
+			"with the run's credentials they are served.",
+	},
+	{
 		ID: "LIFE-001", Suite: Lifecycle, Level: MUST,
 		Title:    "SendMessage answers with exactly one of a Task or a Message, valid against the v1.0 schema",
 		Sections: []string{"3.1.1", "4.1", "5.5", "5.6.1", "5.7", "9.1", "11.1"},

@@ -185,7 +185,6 @@ func TCKLevel(i Info) Level {
 // those areas must be named by a spec (TestTCKCoverage).
 var TCKNotApplicable = map[string]string{
 	"VER-CLIENT-001": "a client-side rule: the harness itself sends A2A-Version: 1.0 on every request (internal/client tests assert it); there is nothing of the agent's to check",
-	"BIND-EQUIV-004": "needs credentials for a security scheme the card declares; it arrives with the authentication suite, which drives the declared schemes on every binding",
 }
 
 // TCKAreasCovered are the TCK ID prefixes the discovery and lifecycle suites

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/client"
@@ -96,7 +97,19 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		p.Env.BaseURL = proc.URL()
 		p.Env.Topology = proc
 	default:
-		emb, err := topology.StartEmbedded(ctx, topology.EmbeddedOptions{Faults: cfg.Faults, NoDirective: cfg.NoDirective})
+		// The reference agent authenticates every request with the run's
+		// bearer token (a fresh one unless --header gives one), as a
+		// production agent would: the card declares the scheme, and the
+		// authentication specs (DISC-019) have something to judge. The
+		// extended card accepts the same token (DISC-015).
+		if hdr.Get("Authorization") == "" {
+			hdr.Set("Authorization", "Bearer a2a-conform-embedded-"+randomHex(8))
+		}
+		token := ""
+		if scheme, v, ok := strings.Cut(hdr.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") {
+			token = strings.TrimSpace(v)
+		}
+		emb, err := topology.StartEmbedded(ctx, topology.EmbeddedOptions{Faults: cfg.Faults, NoDirective: cfg.NoDirective, RequireAuth: token})
 		if err != nil {
 			return p, err
 		}
@@ -104,11 +117,6 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		p.Driver = emb.Driver()
 		p.Env.BaseURL = emb.URL()
 		p.Env.Topology = emb
-		// The reference agent authenticates its extended card with any
-		// Bearer token; give the run one so DISC-015 can check both halves.
-		if hdr.Get("Authorization") == "" {
-			hdr.Set("Authorization", "Bearer a2a-conform-embedded-"+randomHex(8))
-		}
 	}
 
 	if cfg.JWKS != "" {

@@ -48,6 +48,9 @@ type EmbeddedOptions struct {
 	// NoDirective withdraws the directive extension from the agent's card, so
 	// that the harness's prompt-map path is what drives it.
 	NoDirective bool
+	// RequireAuth is the bearer token the agent requires on every binding
+	// request (fakes.Options.RequireAuth); "" serves anyone.
+	RequireAuth string
 	// Tweak adjusts each instance's options (tests switch capabilities off).
 	Tweak func(*fakes.Options)
 }
@@ -66,7 +69,7 @@ func StartEmbedded(ctx context.Context, o EmbeddedOptions) (*Embedded, error) {
 	// (fakes.DefaultPrompts); without a directive part it does nothing else
 	// differently.
 	opts := fakes.Options{Name: "embedded-0", Store: e.store, Faults: o.Faults,
-		PromptMap: true, DisableDirective: o.NoDirective}
+		PromptMap: true, DisableDirective: o.NoDirective, RequireAuth: o.RequireAuth}
 	if o.Tweak != nil {
 		o.Tweak(&opts)
 	}
