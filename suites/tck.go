@@ -184,7 +184,10 @@ func TCKLevel(i Info) Level {
 // covers that no spec covers, each with the reason. Every other TCK ID of
 // those areas must be named by a spec (TestTCKCoverage).
 var TCKNotApplicable = map[string]string{
-	"VER-CLIENT-001": "a client-side rule: the harness itself sends A2A-Version: 1.0 on every request (internal/client tests assert it); there is nothing of the agent's to check",
+	"AUTH-TLS-001":    "not automatable against a loopback target, and a deployment matter (the TCK tags it not-automatable): that traffic is encrypted outside testing. The harness speaks TLS to every https:// and gRPC interface off loopback and refuses plaintext there; gRPC plaintext on loopback is an observation (grpc-transport)",
+	"AUTH-TLS-002":    "not automatable against a loopback target (the TCK tags it not-automatable): which TLS version and ciphers a production endpoint negotiates is a deployment matter",
+	"AUTH-SERVER-001": "a client-side rule (the TCK tags it not-automatable): the harness itself validates certificate chains with the system roots on every TLS connection; nothing of the agent's to check",
+	"VER-CLIENT-001":  "a client-side rule: the harness itself sends A2A-Version: 1.0 on every request (internal/client tests assert it); there is nothing of the agent's to check",
 }
 
 // TCKAreasCovered are the TCK ID prefixes the discovery and lifecycle suites
