@@ -82,7 +82,8 @@ func TestDISC006NothingToJudgeIsNotApplicable(t *testing.T) {
 // binding it does not speak would still be listed as unchecked.
 func TestDISC009ProbesEveryInterfaceIncludingGRPC(t *testing.T) {
 	t.Parallel()
-	r := discovery(t, fakes.Options{}, "DISC-009")
+	// The embedded run: its reference agent serves gRPC on its own port.
+	r := runCLI(t, nil, "--suite", "discovery", "--focus", "DISC-009", "--seed", "8")
 	res := want(t, r, "DISC-009", reports.Pass)
 	observed(t, res, "interfaces-probed: 3")
 	observed(t, res, "GRPC 1.0")
