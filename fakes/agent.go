@@ -151,6 +151,11 @@ type Options struct {
 	// Admin enables POST /_a2a-conform/rotate, for drivers that can only
 	// reach the agent over HTTP (hooks mode self-tests).
 	Admin bool
+	// GRPCURL is the URL of the listener serving GRPCServer (e.g.
+	// "http://127.0.0.1:7001": plaintext h2c, loopback only, or https://…);
+	// the card declares it as the GRPC interface, after the two HTTP ones.
+	// Empty: no GRPC interface is declared.
+	GRPCURL string
 	// Logger receives the agent's logs (default: discarded).
 	Logger *slog.Logger
 
@@ -169,11 +174,6 @@ type Options struct {
 	// PatchVersionInterfaces declares every interface's protocolVersion as
 	// "1.0.0": the field is described as Major.Minor, a SHOULD at most.
 	PatchVersionInterfaces bool
-	// DeclareGRPC adds a GRPC entry to supportedInterfaces (at
-	// <host>/a2a/grpc), as an agent serving all three bindings lists it. The
-	// reference agent does not serve gRPC; the harness does not speak it, so
-	// it cannot tell.
-	DeclareGRPC bool
 	// RequireAuth is a bearer token every binding request must carry
 	// (Authorization: Bearer <token>); without it the request gets 401 with
 	// WWW-Authenticate on HTTP+JSON and code -31401 (HTTP 401) on JSON-RPC.

@@ -157,6 +157,10 @@ func (a *Agent) publicCard(base string) a2a.AgentCard {
 			"a2a-conform": {HTTPAuth: &a2a.HTTPAuthSecurityScheme{Scheme: st.authScheme}},
 		}
 	}
+	if a.opts.GRPCURL != "" {
+		card.SupportedInterfaces = append(card.SupportedInterfaces, a2a.AgentInterface{
+			URL: a.opts.GRPCURL, ProtocolBinding: a2a.BindingGRPC, ProtocolVersion: a2a.ProtocolVersion})
+	}
 	a.variantCard(&card, base)
 	a.adjustCard(&card)
 	return card

@@ -107,12 +107,70 @@ func (a *Agent) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 		a.writeRPC(w, http.StatusOK, id, nil, oe)
 		return
 	}
-	params := env["params"]
+	result, stream, oe := a.invoke(r, method, env["params"])
+	if oe != nil {
+		a.writeRPC(w, oe.httpStatusForRPC(), id, nil, oe)
+		return
+	}
+	if stream != nil {
+		out := startSSE(w)
+		prefix := append(append([]byte(`{"jsonrpc":"2.0","id":`), id...), []byte(`,"result":`)...)
+		a.pump(r.Context(), stream, out, func(b []byte) []byte {
+			framed := make([]byte, 0, len(prefix)+len(b)+1)
+			return append(append(append(framed, prefix...), b...), '}')
+		})
+		return
+	}
+	a.writeRPC(w, http.StatusOK, id, a.rewrite(result), nil)
+}
+
+// rpcID validates the request id: a string or a number (JSON-RPC 2.0 §4).
+// Absent, null, and other types are refused; the error response then carries
+// id null.
+func rpcID(raw json.RawMessage) (json.RawMessage, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return nil, false
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		return raw, json.Unmarshal(raw, &s) == nil
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		var n json.Number
+		return raw, json.Unmarshal(raw, &n) == nil
+	}
+	return nil, false
+}
+
+// writeRPC writes one JSON-RPC response; id nil renders as null.
+func (a *Agent) writeRPC(w http.ResponseWriter, status int, id json.RawMessage, result []byte, oe *opError) {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	resp := a2a.JSONRPCResponse{JSONRPC: "2.0", ID: id}
+	if oe != nil {
+		resp.Error = oe.jsonrpcError()
+		if a.faults.has(faultJSONRPCErrorDataObject) {
+			resp.Error.Data = v03ErrorData(oe)
+		}
+	} else {
+		resp.Result = result
+	}
+	b, _ := json.Marshal(resp)
+	if oe != nil && oe.httpStatus == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", retryAfterSeconds)
+	}
+	challenge(w, oe)
+	writeJSON(w, status, JSONRPCContentType, b)
+}
+
+// invoke runs one A2A operation named by its method (JSON-RPC method and
+// gRPC rpc names are the same, §9.1) with ProtoJSON params, for either
+// binding: a result document, a stream to pump, or an error. r carries the
+// request's headers (on gRPC, a view of its metadata: grpc.go).
+func (a *Agent) invoke(r *http.Request, method string, params json.RawMessage) (result []byte, stream *eventStream, oe *opError) {
 	ctx := r.Context()
-	var (
-		result []byte
-		stream *eventStream
-	)
 	switch method {
 	case a2a.MethodSendMessage, a2a.MethodSendStreamingMessage:
 		var req a2a.SendMessageRequest
@@ -178,59 +236,5 @@ func (a *Agent) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 	default:
 		oe = errMethodNotFound(truncate(method, 100))
 	}
-	if oe != nil {
-		a.writeRPC(w, oe.httpStatusForRPC(), id, nil, oe)
-		return
-	}
-	if stream != nil {
-		out := startSSE(w)
-		prefix := append(append([]byte(`{"jsonrpc":"2.0","id":`), id...), []byte(`,"result":`)...)
-		a.pump(ctx, stream, out, func(b []byte) []byte {
-			framed := make([]byte, 0, len(prefix)+len(b)+1)
-			return append(append(append(framed, prefix...), b...), '}')
-		})
-		return
-	}
-	a.writeRPC(w, http.StatusOK, id, a.rewrite(result), nil)
-}
-
-// rpcID validates the request id: a string or a number (JSON-RPC 2.0 §4).
-// Absent, null, and other types are refused; the error response then carries
-// id null.
-func rpcID(raw json.RawMessage) (json.RawMessage, bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return nil, false
-	}
-	switch raw[0] {
-	case '"':
-		var s string
-		return raw, json.Unmarshal(raw, &s) == nil
-	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		var n json.Number
-		return raw, json.Unmarshal(raw, &n) == nil
-	}
-	return nil, false
-}
-
-// writeRPC writes one JSON-RPC response; id nil renders as null.
-func (a *Agent) writeRPC(w http.ResponseWriter, status int, id json.RawMessage, result []byte, oe *opError) {
-	if id == nil {
-		id = json.RawMessage("null")
-	}
-	resp := a2a.JSONRPCResponse{JSONRPC: "2.0", ID: id}
-	if oe != nil {
-		resp.Error = oe.jsonrpcError()
-		if a.faults.has(faultJSONRPCErrorDataObject) {
-			resp.Error.Data = v03ErrorData(oe)
-		}
-	} else {
-		resp.Result = result
-	}
-	b, _ := json.Marshal(resp)
-	if oe != nil && oe.httpStatus == http.StatusServiceUnavailable {
-		w.Header().Set("Retry-After", retryAfterSeconds)
-	}
-	challenge(w, oe)
-	writeJSON(w, status, JSONRPCContentType, b)
+	return result, stream, oe
 }

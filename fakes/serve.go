@@ -33,8 +33,31 @@ func OpenStore(spec string) (*Store, error) {
 // before the instance is ready (the card answers 503 until it is), so that a
 // parent process can read the URL of a random port.
 func Serve(ctx context.Context, listen string, opts Options) error {
+	return ServeWithGRPC(ctx, listen, "", opts)
+}
+
+// ServeWithGRPC is Serve with the gRPC binding on a listener of its own:
+// grpcListen is its address ("" is a random loopback port, "off" serves no
+// gRPC). The card declares it as plaintext h2c (http://), which the harness
+// accepts only on loopback; a second line, "a2a-conform fake <name> grpc on
+// <URL>", names it.
+func ServeWithGRPC(ctx context.Context, listen, grpcListen string, opts Options) error {
 	if listen == "" {
 		listen = "127.0.0.1:0"
+	}
+	var gln net.Listener
+	if grpcListen != "off" {
+		if grpcListen == "" {
+			grpcListen = "127.0.0.1:0"
+		}
+		var err error
+		if gln, err = net.Listen("tcp", grpcListen); err != nil {
+			return fmt.Errorf("fakes: listen %s (gRPC): %w", grpcListen, err)
+		}
+		defer gln.Close()
+		if opts.GRPCURL == "" {
+			opts.GRPCURL = listenURL(gln.Addr())
+		}
 	}
 	a, err := New(opts)
 	if err != nil {
@@ -48,6 +71,12 @@ func Serve(ctx context.Context, listen string, opts Options) error {
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
 	fmt.Fprintf(os.Stdout, "a2a-conform fake %s listening on %s\n", a.Name(), listenURL(ln.Addr()))
+	if gln != nil {
+		gs := a.GRPCServer()
+		go gs.Serve(gln)
+		defer gs.Stop()
+		fmt.Fprintf(os.Stdout, "a2a-conform fake %s grpc on %s\n", a.Name(), a.opts.GRPCURL)
+	}
 	if err := a.Start(ctx); err != nil && ctx.Err() == nil {
 		srv.Close()
 		return err

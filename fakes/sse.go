@@ -27,6 +27,13 @@ func (a *Agent) rewrite(b []byte) []byte {
 	return b
 }
 
+// eventSink is where pump writes a stream: an SSE response, or a gRPC
+// server stream (grpc.go).
+type eventSink interface {
+	event(data []byte) error
+	comment(text string) error
+}
+
 // sseWriter writes one text/event-stream response.
 type sseWriter struct {
 	w       http.ResponseWriter
@@ -76,7 +83,7 @@ func (s *sseWriter) comment(text string) error {
 // pump writes a stream's events through frame (which adds the binding's
 // envelope) until the stream's end, the client leaving, or shutdown. Under
 // stream-no-close it keeps the stream open after the terminal event.
-func (a *Agent) pump(ctx context.Context, es *eventStream, out *sseWriter, frame func([]byte) []byte) {
+func (a *Agent) pump(ctx context.Context, es *eventStream, out eventSink, frame func([]byte) []byte) {
 	if es.sub != nil {
 		defer es.sub.close()
 	}

@@ -1,8 +1,10 @@
 package fakes
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -30,11 +32,6 @@ func (a *Agent) variantCard(card *a2a.AgentCard, base string) {
 			card.SupportedInterfaces[i].ProtocolVersion = a2a.ProtocolVersion + ".0"
 		}
 	}
-	if a.opts.DeclareGRPC {
-		card.SupportedInterfaces = append(card.SupportedInterfaces, a2a.AgentInterface{
-			URL:             strings.TrimPrefix(strings.TrimPrefix(base, "http://"), "https://") + "/a2a/grpc",
-			ProtocolBinding: "GRPC", ProtocolVersion: a2a.ProtocolVersion})
-	}
 	if a.opts.RequireAuth != "" {
 		if card.SecuritySchemes == nil {
 			card.SecuritySchemes = map[string]a2a.SecurityScheme{}
@@ -51,12 +48,57 @@ func (a *Agent) variantCard(card *a2a.AgentCard, base string) {
 // unauthenticated code on JSON-RPC (a2a-v1.md §8.1: the spec assigns none;
 // -31401 as a2a-go does). It reports whether the request may go on.
 func (a *Agent) authenticate(w http.ResponseWriter, r *http.Request) bool {
-	if a.opts.RequireAuth == "" || r.Header.Get("Authorization") == "Bearer "+a.opts.RequireAuth {
-		return true
+	if oe := a.authError(r); oe != nil {
+		a.writeError(w, r, oe)
+		return false
 	}
-	a.writeError(w, r, &opError{code: codeUnauthenticated, httpStatus: http.StatusUnauthorized, grpcStatus: "UNAUTHENTICATED",
-		message: "this agent authenticates every request: send Authorization: Bearer <token> (scheme " + RequireAuthScheme + ")"})
-	return false
+	return true
+}
+
+// authError is authenticate's verdict for any binding (gRPC: UNAUTHENTICATED).
+func (a *Agent) authError(r *http.Request) *opError {
+	if a.opts.RequireAuth == "" || r.Header.Get("Authorization") == "Bearer "+a.opts.RequireAuth {
+		return nil
+	}
+	switch op := methodOf(r); {
+	case a.faults.has(faultAuthListUnauthenticated) && op == a2a.MethodListTasks:
+		return nil
+	case a.faults.has(faultExtendedCardNoAuth) && op == a2a.MethodGetExtendedAgentCard:
+		// The fault serves the extended card to anyone, whatever else the
+		// agent authenticates.
+		return nil
+	}
+	return &opError{code: codeUnauthenticated, httpStatus: http.StatusUnauthorized, grpcStatus: "UNAUTHENTICATED",
+		message: "this agent authenticates every request: send Authorization: Bearer <token> (scheme " + RequireAuthScheme + ")"}
+}
+
+// methodOf names the operation of a request before it is routed, for the
+// faults that skip authentication on one operation: the gRPC view's path,
+// GET …/tasks or …/extendedAgentCard, or a JSON-RPC body's method (read,
+// then put back). "" when it is none of these.
+func methodOf(r *http.Request) string {
+	p := stripGeneration(r.URL.Path)
+	switch {
+	case strings.HasPrefix(p, GRPCPath+"/"):
+		return strings.TrimPrefix(p, GRPCPath+"/")
+	case strings.HasPrefix(p, RESTPath) && r.Method == http.MethodGet:
+		switch {
+		case strings.HasSuffix(strings.TrimSuffix(p, "/"), "/tasks"):
+			return a2a.MethodListTasks
+		case strings.HasSuffix(p, "/extendedAgentCard"):
+			return a2a.MethodGetExtendedAgentCard
+		}
+	case p == JSONRPCPath && r.Body != nil:
+		b, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		r.Body = io.NopCloser(bytes.NewReader(b))
+		var env struct {
+			Method string `json:"method"`
+		}
+		if json.Unmarshal(b, &env) == nil {
+			return env.Method
+		}
+	}
+	return ""
 }
 
 // servesV03REST reports whether an HTTP+JSON request goes to the v0.3

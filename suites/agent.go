@@ -18,10 +18,9 @@ import (
 	"github.com/a2a-conform/a2a-conform/internal/webhook"
 )
 
-// Supported reports whether the harness speaks a binding.
-func Supported(binding string) bool {
-	return binding == a2a.BindingJSONRPC || binding == a2a.BindingHTTPJSON
-}
+// Supported reports whether the harness speaks a binding: JSONRPC,
+// HTTP+JSON and GRPC.
+func Supported(binding string) bool { return client.Speaks(binding) }
 
 // Card returns the card the run fetched, or ends the spec as could-not-run
 // when there is none to work from (DISC-001/002 say why).
@@ -38,6 +37,12 @@ func (t *T) Card() *a2a.AgentCard {
 func (t *T) ClientFor(iface a2a.AgentInterface, extra ...client.Option) *client.Client {
 	GinkgoHelper()
 	opts := []client.Option{client.WithHTTPClient(t.Env.HTTP)}
+	if t.Env.RecordCall != nil {
+		opts = append(opts, client.WithCallRecorder(t.Env.RecordCall))
+	}
+	if t.Env.GRPCSchema != nil {
+		opts = append(opts, client.WithGRPCSchema(t.Env.GRPCSchema))
+	}
 	for name, values := range t.Env.Headers {
 		for _, v := range values {
 			opts = append(opts, client.WithHeader(name, v))
@@ -54,6 +59,9 @@ func (t *T) ClientFor(iface a2a.AgentInterface, extra ...client.Option) *client.
 	c, err := client.New(iface, append(opts, extra...)...)
 	if err != nil {
 		t.CouldNotRun("cannot build a client for interface %s %s: %v.", iface.ProtocolBinding, iface.URL, err)
+	}
+	if c.Plaintext() {
+		t.Observe("grpc-transport", "plaintext h2c to "+iface.URL+" (loopback only; spec §10.1 wants TLS outside testing)")
 	}
 	return c
 }
@@ -87,7 +95,7 @@ func (t *T) Clients(extra ...client.Option) []*client.Client {
 		out = append(out, t.ClientFor(i, extra...))
 	}
 	if len(out) == 0 {
-		t.CouldNotRun("the card declares no interface the harness speaks (declared: %s); the harness speaks JSONRPC and HTTP+JSON.", strings.Join(other, ", "))
+		t.CouldNotRun("the card declares no interface the harness speaks (declared: %s); the harness speaks %s.", strings.Join(other, ", "), strings.Join(client.Bindings, ", "))
 	}
 	return out
 }
@@ -343,6 +351,9 @@ func ErrText(err error) string {
 	}
 	if ce.HTTPStatus != 0 {
 		s += fmt.Sprintf(" HTTP %d", ce.HTTPStatus)
+	}
+	if ce.Binding == a2a.BindingGRPC && ce.Status != "" {
+		s += " gRPC " + ce.Status
 	}
 	if ce.Message != "" {
 		s += ": " + Cut(ce.Message, 160)

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/a2agrpc"
+	"github.com/a2a-conform/a2a-conform/internal/client"
 	"github.com/a2a-conform/a2a-conform/internal/webhook"
 	"github.com/a2a-conform/a2a-conform/reports"
 )
@@ -26,6 +28,12 @@ type Env struct {
 	CardStatus int
 	// HTTP sends every request through the recorder.
 	HTTP *http.Client
+	// RecordCall records gRPC calls into the same transcript (nil: not
+	// recorded).
+	RecordCall client.CallRecorder
+	// GRPCSchema is the lf.a2a.v1 descriptor set in use (nil: the built-in
+	// one, internal/a2agrpc/a2a.proto).
+	GRPCSchema *a2agrpc.Schema
 	// Headers are added to every request to the agent (auth); their values are
 	// secrets and are redacted from every report.
 	Headers http.Header

@@ -83,19 +83,19 @@ var registry = []Info{
 		ID: "DISC-009", Suite: Discovery, Level: MUST,
 		Title:    "Every declared interface answers with the binding and protocol version it declares",
 		Sections: []string{"5.2", "8.3", "8.3.1", "9.1", "11.3"}, Scenario: "3",
-		TCK: []string{"CARD-PROTO-001", "CARD-PROTO-002", "BIND-FIELD-001", "JSONRPC-SVC-001", "HTTP_JSON-URL-001", "HTTP_JSON-URL-002"},
+		TCK: []string{"CARD-PROTO-001", "CARD-PROTO-002", "BIND-FIELD-001", "JSONRPC-SVC-001", "HTTP_JSON-URL-001", "HTTP_JSON-URL-002", "GRPC-SVC-001", "GRPC-SVC-003"},
 		Why: "A card is a claim (scenario 3): each supportedInterfaces entry must be an absolute URL " +
 			"that speaks the binding it names, at the protocol version it names. The spec probes " +
-			"every JSON-RPC and HTTP+JSON interface with a GetTask for an unknown id and expects that" +
-			" binding's TaskNotFound answer; an interface of a binding or major version the harness " +
-			"does not speak (GRPC, custom URIs, 0.3) is listed as unchecked, so the spec cannot pass " +
-			"over it.",
+			"every JSON-RPC, HTTP+JSON and gRPC interface with a GetTask for an unknown id and expects" +
+			" that binding's TaskNotFound answer; an interface of a binding or major version the " +
+			"harness does not speak (custom URIs, 0.3) is listed as unchecked, so the spec cannot " +
+			"pass over it.",
 	},
 	{
 		ID: "DISC-010", Suite: Discovery, Level: MUST,
 		Title:    "An unsupported A2A-Version is refused with VersionNotSupportedError on every binding",
 		Sections: []string{"3.6.2"},
-		TCK:      []string{"VER-SERVER-002", "VER-SERVER-001"},
+		TCK:      []string{"VER-SERVER-002", "VER-SERVER-001", "GRPC-META-001"},
 		Why: "An agent that serves a request under a version it does not implement answers with " +
 			"semantics the client did not ask for. A request with A2A-Version: 9.9 must get " +
 			"VersionNotSupportedError (-32009, HTTP 400 with reason VERSION_NOT_SUPPORTED); the same " +
@@ -176,15 +176,26 @@ var registry = []Info{
 		ID: "DISC-018", Suite: Discovery, Level: SHOULD,
 		Title:    "An A2A-Extensions header naming an extension the agent does not know is ignored",
 		Sections: []string{"4.6", "9.2", "11.2"},
-		TCK:      []string{"JSONRPC-SVC-002", "HTTP_JSON-SVC-002"},
+		TCK:      []string{"JSONRPC-SVC-002", "HTTP_JSON-SVC-002", "GRPC-META-001"},
 		Why: "Service parameters ride in HTTP headers; a client may ask for extensions an agent lacks," +
 			" and the agent should carry on without them rather than refuse the request.",
+	},
+	{
+		ID: "DISC-019", Suite: Discovery, Level: MUST,
+		Title:    "Every operation on every binding requires the credentials the card declares",
+		Sections: []string{"7.4", "13.1"},
+		TCK:      []string{"AUTH-SERVER-002", "AUTH-SCOPE-001", "BIND-EQUIV-004"},
+		Why: "securitySchemes and securityRequirements are claims like any capability: an agent " +
+			"that declares them must authenticate every request on every binding, before any " +
+			"lookup. Without credentials, ListTasks, GetTask and SendMessage are refused (HTTP 401 " +
+			"with WWW-Authenticate, gRPC UNAUTHENTICATED, a JSON-RPC error whose code is recorded); " +
+			"with the run's credentials they are served.",
 	},
 	{
 		ID: "LIFE-001", Suite: Lifecycle, Level: MUST,
 		Title:    "SendMessage answers with exactly one of a Task or a Message, valid against the v1.0 schema",
 		Sections: []string{"3.1.1", "4.1", "5.5", "5.6.1", "5.7", "9.1", "11.1"},
-		TCK:      []string{"CORE-SEND-001", "DM-TASK-001", "DM-TASK-002", "DM-MSG-001", "DM-MSG-002", "DM-PART-001", "DM-ART-001", "DM-STATUS-001", "DM-SERIAL-001", "DM-SERIAL-002", "DM-SERIAL-003", "DM-SERIAL-004", "JSONRPC-FMT-001", "JSONRPC-FMT-002", "HTTP_JSON-SVC-001"},
+		TCK:      []string{"CORE-SEND-001", "DM-TASK-001", "DM-TASK-002", "DM-MSG-001", "DM-MSG-002", "DM-PART-001", "DM-ART-001", "DM-STATUS-001", "DM-SERIAL-001", "DM-SERIAL-002", "DM-SERIAL-003", "DM-SERIAL-004", "JSONRPC-FMT-001", "JSONRPC-FMT-002", "HTTP_JSON-SVC-001", "GRPC-SVC-002"},
 		Why: "The response to SendMessage on every declared binding must hold exactly one payload and " +
 			"validate against the schema: camelCase names, enum names, UTC timestamps with Z, every " +
 			"REQUIRED member, JSON content types and a well-formed JSON-RPC envelope.",
@@ -331,7 +342,7 @@ var registry = []Info{
 		ID: "LIFE-015", Suite: Lifecycle, Level: MUST,
 		Title:    "A streamed task starts with the Task, carries its updates in order and closes at the terminal state",
 		Sections: []string{"3.1.2", "3.5.2", "9.4.2", "11.7"},
-		TCK:      []string{"CORE-STREAM-001", "CORE-STREAM-003", "STREAM-ORDER-001", "JSONRPC-SSE-001", "HTTP_JSON-SSE-001"},
+		TCK:      []string{"CORE-STREAM-001", "CORE-STREAM-003", "STREAM-ORDER-001", "JSONRPC-SSE-001", "HTTP_JSON-SSE-001", "GRPC-ERR-003"},
 		Needs:    []Need{NeedStreaming, NeedBehaviour},
 		Enable:   "Streaming specs run when the card advertises capabilities.streaming (otherwise they check the refusal and are not applicable); they also need scripted behaviour: the directive extension (docs/directive-extension.md) or a prompt map in the config.",
 		Why: "SendStreamingMessage must answer text/event-stream whose first event is the Task, whose " +
@@ -363,7 +374,7 @@ var registry = []Info{
 		ID: "LIFE-018", Suite: Lifecycle, Level: MUST,
 		Title:    "SubscribeToTask starts with a snapshot of the current task and closes when it turns terminal",
 		Sections: []string{"3.1.6"},
-		TCK:      []string{"STREAM-SUB-001", "STREAM-SUB-002"},
+		TCK:      []string{"STREAM-SUB-001", "STREAM-SUB-002", "GRPC-ERR-003"},
 		Needs:    []Need{NeedStreaming, NeedBehaviour},
 		Enable:   "Streaming specs run when the card advertises capabilities.streaming (otherwise they check the refusal and are not applicable); they also need scripted behaviour: the directive extension (docs/directive-extension.md) or a prompt map in the config.",
 		Why: "The first event of a subscription must be the Task as it is now, closing the gap between" +
@@ -429,7 +440,7 @@ var registry = []Info{
 		ID: "LIFE-025", Suite: Lifecycle, Level: MUST,
 		Title:    "The same task read over each declared binding gives the same answer",
 		Sections: []string{"5.1"},
-		TCK:      []string{"BIND-EQUIV-001", "BIND-EQUIV-002"},
+		TCK:      []string{"BIND-EQUIV-001", "BIND-EQUIV-002", "GRPC-SVC-001"},
 		Why: "Every binding an agent declares must offer the same operations with equivalent results: " +
 			"a task created on one binding and read on the other has the same id, context, state, " +
 			"artifacts and history.",
@@ -438,7 +449,7 @@ var registry = []Info{
 		ID: "LIFE-026", Suite: Lifecycle, Level: MUST,
 		Title:    "Each error is the same A2A error on every binding, with its code, status and ErrorInfo reason",
 		Sections: []string{"5.4", "9.5", "11.6"},
-		TCK:      []string{"BIND-EQUIV-003", "CORE-ERR-001", "JSONRPC-ERR-001", "JSONRPC-ERR-002", "JSONRPC-ERR-003", "JSONRPC-SSE-002", "HTTP_JSON-ERR-001", "HTTP_JSON-ERR-002", "HTTP_JSON-STATUS-001"},
+		TCK:      []string{"BIND-EQUIV-003", "CORE-ERR-001", "JSONRPC-ERR-001", "JSONRPC-ERR-002", "JSONRPC-ERR-003", "JSONRPC-SSE-002", "HTTP_JSON-ERR-001", "HTTP_JSON-ERR-002", "HTTP_JSON-STATUS-001", "GRPC-ERR-001", "GRPC-ERR-002"},
 		Why: "A failure must carry its A2A error on every binding: the JSON-RPC code with data as an " +
 			"array of @type objects, and on HTTP+JSON a google.rpc.Status body whose ErrorInfo " +
 			"(domain a2a-protocol.org) names the reason, at the HTTP status of the v1.0.1 table or of" +

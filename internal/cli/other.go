@@ -29,6 +29,7 @@ Flags:
 func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("fake", stderr, fakeHelp)
 	listen := fs.String("listen", "127.0.0.1:8080", "`ADDR` to listen on")
+	grpcListen := fs.String("grpc-listen", "", "`ADDR` of the gRPC binding's own listener (default a random loopback port, plaintext h2c; \"off\" serves no gRPC)")
 	store := fs.String("store", "", "shared store, sqlite:`PATH` (default: in memory, one instance)")
 	name := fs.String("name", "fake-0", "instance `NAME`, sent in the A2A-Conform-Instance header")
 	listFaults := fs.Bool("list-faults", false, "list the registered faults and exit")
@@ -101,7 +102,7 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := fakes.Serve(ctx, *listen, opts); err != nil {
+	if err := fakes.ServeWithGRPC(ctx, *listen, *grpcListen, opts); err != nil {
 		fmt.Fprintf(stderr, "fake: %v\n", err)
 		return 1
 	}

@@ -18,6 +18,7 @@ package client
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,7 +30,10 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"google.golang.org/grpc"
+
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/a2agrpc"
 )
 
 const (
@@ -111,26 +115,44 @@ type Client struct {
 	extensions    []string
 	contentType   string
 	nextID        atomic.Int64
+
+	// gRPC binding (grpc.go).
+	grpc      bool
+	target    grpcTarget
+	schema    *a2agrpc.Schema
+	callRec   CallRecorder
+	tlsConfig *tls.Config
+	dialOpts  []grpc.DialOption
 }
 
 // New returns a client for one interface. The interface's tenant is copied
 // into every request whose own tenant is empty (v1.0.1 §8.3.2 item 4), and on
 // HTTP+JSON it becomes the /{tenant} path prefix.
 func New(iface a2a.AgentInterface, opts ...Option) (*Client, error) {
+	var (
+		u      *url.URL
+		target grpcTarget
+		err    error
+	)
 	switch iface.ProtocolBinding {
 	case a2a.BindingJSONRPC, a2a.BindingHTTPJSON:
+		u, err = url.Parse(iface.URL)
+		if err != nil {
+			return nil, fmt.Errorf("client: interface URL %q: %v", iface.URL, err)
+		}
+		if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("client: interface URL %q is not an absolute http(s) URL", iface.URL)
+		}
+	case a2a.BindingGRPC:
+		target, u, err = grpcURLHost(iface.URL)
+		if err != nil {
+			return nil, fmt.Errorf("client: %v", err)
+		}
 	default:
-		return nil, fmt.Errorf("client: binding %q is not supported (supported: %s, %s)",
-			iface.ProtocolBinding, a2a.BindingJSONRPC, a2a.BindingHTTPJSON)
+		return nil, fmt.Errorf("client: binding %q is not supported (supported: %s)",
+			iface.ProtocolBinding, strings.Join(Bindings, ", "))
 	}
-	u, err := url.Parse(iface.URL)
-	if err != nil {
-		return nil, fmt.Errorf("client: interface URL %q: %v", iface.URL, err)
-	}
-	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("client: interface URL %q is not an absolute http(s) URL", iface.URL)
-	}
-	c := &Client{
+	c := &Client{grpc: iface.ProtocolBinding == a2a.BindingGRPC, target: target,
 		iface: iface, base: u, hc: http.DefaultClient, header: http.Header{},
 		version: a2a.ProtocolVersion, maxBody: DefaultMaxBody, subscribeVerb: http.MethodPost,
 		contentType: ContentTypeJSON,
@@ -138,10 +160,28 @@ func New(iface a2a.AgentInterface, opts ...Option) (*Client, error) {
 	for _, o := range opts {
 		o(c)
 	}
+	if c.grpc && c.schema == nil {
+		if c.schema, err = a2agrpc.Builtin(); err != nil {
+			return nil, err
+		}
+	}
 	if c.subscribeVerb != http.MethodPost && c.subscribeVerb != http.MethodGet {
 		return nil, fmt.Errorf("client: subscribe verb %q is neither POST nor GET", c.subscribeVerb)
 	}
 	return c, nil
+}
+
+// Bindings are the bindings this client speaks.
+var Bindings = []string{a2a.BindingJSONRPC, a2a.BindingHTTPJSON, a2a.BindingGRPC}
+
+// Speaks reports whether the client speaks a binding.
+func Speaks(binding string) bool {
+	for _, b := range Bindings {
+		if b == binding {
+			return true
+		}
+	}
+	return false
 }
 
 // FromCard walks the card's supportedInterfaces in order and builds a client
@@ -153,7 +193,7 @@ func FromCard(card *a2a.AgentCard, opts ...Option) (*Client, error) {
 	}
 	var declared []string
 	for _, i := range card.SupportedInterfaces {
-		if i.ProtocolBinding == a2a.BindingJSONRPC || i.ProtocolBinding == a2a.BindingHTTPJSON {
+		if Speaks(i.ProtocolBinding) {
 			return New(i, opts...)
 		}
 		declared = append(declared, fmt.Sprintf("%q at %q", i.ProtocolBinding, i.URL))
@@ -161,11 +201,11 @@ func FromCard(card *a2a.AgentCard, opts ...Option) (*Client, error) {
 	if len(declared) == 0 {
 		return nil, errors.New("client: the card declares no supportedInterfaces")
 	}
-	return nil, fmt.Errorf("client: none of the card's interfaces uses a supported binding (%s, %s); declared: %s",
-		a2a.BindingJSONRPC, a2a.BindingHTTPJSON, strings.Join(declared, ", "))
+	return nil, fmt.Errorf("client: none of the card's interfaces uses a supported binding (%s); declared: %s",
+		strings.Join(Bindings, ", "), strings.Join(declared, ", "))
 }
 
-// Binding returns a2a.BindingJSONRPC or a2a.BindingHTTPJSON.
+// Binding returns a2a.BindingJSONRPC, a2a.BindingHTTPJSON or a2a.BindingGRPC.
 func (c *Client) Binding() string { return c.iface.ProtocolBinding }
 
 // Interface returns the interface the client talks to.
@@ -471,6 +511,9 @@ func (c *Client) decodeInto(op string, status int, result, body []byte, v any) e
 // roundTrip runs one request/response operation and returns its judged
 // result document, the status and the body (for evidence).
 func (c *Client) roundTrip(ctx context.Context, cl call, allowEmpty bool) (json.RawMessage, int, []byte, error) {
+	if c.grpc {
+		return c.grpcUnary(ctx, cl, allowEmpty)
+	}
 	p, err := c.build(ctx, cl)
 	if err != nil {
 		return nil, 0, nil, &Error{Class: Transport, Op: cl.op, Binding: c.Binding(), Message: "building the request failed", Err: err}

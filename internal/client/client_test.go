@@ -446,7 +446,7 @@ func TestNewAndFromCard(t *testing.T) {
 		}
 	}
 	card := &a2a.AgentCard{SupportedInterfaces: []a2a.AgentInterface{
-		{URL: "grpc.invalid:443", ProtocolBinding: "GRPC"},
+		{URL: "wss://x.invalid", ProtocolBinding: "https://example.com/bindings/ws/v1"},
 		{URL: restURL, ProtocolBinding: "HTTP+JSON", Tenant: "x"},
 		{URL: rpcURL, ProtocolBinding: "JSONRPC"},
 	}}
@@ -457,8 +457,11 @@ func TestNewAndFromCard(t *testing.T) {
 	if c.Binding() != a2a.BindingHTTPJSON || c.Interface().Tenant != "x" {
 		t.Fatalf("picked %+v, want the first supported interface in card order", c.Interface())
 	}
-	_, err = FromCard(&a2a.AgentCard{SupportedInterfaces: []a2a.AgentInterface{{URL: "g.invalid:1", ProtocolBinding: "GRPC"}, {URL: "wss://x.invalid", ProtocolBinding: "https://example.com/bindings/ws/v1"}}})
-	if err == nil || !strings.Contains(err.Error(), `"GRPC"`) || !strings.Contains(err.Error(), "bindings/ws") {
+	if c, err := FromCard(&a2a.AgentCard{SupportedInterfaces: []a2a.AgentInterface{{URL: "g.invalid:1", ProtocolBinding: "GRPC"}, {URL: restURL, ProtocolBinding: "HTTP+JSON"}}}); err != nil || c.Binding() != a2a.BindingGRPC {
+		t.Fatalf("a card preferring GRPC: %v, %v", c, err)
+	}
+	_, err = FromCard(&a2a.AgentCard{SupportedInterfaces: []a2a.AgentInterface{{URL: "x", ProtocolBinding: "SOAP"}, {URL: "wss://x.invalid", ProtocolBinding: "https://example.com/bindings/ws/v1"}}})
+	if err == nil || !strings.Contains(err.Error(), `"SOAP"`) || !strings.Contains(err.Error(), "bindings/ws") {
 		t.Fatalf("error should list what was declared: %v", err)
 	}
 	if _, err := FromCard(&a2a.AgentCard{}); err == nil {

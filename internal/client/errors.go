@@ -51,8 +51,11 @@ type Error struct {
 	// when the binding does not matter.
 	Code int
 	// Status is the google.rpc.Status name an HTTP+JSON error body carried in
-	// error.status (e.g. "NOT_FOUND"); empty on JSON-RPC.
+	// error.status (e.g. "NOT_FOUND"), or the gRPC status code's name on
+	// gRPC; empty on JSON-RPC.
 	Status string
+	// GRPCCode is the gRPC status code number (gRPC only).
+	GRPCCode int
 	// Reason and Domain come from the google.rpc.ErrorInfo detail, if any.
 	Reason string
 	Domain string
@@ -62,8 +65,8 @@ type Error struct {
 	// several errors share HTTP 400). Empty when not recognised.
 	Kind a2a.ErrorKind
 	// Tables lists the error tables (a2a.TableV100, a2a.TableV101) whose HTTP
-	// status for Kind equals HTTPStatus. Filled on HTTP+JSON only; empty when
-	// neither matches or Kind is unknown.
+	// status (on gRPC: status code) for Kind equals the one received. Filled
+	// on HTTP+JSON and gRPC; empty when neither matches or Kind is unknown.
 	Tables []a2a.ErrorTable
 	// Message is the error's message (agent-supplied for A2A errors, ours
 	// otherwise).
@@ -97,7 +100,10 @@ func (e *Error) Error() string {
 	if e.Reason != "" {
 		details = append(details, "reason "+quoteCapped(e.Reason, 100))
 	}
-	if e.Kind != "" && e.Binding == a2a.BindingHTTPJSON && !e.InStream {
+	if e.Binding == a2a.BindingGRPC && e.Status != "" {
+		details = append(details, "gRPC "+e.Status)
+	}
+	if e.Kind != "" && (e.Binding == a2a.BindingHTTPJSON || e.Binding == a2a.BindingGRPC) && !e.InStream {
 		if len(e.Tables) == 0 {
 			details = append(details, "status matches no error table")
 		} else {

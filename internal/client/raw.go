@@ -53,6 +53,9 @@ type RawResponse struct {
 	Truncated bool
 	// RPCID is the JSON-RPC id sent, nil on HTTP+JSON.
 	RPCID json.RawMessage
+	// grpcErr is what Classify returns on gRPC (Status is then the gRPC
+	// status code and Body ProtoJSON).
+	grpcErr error
 }
 
 // Raw sends method with params the way the typed methods would, without
@@ -66,7 +69,14 @@ func (c *Client) Raw(ctx context.Context, method string, params any) (*RawRespon
 // RawDo sends a RawRequest. Only a failure to get any response is an error
 // (Transport class); a status, body or content type the spec did not expect
 // is data in the RawResponse.
+//
+// On gRPC, Body is sent as the message bytes, Params as the rpc's request
+// message (see grpcRawBody), Header as metadata; Path, Query and Verb mean
+// nothing there.
 func (c *Client) RawDo(ctx context.Context, rr RawRequest) (*RawResponse, error) {
+	if c.grpc {
+		return c.grpcRaw(ctx, rr)
+	}
 	req, rpcID, err := c.buildRaw(ctx, rr)
 	if err != nil {
 		return nil, &Error{Class: Transport, Op: rr.Method, Binding: c.Binding(), Message: "building the request failed", Err: err}
@@ -183,6 +193,9 @@ func (c *Client) Do(ctx context.Context, req *http.Request) (*RawResponse, error
 func (c *Client) Classify(op string, r *RawResponse) error {
 	if r == nil {
 		return nil
+	}
+	if c.grpc {
+		return r.grpcErr
 	}
 	resp := &http.Response{StatusCode: r.Status, Header: r.Header}
 	if resp.Header == nil {

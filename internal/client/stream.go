@@ -8,6 +8,13 @@ import (
 	"math"
 	"net/http"
 	"sync"
+	"sync/atomic"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/dynamicpb"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/sse"
@@ -34,9 +41,22 @@ type Stream struct {
 	last   sse.Event
 	final  error
 	once   sync.Once
+	closed atomic.Bool
+
+	// gRPC server stream (grpc.go); resp and rd are nil then.
+	gs      grpc.ClientStream
+	gout    protoreflect.MessageDescriptor
+	glog    CallLog
+	gheader metadata.MD
+	// pending is the first message, read when the stream was opened.
+	pending    *dynamicpb.Message
+	pendingEOF bool
 }
 
 func (c *Client) openStream(ctx context.Context, cl call) (*Stream, error) {
+	if c.grpc {
+		return c.grpcStream(ctx, cl)
+	}
 	sctx, cancel := context.WithCancel(ctx)
 	p, err := c.build(sctx, cl)
 	if err != nil {
@@ -82,6 +102,9 @@ func (c *Client) openStream(ctx context.Context, cl call) (*Stream, error) {
 func (s *Stream) Next() (a2a.StreamResponse, error) {
 	if s.final != nil {
 		return a2a.StreamResponse{}, s.final
+	}
+	if s.gs != nil {
+		return s.nextGRPC()
 	}
 	ev, err := s.rd.Next()
 	if err != nil {
@@ -178,17 +201,35 @@ func (s *Stream) Raw() []byte { return []byte(s.last.Data) }
 // Event returns the last SSE event Next read, with its type and id.
 func (s *Stream) Event() sse.Event { return s.last }
 
-// StatusCode and Header describe the HTTP response that opened the stream.
-func (s *Stream) StatusCode() int     { return s.resp.StatusCode }
-func (s *Stream) Header() http.Header { return s.resp.Header }
+// StatusCode and Header describe the HTTP response that opened the stream
+// (on gRPC: 200, and the response header metadata).
+func (s *Stream) StatusCode() int {
+	if s.resp == nil {
+		return http.StatusOK
+	}
+	return s.resp.StatusCode
+}
+
+func (s *Stream) Header() http.Header {
+	if s.resp == nil {
+		return mdHeader(s.gheader)
+	}
+	return s.resp.Header
+}
 
 // Close ends the stream from the client side and releases the connection. It
 // is safe to call more than once and from another goroutine.
 func (s *Stream) Close() error {
 	var err error
 	s.once.Do(func() {
+		s.closed.Store(true)
 		s.cancel()
-		err = s.resp.Body.Close()
+		if s.resp != nil {
+			err = s.resp.Body.Close()
+		} else if s.final == nil {
+			// Closed by the client before the end: record how it ended.
+			s.glog.End(int(codes.Canceled), mdHeader(s.gheader), nil, errors.New("closed by the client"))
+		}
 	})
 	return err
 }

@@ -163,7 +163,7 @@ func TestSSEEventsRecordedAndRedacted(t *testing.T) {
 		t.Fatalf("event 2 %s", e.Events[1].Data)
 	}
 	// Monotonic ordering: the request, then its events, within the exchange.
-	if e.Events[0].AtMs < e.AtMs || e.Events[1].AtMs < e.Events[0].AtMs || e.Events[1].AtMs > e.AtMs+e.DurMs {
+	if e.Events[0].AtMs < e.AtMs || e.Events[1].AtMs < e.Events[0].AtMs || e.Events[1].AtMs > e.AtMs+e.DurMs+0.001 {
 		t.Fatalf("timings out of order: at %v dur %v events %v %v", e.AtMs, e.DurMs, e.Events[0].AtMs, e.Events[1].AtMs)
 	}
 }

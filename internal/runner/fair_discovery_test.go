@@ -77,17 +77,16 @@ func TestDISC006NothingToJudgeIsNotApplicable(t *testing.T) {
 }
 
 // Finding 2: "every declared interface" was passed with a GRPC interface
-// only "declared but not verified". Now an interface in a binding the harness
-// does not speak is listed as unchecked, and the spec cannot pass.
-func TestDISC009ListsUnprobedInterfacesAsUnchecked(t *testing.T) {
+// only "declared but not verified". The harness now speaks gRPC: the
+// reference agent's GRPC interface is probed like the other two, and a
+// binding it does not speak would still be listed as unchecked.
+func TestDISC009ProbesEveryInterfaceIncludingGRPC(t *testing.T) {
 	t.Parallel()
-	r := discovery(t, fakes.Options{DeclareGRPC: true}, "DISC-009")
-	res := want(t, r, "DISC-009", reports.CouldNotRun)
-	if len(res.Unchecked) != 1 || !strings.Contains(res.Unchecked[0], "GRPC") {
-		t.Errorf("DISC-009 unchecked parts: %q, want the GRPC interface", res.Unchecked)
-	}
-	// Both interfaces the harness speaks were still probed.
-	observed(t, res, "interfaces-probed: 2")
+	// The embedded run: its reference agent serves gRPC on its own port.
+	r := runCLI(t, nil, "--suite", "discovery", "--focus", "DISC-009", "--seed", "8")
+	res := want(t, r, "DISC-009", reports.Pass)
+	observed(t, res, "interfaces-probed: 3")
+	observed(t, res, "GRPC 1.0")
 }
 
 // Finding 6: an agent that authenticates every request and does not

@@ -56,6 +56,7 @@ var tasklessNotApplicable = map[string]string{
 	"DISC-006": "the card body is the same with and without A2A-Version: no Vary is owed, nothing to judge (it used to pass here, with nothing checked)",
 	"DISC-007": "no Last-Modified is sent",
 	"DISC-016": "no extension is marked required",
+	"DISC-019": "the card declares no securityRequirements",
 	"DISC-017": "the card is not signed",
 	"LIFE-015": "requireStreaming: SendStreamingMessage refused with UnsupportedOperationError",
 	"LIFE-016": "requireStreaming",

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/client"
@@ -84,6 +85,9 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	p.Env.Health = live.Health
 	p.Env.HTTP = rec.r.HTTPClient(live)
 	p.Env.HTTP.CheckRedirect = sameOriginRedirects
+	p.Env.RecordCall = func(ctx context.Context, method, target string, h http.Header, body []byte) client.CallLog {
+		return rec.r.BeginCall(ctx, method, target, h, body)
+	}
 	// The receiver starts first, so that the embedded agent can be told
 	// where it is: its SSRF allow-list admits the receiver and nothing else
 	// internal (PUSH-010). It is closed last, after the agent stopped pushing.
@@ -134,9 +138,18 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		p.Env.BaseURL = proc.URL()
 		p.Env.Topology = proc
 	default:
+		// The reference agent authenticates every request with the run's
+		// bearer token (set above unless --header gives one), as a
+		// production agent would: the card declares the scheme, and the
+		// authentication specs (DISC-019) have something to judge. The
+		// extended card accepts the same token (DISC-015).
+		token := ""
+		if scheme, v, ok := strings.Cut(hdr.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") {
+			token = strings.TrimSpace(v)
+		}
 		n, balance := embeddedInstances(cfg)
 		emb, err := topology.StartEmbedded(ctx, topology.EmbeddedOptions{Faults: cfg.Faults, NoDirective: cfg.NoDirective,
-			Instances: n, Balance: balance, WebhookAllow: []string{hook.Base() + "/hook/"}})
+			Instances: n, Balance: balance, WebhookAllow: []string{hook.Base() + "/hook/"}, RequireAuth: token})
 		if err != nil {
 			return p, err
 		}

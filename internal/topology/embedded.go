@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"google.golang.org/grpc"
+
 	"github.com/a2a-conform/a2a-conform/fakes"
 )
 
@@ -39,8 +41,10 @@ type Embedded struct {
 type instance struct {
 	agent *fakes.Agent
 	srv   *http.Server
+	grpc  *grpc.Server
 	url   string
 	addr  string
+	gaddr string // the gRPC listener's address ("" when it serves none)
 	opts  fakes.Options
 	done  chan error
 }
@@ -54,6 +58,9 @@ type EmbeddedOptions struct {
 	// WebhookAllow is the agents' SSRF allow-list (fakes.Options.WebhookAllow):
 	// the harness's receiver, so that every other internal URL is refused.
 	WebhookAllow []string
+	// RequireAuth is the bearer token the agent requires on every binding
+	// request (fakes.Options.RequireAuth); "" serves anyone.
+	RequireAuth string
 	// Tweak adjusts each instance's options (tests switch capabilities off).
 	Tweak func(*fakes.Options)
 	// Instances is how many instances share the store (default 1).
@@ -77,7 +84,7 @@ func StartEmbedded(ctx context.Context, o EmbeddedOptions) (*Embedded, error) {
 	// (fakes.DefaultPrompts); without a directive part it does nothing else
 	// differently.
 	opts := fakes.Options{Name: "embedded-0", Store: e.store, Faults: o.Faults,
-		PromptMap: true, DisableDirective: o.NoDirective, WebhookAllow: o.WebhookAllow}
+		PromptMap: true, DisableDirective: o.NoDirective, WebhookAllow: o.WebhookAllow, RequireAuth: o.RequireAuth}
 	if o.Tweak != nil {
 		o.Tweak(&opts)
 	}
@@ -88,7 +95,7 @@ func StartEmbedded(ctx context.Context, o EmbeddedOptions) (*Embedded, error) {
 		}
 		return e, nil
 	}
-	in, err := e.start(ctx, "127.0.0.1:0", opts)
+	in, err := e.start(ctx, "127.0.0.1:0", "127.0.0.1:0", opts)
 	if err != nil {
 		e.Close()
 		return nil, err
@@ -100,23 +107,36 @@ func StartEmbedded(ctx context.Context, o EmbeddedOptions) (*Embedded, error) {
 }
 
 // start serves one instance on addr ("127.0.0.1:0" for a fresh port).
-func (e *Embedded) start(ctx context.Context, addr string, opts fakes.Options) (*instance, error) {
+// The gRPC binding listens on gaddr, a listener of its own (plaintext h2c
+// on loopback; "127.0.0.1:0" for a fresh port), and the card declares it.
+func (e *Embedded) start(ctx context.Context, addr, gaddr string, opts fakes.Options) (*instance, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("embedded agent: %w", err)
 	}
 	url := "http://" + ln.Addr().String()
 	opts.BaseURL = url
+	gln, err := net.Listen("tcp", gaddr)
+	if err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("embedded agent (gRPC): %w", err)
+	}
+	if opts.GRPCURL == "" {
+		opts.GRPCURL = "http://" + gln.Addr().String()
+	}
 	a, err := fakes.New(opts)
 	if err != nil {
 		ln.Close()
+		gln.Close()
 		return nil, err
 	}
-	in := &instance{agent: a, url: url, addr: ln.Addr().String(), opts: opts, done: make(chan error, 1),
-		srv: &http.Server{Handler: a, ReadHeaderTimeout: 10 * time.Second}}
+	in := &instance{agent: a, url: url, addr: ln.Addr().String(), gaddr: gln.Addr().String(), opts: opts, done: make(chan error, 1),
+		srv: &http.Server{Handler: a, ReadHeaderTimeout: 10 * time.Second}, grpc: a.GRPCServer()}
 	go func() { in.done <- in.srv.Serve(ln) }()
+	go in.grpc.Serve(gln)
 	if err := a.Start(ctx); err != nil {
 		in.srv.Close()
+		in.grpc.Stop()
 		return nil, fmt.Errorf("embedded agent: start: %w", err)
 	}
 	return in, nil
@@ -154,7 +174,8 @@ func (e *Embedded) Restart(ctx context.Context) error {
 		}
 		cancel()
 		<-in.done
-		next, err := e.start(ctx, in.addr, in.opts)
+		in.grpc.Stop()
+		next, err := e.start(ctx, in.addr, in.gaddr, in.opts)
 		if err != nil {
 			return fmt.Errorf("embedded agent: restart: %w", err)
 		}
@@ -217,6 +238,9 @@ func (e *Embedded) Close() error {
 		}
 		if err := in.srv.Shutdown(ctx); err != nil {
 			in.srv.Close()
+		}
+		if in.grpc != nil {
+			in.grpc.Stop()
 		}
 	}
 	if e.store != nil {

@@ -445,7 +445,8 @@ func authRefusal(err error) bool {
 		return false
 	}
 	return ce.HTTPStatus == 401 || ce.HTTPStatus == 403 ||
-		(ce.Class == client.A2A && ce.Binding == a2a.BindingJSONRPC && (ce.Code == -31401 || ce.Code == -31403))
+		(ce.Class == client.A2A && ce.Binding == a2a.BindingJSONRPC && (ce.Code == -31401 || ce.Code == -31403)) ||
+		(ce.Class == client.A2A && ce.Binding == a2a.BindingGRPC && (ce.Status == "UNAUTHENTICATED" || ce.Status == "PERMISSION_DENIED"))
 }
 
 // validationRefusal reports whether err refuses the request's content as
@@ -456,8 +457,11 @@ func validationRefusal(err error) bool {
 	if !ok || ce.Class != client.A2A {
 		return false
 	}
-	if ce.Binding == a2a.BindingJSONRPC {
+	switch ce.Binding {
+	case a2a.BindingJSONRPC:
 		return ce.Code == a2a.CodeInvalidParams || ce.Code == a2a.CodeInvalidRequest
+	case a2a.BindingGRPC:
+		return ce.Status == "INVALID_ARGUMENT" && ce.Kind == ""
 	}
 	return ce.HTTPStatus == 400 && ce.Kind == ""
 }

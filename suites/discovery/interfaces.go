@@ -16,11 +16,12 @@ import (
 // majorMinor is the form of every protocol version (§3.6): no patch number.
 var majorMinor = regexp.MustCompile(`^\d+\.\d+$`)
 
-// DISC-009 (§5.2, §8.3, §8.3.1, §9.1, §11.3): every supportedInterfaces
-// entry of a binding the harness speaks is an absolute http(s) URL that
-// answers a GetTask for an unknown id in that binding, at the version the
-// entry declares. An entry in a binding or major version the harness does not
-// speak (GRPC, custom URIs, 0.3) cannot be probed: it is listed as unchecked,
+// DISC-009 (§5.2, §8.3, §8.3.1, §9.1, §10.1, §11.3): every
+// supportedInterfaces entry of a binding the harness speaks (JSONRPC,
+// HTTP+JSON, GRPC) is a URL of that binding (absolute http(s); host:port or
+// https:// for gRPC) that answers a GetTask for an unknown id in that
+// binding, at the version the entry declares. An entry in a binding or major
+// version the harness does not speak (custom URIs, 0.3) cannot be probed: it is listed as unchecked,
 // so the spec does not pass over it (STYLE.md: a pass covers the whole title).
 var _ = suites.Spec("DISC-009", func(ctx context.Context, t *suites.T) {
 	card := t.Card()
@@ -32,10 +33,18 @@ var _ = suites.Spec("DISC-009", func(ctx context.Context, t *suites.T) {
 		if !suites.Supported(iface.ProtocolBinding) {
 			// The title promises every declared interface: one the harness
 			// cannot call is said to be unchecked, never passed over.
-			t.Unchecked(here, "the harness does not speak the "+iface.ProtocolBinding+" binding (it speaks JSONRPC and HTTP+JSON), so whether this interface answers in it was not probed")
+			t.Unchecked(here, "the harness does not speak the "+iface.ProtocolBinding+" binding (it speaks "+strings.Join(client.Bindings, ", ")+"), so whether this interface answers in it was not probed")
 			continue
 		}
-		if u, err := url.Parse(iface.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		if iface.ProtocolBinding == a2a.BindingGRPC {
+			// host:port (main) or an https:// URL (v1.0.x); the client
+			// refuses what it cannot dial, and plaintext off loopback.
+			if _, err := client.New(iface); err != nil {
+				vs = append(vs, invariants.Violation{Invariant: "interface-url", Where: here + " url",
+					Expected: "host:port or an https:// URL (a2a-v1.md §1.4)", Actual: err.Error()})
+				continue
+			}
+		} else if u, err := url.Parse(iface.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			vs = append(vs, invariants.Violation{Invariant: "interface-url", Where: here + " url",
 				Expected: "an absolute http(s) URL", Actual: quoteOrAbsent(iface.URL)})
 			continue
@@ -65,13 +74,16 @@ var _ = suites.Spec("DISC-009", func(ctx context.Context, t *suites.T) {
 	t.Observe("interfaces-probed", fmt.Sprint(probed))
 	t.Violated(vs...)
 	if probed == 0 {
-		t.CouldNotRun("no declared interface is a JSONRPC or HTTP+JSON interface at protocol version 1.x, so none could be probed (see observations).")
+		t.CouldNotRun("no declared interface is a JSONRPC, HTTP+JSON or GRPC interface at protocol version 1.x, so none could be probed (see observations).")
 	}
 })
 
 func expectedAnswer(binding string) string {
-	if binding == a2a.BindingJSONRPC {
+	switch binding {
+	case a2a.BindingJSONRPC:
 		return "a JSON-RPC 2.0 error response for GetTask (ideally TaskNotFoundError -32001)"
+	case a2a.BindingGRPC:
+		return "a gRPC status from lf.a2a.v1.A2AService/GetTask (ideally NOT_FOUND with ErrorInfo reason TASK_NOT_FOUND)"
 	}
 	return "a google.rpc.Status error body with a 4xx status for GET …/tasks/{id} (ideally TaskNotFoundError, 404 with reason TASK_NOT_FOUND)"
 }
@@ -89,6 +101,15 @@ func judgeBinding(c *client.Client, err error) string {
 	}
 	if ce.Kind == a2a.ErrVersionNotSupported {
 		return "VersionNotSupportedError for the version the interface declares: " + suites.ErrText(err)
+	}
+	if c.Binding() == a2a.BindingGRPC {
+		switch {
+		case ce.Status == "UNIMPLEMENTED" && ce.Kind == "":
+			return "UNIMPLEMENTED: the endpoint speaks gRPC but does not serve lf.a2a.v1.A2AService/GetTask"
+		case ce.Status == "INTERNAL" || ce.Status == "UNKNOWN":
+			return suites.ErrText(err)
+		}
+		return ""
 	}
 	if c.Binding() == a2a.BindingJSONRPC {
 		if ce.Code == a2a.CodeMethodNotFound {

@@ -52,6 +52,12 @@ func sameJSON(a, b []byte) bool {
 // exactly what a request declares build on it.
 func bareClient(t *suites.T, iface a2a.AgentInterface, opts ...client.Option) *client.Client {
 	all := []client.Option{client.WithHTTPClient(t.Env.HTTP)}
+	if t.Env.RecordCall != nil {
+		all = append(all, client.WithCallRecorder(t.Env.RecordCall))
+	}
+	if t.Env.GRPCSchema != nil {
+		all = append(all, client.WithGRPCSchema(t.Env.GRPCSchema))
+	}
 	if t.Env.Options.SubscribeVerb != "" {
 		all = append(all, client.WithSubscribeVerb(t.Env.Options.SubscribeVerb))
 	}
@@ -84,6 +90,7 @@ type outcome struct {
 	kind   a2a.ErrorKind
 	code   int
 	status int
+	grpc   string // gRPC status code name
 }
 
 func outcomeOf(err error) outcome {
@@ -94,7 +101,11 @@ func outcomeOf(err error) outcome {
 	if !ok {
 		return outcome{class: client.Transport}
 	}
-	return outcome{class: ce.Class, kind: ce.Kind, code: ce.Code, status: ce.HTTPStatus}
+	o := outcome{class: ce.Class, kind: ce.Kind, code: ce.Code, status: ce.HTTPStatus}
+	if ce.Binding == a2a.BindingGRPC {
+		o.grpc = ce.Status
+	}
+	return o
 }
 
 func (o outcome) String() string {
@@ -111,18 +122,20 @@ func (o outcome) String() string {
 	if o.status != 0 {
 		s += fmt.Sprintf(" HTTP %d", o.status)
 	}
+	if o.grpc != "" {
+		s += " gRPC " + o.grpc
+	}
 	return s
 }
 
-// isKind reports whether err is the A2A error kind; on HTTP+JSON the status
-// must also be the one both error tables give it (400 for every kind the
-// discovery specs expect).
+// isKind reports whether err is the A2A error kind; on HTTP+JSON (gRPC) the
+// HTTP status (gRPC status) must also be one an error table gives it.
 func isKind(err error, kind a2a.ErrorKind) bool {
 	ce, ok := client.AsError(err)
 	if !ok || ce.Class != client.A2A || ce.Kind != kind {
 		return false
 	}
-	return ce.Binding != a2a.BindingHTTPJSON || len(ce.Tables) > 0
+	return ce.Binding == a2a.BindingJSONRPC || len(ce.Tables) > 0
 }
 
 // where names a call on one binding for a violation.

@@ -18,7 +18,8 @@ func invalidParams(err error) bool {
 	if !ok || ce.Class != client.A2A {
 		return false
 	}
-	return ce.Code == a2a.CodeInvalidParams || (ce.Binding == a2a.BindingHTTPJSON && ce.Kind == "" && ce.HTTPStatus == 400)
+	return ce.Code == a2a.CodeInvalidParams || (ce.Binding == a2a.BindingHTTPJSON && ce.Kind == "" && ce.HTTPStatus == 400) ||
+		(ce.Binding == a2a.BindingGRPC && ce.Kind == "" && ce.Status == "INVALID_ARGUMENT")
 }
 
 // LIFE-008 (§3.1.1, §4.1.3): a message to a completed task gets

@@ -299,7 +299,7 @@ func observeWholeAgent(ctx context.Context, t *suites.T, cl *client.Client, ids 
 // decoding merges.
 func rawTasks(ctx context.Context, c *client.Client, req a2a.ListTasksRequest) ([]map[string]json.RawMessage, error) {
 	rr := client.RawRequest{Method: a2a.MethodListTasks, Params: req}
-	if c.Binding() != a2a.BindingJSONRPC {
+	if c.Binding() == a2a.BindingHTTPJSON {
 		q := url.Values{}
 		if req.ContextID != "" {
 			q.Set("contextId", req.ContextID)
@@ -481,7 +481,8 @@ func refusedAsInvalid(err error) bool {
 	if !ok || (ce.Class != client.A2A && ce.Class != client.HTTP) {
 		return false
 	}
-	return ce.Code == a2a.CodeInvalidParams || ce.HTTPStatus == http.StatusBadRequest
+	return ce.Code == a2a.CodeInvalidParams || ce.HTTPStatus == http.StatusBadRequest ||
+		(ce.Binding == a2a.BindingGRPC && ce.Status == "INVALID_ARGUMENT")
 }
 
 // LIFE-022 (§3.1.4, §11.5): tasks are created one after another in two
@@ -583,7 +584,7 @@ var _ = suites.Spec("LIFE-022", func(ctx context.Context, t *suites.T) {
 				t.Observe(key, "refused: "+suites.ErrText(err))
 			case err != nil:
 				vs = append(vs, invariants.Violation{Invariant: "list-page-size", Where: where,
-					Expected: "a validation error (InvalidParams / HTTP 400), or a page within 1..100 (a2a-v1.md UNSURE 9: both allowed)",
+					Expected: "a validation error (InvalidParams / HTTP 400 / gRPC INVALID_ARGUMENT), or a page within 1..100 (a2a-v1.md UNSURE 9: both allowed)",
 					Actual:   suites.ErrText(err)})
 			case len(resp.Tasks) > maxListPage || resp.PageSize > maxListPage || resp.PageSize < 0:
 				vs = append(vs, invariants.Violation{Invariant: "list-page-size", Where: where,

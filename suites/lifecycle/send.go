@@ -160,6 +160,11 @@ func judgeSendAnswer(ctx context.Context, t *suites.T, c *client.Client, req *a2
 	if c.Binding() == a2a.BindingHTTPJSON {
 		t.Observe("content-type-"+c.Binding(), mediaType(ct))
 	}
+	if c.Binding() == a2a.BindingGRPC {
+		// A proto3 message (GRPC-SVC-002): it decoded as
+		// lf.a2a.v1.SendMessageResponse, rendered below as ProtoJSON.
+		t.Observe("payload-"+c.Binding(), "proto3 lf.a2a.v1.SendMessageResponse")
+	}
 	if c.Binding() == a2a.BindingJSONRPC {
 		env, err := schemas.Validate(schemas.JSONRPCResponse, ans.Raw.Body)
 		if err != nil {
