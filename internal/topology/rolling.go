@@ -71,20 +71,33 @@ func (e *Embedded) launch(ctx context.Context, k int, opts fakes.Options, wait b
 	if err != nil {
 		return nil, fmt.Errorf("embedded agent %d: %w", k, err)
 	}
+	// Each instance serves gRPC on a listener of its own, which its card
+	// declares: gRPC calls go to that instance directly, not through the
+	// balancer (which proxies HTTP only).
+	gln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("embedded agent %d (gRPC): %w", k, err)
+	}
+	opts.GRPCURL = "http://" + gln.Addr().String()
 	a, err := fakes.New(opts)
 	if err != nil {
 		ln.Close()
+		gln.Close()
 		return nil, err
 	}
-	in := &instance{agent: a, url: "http://" + ln.Addr().String(), addr: ln.Addr().String(), done: make(chan error, 1), opts: opts,
+	in := &instance{agent: a, url: "http://" + ln.Addr().String(), addr: ln.Addr().String(), gaddr: gln.Addr().String(),
+		done: make(chan error, 1), opts: opts, grpc: a.GRPCServer(),
 		srv: &http.Server{Handler: a, ReadHeaderTimeout: 10 * time.Second}}
 	go func() { in.done <- in.srv.Serve(ln) }()
+	go in.grpc.Serve(gln)
 	if !wait {
 		go a.Start(context.Background())
 		return in, nil
 	}
 	if err := a.Start(ctx); err != nil {
 		in.srv.Close()
+		in.grpc.Stop()
 		return nil, fmt.Errorf("embedded agent %d: start: %w", k, err)
 	}
 	return in, nil
@@ -131,6 +144,9 @@ func stopInstance(in *instance) {
 	in.agent.Shutdown(ctx)
 	if err := in.srv.Shutdown(ctx); err != nil {
 		in.srv.Close()
+	}
+	if in.grpc != nil {
+		in.grpc.Stop()
 	}
 }
 
