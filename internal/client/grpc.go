@@ -437,7 +437,12 @@ func (c *Client) grpcStream(ctx context.Context, cl call) (*Stream, error) {
 		} else {
 			recErr = err
 		}
-		log.End(code, withStatus(mdHeader(header, cs.Trailer()), code), body, recErr)
+		var trailer metadata.MD
+		if cs != nil {
+			// A call whose stream could not even be opened has no trailer.
+			trailer = cs.Trailer()
+		}
+		log.End(code, withStatus(mdHeader(header, trailer), code), body, recErr)
 		cancel()
 		return nil, e
 	}

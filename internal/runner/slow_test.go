@@ -222,9 +222,18 @@ func TestParallelRunGivesTheSerialVerdicts(t *testing.T) {
 			t.Fatalf("fault %q: no report\n%s\n%s", fault, serial.stdout, parallel.stdout)
 		}
 		vs, vp := verdicts(serial.report), verdicts(parallel.report)
+		reason := func(r *reports.Report, id string) string {
+			for _, res := range r.Results {
+				if res.ID == id {
+					return res.Reason
+				}
+			}
+			return ""
+		}
 		for id, v := range vs {
 			if vp[id] != v {
-				t.Errorf("fault %q: %s is %s with --parallel 1 but %s with --parallel 8", fault, id, v, vp[id])
+				t.Errorf("fault %q: %s is %s with --parallel 1 but %s with --parallel 8\nserial: %s\nparallel: %s",
+					fault, id, v, vp[id], reason(serial.report, id), reason(parallel.report, id))
 			}
 		}
 		seen := map[int]string{}
