@@ -199,7 +199,7 @@ func (a *Agent) invoke(r *http.Request, method string, params json.RawMessage) (
 		}
 	case a2a.MethodCreateTaskPushNotificationConfig:
 		var req a2a.TaskPushNotificationConfig
-		if oe = a.pushGate(); oe == nil {
+		if oe = a.createGate(); oe == nil {
 			if oe = decodeParams(params, &req); oe == nil {
 				result, oe = a.createConfig(ctx, &req)
 			}

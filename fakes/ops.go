@@ -549,6 +549,9 @@ func (a *Agent) pushGate() *opError {
 }
 
 func (a *Agent) createConfig(ctx context.Context, c *a2a.TaskPushNotificationConfig) ([]byte, *opError) {
+	if b, ok := a.droppedPushAccepted(c); ok {
+		return b, nil
+	}
 	if oe := a.pushGate(); oe != nil {
 		return nil, oe
 	}

@@ -167,7 +167,7 @@ func (a *Agent) serveREST(w http.ResponseWriter, r *http.Request) {
 		}
 	case a2a.MethodCreateTaskPushNotificationConfig:
 		var req a2a.TaskPushNotificationConfig
-		if oe = a.pushGate(); oe == nil {
+		if oe = a.createGate(); oe == nil {
 			if oe = body(&req); oe == nil {
 				req.TaskID = route.taskID
 				result, oe = a.createConfig(ctx, &req)

@@ -718,6 +718,22 @@ var registry = []Info{
 			"in LIFE-014.",
 	},
 	{
+		ID: "ROLL-007", Suite: Rollout, Level: MUST,
+		Title:    "While a CDN still serves the previous generation's card, the build that dropped a capability refuses the stale claims with the specified error, and cancels stay final",
+		Sections: []string{"3.3.4", "8.6", "3.1.5"}, Scenario: "3",
+		Needs:     []Need{NeedTopology, NeedBehaviour},
+		Enable:    EnableTopology,
+		Exclusive: true,
+		Timeout:   90 * time.Second,
+		Why: "Scenario 3: a CDN edge served an older build's card while the task manager had moved on. " +
+			"The harness's CDN holds the card (never past its Cache-Control max-age, the window the " +
+			"report states) while the instances roll to a build without streaming and push; acting on " +
+			"the stale card's claims through its own interface URL, each must be refused with " +
+			"UnsupportedOperationError or PushNotificationNotSupportedError (§3.3.4), never accepted. " +
+			"The cancel-then-complete race runs during the overlap, its bound stated as in LIFE-014. " +
+			"Exclusive: the rollout drops the capabilities for every caller until it is rolled back.",
+	},
+	{
 		ID: "ROLL-008", Suite: Rollout, Level: INVARIANT,
 		Title:    "During a rollout a revalidating client sees each instance's new card within a measured time and never an older generation again",
 		Sections: []string{"8.6.1"}, Scenario: "1",

@@ -2,6 +2,8 @@ package suites
 
 import (
 	"context"
+	"net/http"
+	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/client"
 )
@@ -50,3 +52,26 @@ const EnableTopology = "Run without --target so that the harness starts the embe
 	"3 instances by default for the rollout suite, --instances N), or give --agent-cmd TEMPLATE --instances N " +
 	"(driver process; --agent-cmd-next for the next build) so that the harness starts, drains and replaces your " +
 	"agent's instances behind its own load balancer."
+
+// StaleCard is the harness's CDN in front of the balancer (scenario 3): it
+// caches the card and, held, keeps serving the copy it has while the
+// instances behind it move on, never past the card's Cache-Control max-age.
+// Every other request passes through it to the balancer.
+type StaleCard interface {
+	// CDNURL is the CDN's base URL; a card fetched there names it in its
+	// interface URLs.
+	CDNURL() string
+	// HoldCard fetches the card now (with header) and keeps serving that
+	// copy; it returns the copy's ETag and the window (max-age) it may be
+	// served for. A card that no cache may keep is an error.
+	HoldCard(ctx context.Context, header http.Header) (etag string, maxAge time.Duration, err error)
+	// ReleaseCard ends the hold; expired says it had ended by itself.
+	ReleaseCard() (expired bool)
+}
+
+// CapabilityRoller rolls (Roller) to a generation that withdraws streaming
+// and/or push notifications from its card and refuses them, as a build that
+// dropped the capability; both false restores the run's own.
+type CapabilityRoller interface {
+	RollWithout(ctx context.Context, streaming, push bool, step func(k int)) (generation int, err error)
+}

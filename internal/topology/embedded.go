@@ -36,6 +36,11 @@ type Embedded struct {
 	// when the run talks to its one instance directly.
 	lb   *Balancer
 	tmpl fakes.Options
+	// cdn caches the card in front of lb (cdn.go); nil without lb.
+	cdn *CDN
+	// caps is the template's streaming and push switches as the run began,
+	// which RollWithout restores.
+	caps [2]bool
 }
 
 type instance struct {
@@ -221,8 +226,11 @@ func (e *Embedded) Close() error {
 	e.mu.Lock()
 	ins := e.instances
 	e.instances = nil
-	lb := e.lb
+	lb, cdn := e.lb, e.cdn
 	e.mu.Unlock()
+	if cdn != nil {
+		cdn.Close()
+	}
 	if lb != nil {
 		lb.Close()
 	}

@@ -31,8 +31,14 @@ func (e *Embedded) startBalanced(ctx context.Context, opts fakes.Options, n int)
 	if err != nil {
 		return err
 	}
+	cdn, err := NewCDN(lb.URL())
+	if err != nil {
+		lb.Close()
+		return err
+	}
 	e.mu.Lock()
-	e.lb, e.tmpl = lb, opts
+	e.lb, e.tmpl, e.cdn = lb, opts, cdn
+	e.caps = [2]bool{opts.DisableStreaming, opts.DisablePush}
 	e.instances = make([]*instance, n)
 	e.mu.Unlock()
 	for k := 0; k < n; k++ {
@@ -271,4 +277,52 @@ func (e *Embedded) StartInstance(ctx context.Context, k int, wait bool) error {
 	}
 	e.put(k, in)
 	return nil
+}
+
+// CDNURL is the base URL of the harness's CDN in front of the balancer (""
+// without one).
+func (e *Embedded) CDNURL() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.cdn == nil {
+		return ""
+	}
+	return e.cdn.URL()
+}
+
+// HoldCard makes the CDN keep serving the card the instances serve now
+// (CDN.Hold), after they move on, for at most the card's max-age; it
+// returns the held copy's ETag and that max-age.
+func (e *Embedded) HoldCard(ctx context.Context, header http.Header) (string, time.Duration, error) {
+	e.mu.Lock()
+	cdn := e.cdn
+	e.mu.Unlock()
+	if cdn == nil {
+		return "", 0, errors.New("embedded driver: the run has no CDN (one instance, rollout suite not selected)")
+	}
+	h, err := cdn.Hold(ctx, header)
+	return h.ETag, h.MaxAge, err
+}
+
+// ReleaseCard ends a hold (CDN.Release).
+func (e *Embedded) ReleaseCard() (expired bool) {
+	e.mu.Lock()
+	cdn := e.cdn
+	e.mu.Unlock()
+	if cdn == nil {
+		return false
+	}
+	return cdn.Release()
+}
+
+// RollWithout rolls (Roll) to a generation whose instances withdraw
+// streaming and/or push notifications from their cards and refuse them, as
+// a build that dropped the capability would; both false restores what the
+// run began with. Later restarts keep the new generation's switches.
+func (e *Embedded) RollWithout(ctx context.Context, streaming, push bool, step func(k int)) (int, error) {
+	e.mu.Lock()
+	e.tmpl.DisableStreaming = streaming || e.caps[0]
+	e.tmpl.DisablePush = push || e.caps[1]
+	e.mu.Unlock()
+	return e.Roll(ctx, step)
 }
