@@ -136,7 +136,7 @@ func (s *Stream) readError(err error) error {
 			Body:    capBody(inc.Pending), Err: err}
 	}
 	return &Error{Class: Transport, Op: s.op, Binding: b, HTTPStatus: status, InStream: true,
-		Message: "reading the stream failed", Err: err}
+		Message: "reading the stream failed: " + err.Error(), Err: err}
 }
 
 // decodeEvent reads one event in the binding's framing: a JSON-RPC response

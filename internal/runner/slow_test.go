@@ -212,7 +212,12 @@ func summaryLine(r *reports.Report) string {
 func TestParallelRunGivesTheSerialVerdicts(t *testing.T) {
 	t.Parallel()
 	for _, fault := range []string{"", "cancel-then-complete", "list-oldest-first"} {
-		args := []string{"--seed", "17", "--race-trials", "40"}
+		// The rollout suite's specs are exclusive and run alone, last, in
+		// both modes; selecting it also puts the harness's balancer and CDN
+		// in front of the agent, through which a stream was seen cut on a
+		// loaded machine (issue 11 note). What this test proves is that
+		// concurrency does not change the judgement of the other specs.
+		args := []string{"--seed", "17", "--race-trials", "40", "--suite", "discovery,lifecycle,webhook"}
 		if fault != "" {
 			args = append(args, "--fault", fault)
 		}

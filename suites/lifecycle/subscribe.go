@@ -76,10 +76,13 @@ var _ = suites.Spec("LIFE-017", func(ctx context.Context, t *suites.T) {
 	resA, vs := checkTaskStream(la, taskStreamWant{where: whereA, outcome: a2a.TaskStateCompleted})
 	_, vb := checkTaskStream(lb, taskStreamWant{where: whereB, outcome: a2a.TaskStateCompleted})
 	vs = append(vs, vb...)
-	vs = append(vs, checkSameEvents(la, lb, whereA, whereB)...)
+	if !la.broke && !lb.broke {
+		vs = append(vs, checkSameEvents(la, lb, whereA, whereB)...)
+	}
 	t.Observe("stream-A", eventLabels(la.responses())+"; "+la.ending())
 	t.Observe("stream-B", eventLabels(lb.responses())+"; "+lb.ending())
-	t.Violated(vs...)
+	t.Record(vs...)
+	unfinished(t, la, lb)
 	if cClosed < 0 {
 		t.Indeterminate("stream C could not be attached (see observations), so closing one stream while others run was not exercised")
 	}
@@ -168,6 +171,7 @@ var _ = suites.Spec("LIFE-018", func(ctx context.Context, t *suites.T) {
 	requireStreaming(ctx, t)
 	const text = "north east south west up down"
 	var vs []invariants.Violation
+	var logs []*streamLog
 	for _, c := range t.Clients() {
 		script := suites.Script{Outcome: directive.OutcomeCompleted, Delay: subscribeStep, Chunks: 3, Text: text, Least: suites.PromptSlow}
 		task := startTask(ctx, t, c, script)
@@ -184,6 +188,7 @@ var _ = suites.Spec("LIFE-018", func(ctx context.Context, t *suites.T) {
 			continue
 		}
 		log := readStream(ctx, t, s, where, closeGrace(t))
+		logs = append(logs, log)
 		t.Observe("subscribe-"+c.Binding(), eventLabels(log.responses())+"; "+log.ending())
 		want := taskStreamWant{where: where, outcome: a2a.TaskStateCompleted}
 		if directiveScripted(t) {
@@ -203,7 +208,8 @@ var _ = suites.Spec("LIFE-018", func(ctx context.Context, t *suites.T) {
 			}
 		}
 	}
-	t.Violated(vs...)
+	t.Record(vs...)
+	unfinished(t, logs...)
 })
 
 // LIFE-019 (§3.1.6): subscribing to a terminal task is refused with
