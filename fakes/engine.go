@@ -441,7 +441,7 @@ func (a *Agent) step(taskID string, sc *script, st directive.Step) (cont bool, e
 		var ev a2a.StreamResponse
 		if st.State != "" {
 			status := a2a.TaskStatus{State: st.State, Timestamp: stamp(now)}
-			if m := statusMessage(rec, sc, st.State); m != nil {
+			if m := statusMessage(rec, sc, st.State); m != nil && !(st.State == a2a.TaskStateAuthRequired && a.faults.has(faultAuthRequiredNoMessage)) {
 				status.Message = m
 				rec.Task.History = append(rec.Task.History, *m)
 			}
