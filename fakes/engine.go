@@ -203,6 +203,10 @@ func (a *Agent) continueTask(ctx context.Context, msg a2a.Message, d directive.D
 				return opErr
 			}
 		}
+		if state == a2a.TaskStateAuthRequired && a.opts.RefuseAuthRequiredMessages {
+			opErr = errUnsupported(fmt.Sprintf("Task %s waits for authorization out of band: it accepts no messages", rec.Task.ID))
+			return opErr
+		}
 		if msg.ContextID == "" && a.faults.has(faultFollowupNewContext) {
 			rec.Task.ContextID = newID()
 		}
