@@ -174,6 +174,10 @@ type Options struct {
 	// PatchVersionInterfaces declares every interface's protocolVersion as
 	// "1.0.0": the field is described as Major.Minor, a SHOULD at most.
 	PatchVersionInterfaces bool
+	// RefuseAuthRequiredMessages answers a message to a task in
+	// TASK_STATE_AUTH_REQUIRED with UnsupportedOperationError: agents SHOULD
+	// accept them (§7.6.1), a SHOULD only, so LIFE-030 warns.
+	RefuseAuthRequiredMessages bool
 	// RequireAuth is a bearer token every binding request must carry
 	// (Authorization: Bearer <token>); without it the request gets 401 with
 	// WWW-Authenticate on HTTP+JSON and code -31401 (HTTP 401) on JSON-RPC.

@@ -203,6 +203,10 @@ func (a *Agent) continueTask(ctx context.Context, msg a2a.Message, d directive.D
 				return opErr
 			}
 		}
+		if state == a2a.TaskStateAuthRequired && a.opts.RefuseAuthRequiredMessages {
+			opErr = errUnsupported(fmt.Sprintf("Task %s waits for authorization out of band: it accepts no messages", rec.Task.ID))
+			return opErr
+		}
 		if msg.ContextID == "" && a.faults.has(faultFollowupNewContext) {
 			rec.Task.ContextID = newID()
 		}
@@ -441,7 +445,7 @@ func (a *Agent) step(taskID string, sc *script, st directive.Step) (cont bool, e
 		var ev a2a.StreamResponse
 		if st.State != "" {
 			status := a2a.TaskStatus{State: st.State, Timestamp: stamp(now)}
-			if m := statusMessage(rec, sc, st.State); m != nil {
+			if m := statusMessage(rec, sc, st.State); m != nil && !(st.State == a2a.TaskStateAuthRequired && a.faults.has(faultAuthRequiredNoMessage)) {
 				status.Message = m
 				rec.Task.History = append(rec.Task.History, *m)
 			}

@@ -114,3 +114,14 @@ func init() {
 		return ""
 	}
 }
+
+func init() {
+	faultCases[faultAuthRequiredNoMessage] = func(e *faultEnv) string {
+		n := e.node(Options{})
+		task := sendTask(e.t, n.rpc(), scripted(directive.Directive{Outcome: directive.OutcomeAuthRequired}), nil)
+		if task.Status.State == a2a.TaskStateAuthRequired && task.Status.Message == nil {
+			return "TASK_STATE_AUTH_REQUIRED without a status message"
+		}
+		return ""
+	}
+}

@@ -63,10 +63,11 @@ const (
 	PromptReject        = "reject"         // a task the agent rejects
 	PromptMessage       = "message"        // a plain Message reply, no task
 	PromptArtifacts     = "artifacts"      // a task that streams several artifact chunks
+	PromptAuthRequired  = "auth-required"  // a task that asks for authorization, then goes on after the next message
 )
 
 // PromptKeys lists the keys a prompt map may have.
-var PromptKeys = []string{PromptComplete, PromptSlow, PromptInputRequired, PromptFail, PromptReject, PromptMessage, PromptArtifacts}
+var PromptKeys = []string{PromptComplete, PromptSlow, PromptInputRequired, PromptFail, PromptReject, PromptMessage, PromptArtifacts, PromptAuthRequired}
 
 // DirectiveBehaviour scripts the agent through the directive extension.
 type DirectiveBehaviour struct{}
@@ -168,6 +169,8 @@ func promptKey(s Script) string {
 		return PromptReject
 	case directive.OutcomeInputRequired:
 		return PromptInputRequired
+	case directive.OutcomeAuthRequired:
+		return PromptAuthRequired
 	case directive.OutcomeMessage:
 		return PromptMessage
 	}

@@ -111,6 +111,8 @@ func outcomeOfKey(k string) directive.Outcome {
 		return directive.OutcomeRejected
 	case PromptInputRequired:
 		return directive.OutcomeInputRequired
+	case PromptAuthRequired:
+		return directive.OutcomeAuthRequired
 	case PromptMessage:
 		return directive.OutcomeMessage
 	}

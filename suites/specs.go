@@ -485,6 +485,23 @@ var registry = []Info{
 			"serve the request.",
 	},
 
+	{
+		// a2a-v1 §13 (spec §7.6.1): "The agent MUST use a Task and MUST include a status message
+		// explaining what is needed"; §4: "Agents SHOULD accept messages while a task is in
+		// AUTH_REQUIRED".
+		ID: "LIFE-030", Suite: Lifecycle, Level: MUST,
+		Title:    "A task asking for authorization enters TASK_STATE_AUTH_REQUIRED with a status message saying what is needed, and accepts a follow-up message",
+		Sections: []string{"7.6.1", "4.1.3"},
+		TCK:      []string{"AUTH-INTASK-001", "AUTH-INTASK-002", "AUTH-INTASK-003", "AUTH-INTASK-006"},
+		Needs:    []Need{NeedBehaviour},
+		Enable:   "Give the agent the directive extension (docs/directive-extension.md) in its test build, or a prompt map in the config (prompt-map: {auth-required: …}) naming text that makes it ask for authorization.",
+		Why: "An agent that needs the client to authorize something must track the work in a Task " +
+			"in TASK_STATE_AUTH_REQUIRED and say in the status message what is needed, or the client " +
+			"cannot tell what to do. The task should still take the client's messages (to go on once " +
+			"authorized, correct or decline): refusing one warns. Where the task goes after the " +
+			"follow-up (done, or asking again) is the agent's choice and is an observation.",
+	},
+
 	// ---- webhook ---------------------------------------------------------
 	{
 		// a2a-v1 §7.1 (spec §3.1.7–§3.1.10): "Create returns the config with its assigned id";

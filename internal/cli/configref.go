@@ -17,7 +17,7 @@ import (
 // a flag and without an entry here fails the generator's test.
 var fileOnlyKeys = map[string]string{
 	"prompt-map": "for an agent without the directive extension: for each behaviour the timing specs need " +
-		"(`complete`, `slow`, `input-required`, `fail`, `reject`, `message`, `artifacts`), the text that makes the agent show it; " +
+		"(`complete`, `slow`, `input-required`, `fail`, `reject`, `message`, `artifacts`, `auth-required`), the text that makes the agent show it; " +
 		"a missing key makes the specs that need it could-not-run, naming the key " +
 		"([examples/reference-prompt-map.yaml](../examples/reference-prompt-map.yaml), [examples/llm-prompt-map.yaml](../examples/llm-prompt-map.yaml))",
 	"implementation-name":    "the implementation's name in the report and the scorecard, instead of the card's `name`",

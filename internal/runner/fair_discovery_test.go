@@ -173,3 +173,16 @@ func TestShouldPartsOfMustSpecsWarn(t *testing.T) {
 		t.Errorf("exit %d: a SHOULD miss must not fail the run", r.exit)
 	}
 }
+
+// LIFE-030's follow-up part is a SHOULD: an agent that refuses messages in
+// TASK_STATE_AUTH_REQUIRED warns, and the run does not fail.
+func TestAuthRequiredRefusingMessagesWarns(t *testing.T) {
+	t.Parallel()
+	r := runVariant(t, fakes.Options{RefuseAuthRequiredMessages: true}, "--focus", "LIFE-030", "--seed", "2")
+	if res := result(t, r, "LIFE-030"); res.Verdict != reports.Warn || len(res.Violations) == 0 {
+		t.Errorf("LIFE-030: %s (%d violations): %s, want warn listing the refused follow-up", res.Verdict, len(res.Violations), res.Reason)
+	}
+	if r.exit != 0 {
+		t.Errorf("exit %d: a SHOULD miss must not fail the run", r.exit)
+	}
+}

@@ -33,7 +33,7 @@ func promptMapConfig(t *testing.T, keys ...string) string {
 	all := map[string]string{
 		"complete": "say hello", "slow": "work slowly then complete", "input-required": "ask me for input",
 		"fail": "fail this task", "reject": "reject this task", "message": "reply with a message",
-		"artifacts": "stream three chunks",
+		"artifacts": "stream three chunks", "auth-required": "require authorization",
 	}
 	if len(keys) == 0 {
 		for k := range all {
@@ -151,7 +151,7 @@ func TestEverySpecWithOnlySlowAndComplete(t *testing.T) {
 	if r.report == nil {
 		t.Fatalf("no report (exit %d)\n%s\n%s", r.exit, r.stdout, r.stderr)
 	}
-	keys := regexp.MustCompile(`"(input-required|fail|reject|message|artifacts)"`)
+	keys := regexp.MustCompile(`"(input-required|fail|reject|message|artifacts|auth-required)"`)
 	for _, res := range r.report.Results {
 		switch {
 		case res.Verdict == reports.Pass, res.Verdict == reports.NotApplicable, restartUnavailable(res), needsDriver(res):
