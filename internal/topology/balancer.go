@@ -124,6 +124,7 @@ func (b *Balancer) proxyTo(u *url.URL, name string) *httputil.ReverseProxy {
 		},
 		// Streams are flushed event by event.
 		FlushInterval: -1,
+		Transport:     proxyTransport,
 		ModifyResponse: func(r *http.Response) error {
 			if r.Header.Get(InstanceHeader) == "" {
 				r.Header.Set(InstanceHeader, name)
@@ -135,6 +136,17 @@ func (b *Balancer) proxyTo(u *url.URL, name string) *httputil.ReverseProxy {
 			http.Error(w, "a2a-conform load balancer: instance "+name+" did not answer: "+err.Error(), http.StatusBadGateway)
 		},
 	}
+}
+
+// proxyTransport carries the balancer's and the CDN's calls to the
+// instances: a transport of their own, not http.DefaultTransport (which the
+// in-process agents' push clients also use), without keep-alives, so that no
+// proxied stream shares a pooled connection's fate. Every hop is loopback.
+var proxyTransport http.RoundTripper = &http.Transport{
+	Proxy:                 nil,
+	DialContext:           (&net.Dialer{Timeout: 10 * time.Second}).DialContext,
+	DisableKeepAlives:     true,
+	ResponseHeaderTimeout: 0,
 }
 
 // ServeHTTP forwards one call to the pinned or chosen instance.

@@ -73,6 +73,7 @@ func NewCDN(origin string) (*CDN, error) {
 			c.forwarded(pr.Out.Header, pr.In.Host)
 		},
 		FlushInterval: -1,
+		Transport:     proxyTransport,
 	}
 	c.srv = &http.Server{Handler: c, ReadHeaderTimeout: 10 * time.Second}
 	go c.srv.Serve(ln)
