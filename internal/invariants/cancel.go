@@ -119,3 +119,51 @@ func RaceBound(n, v int) string {
 	}
 	return fmt.Sprintf("0 violations in %d trials: violation rate < %.2g per trial at 95%% confidence (3/n)", n, 3/float64(n))
 }
+
+// RaceTally counts the trials of a cancel-then-complete race by side: the
+// cancel landed first ("canceled") or the task ended first
+// ("completed-first"), with the violating trials of each side, and the
+// trials whose outcome stayed unknown.
+type RaceTally struct {
+	Decided, Unknown         int
+	Canceled, CompletedFirst int
+	// VCanceled and VCompleted count trials with violations on each side.
+	VCanceled, VCompleted int
+	// Violating counts every trial with violations, whatever its side.
+	Violating    int
+	Violations   []Violation
+	FirstUnknown string
+}
+
+// TallyRace sums trial results. A trial with violations is decided, on the
+// side its outcome names.
+func TallyRace(results []TrialResult) RaceTally {
+	var s RaceTally
+	for _, r := range results {
+		if len(r.Violations) == 0 && r.Indeterminate != "" {
+			s.Unknown++
+			if s.FirstUnknown == "" {
+				s.FirstUnknown = r.Indeterminate
+			}
+			continue
+		}
+		s.Decided++
+		s.Violations = append(s.Violations, r.Violations...)
+		if len(r.Violations) > 0 {
+			s.Violating++
+		}
+		switch r.Outcome {
+		case "canceled":
+			s.Canceled++
+			if len(r.Violations) > 0 {
+				s.VCanceled++
+			}
+		case "completed-first":
+			s.CompletedFirst++
+			if len(r.Violations) > 0 {
+				s.VCompleted++
+			}
+		}
+	}
+	return s
+}

@@ -326,13 +326,13 @@ var _ = suites.Spec("LIFE-014", func(ctx context.Context, t *suites.T) {
 			offsets[i] = lo + time.Duration(rng.Int63n(int64(centre+half-lo)+1))
 		}
 		results = append(results, runTrials(ctx, t, c, offsets, script)...)
-		sides := raceSides(results)
+		sides := invariants.TallyRace(results)
 		switch {
-		case sides.canceled >= need && sides.completedFirst >= need:
+		case sides.Canceled >= need && sides.CompletedFirst >= need:
 			round = raceRounds
-		case sides.canceled == 0 && sides.completedFirst == 0:
+		case sides.Canceled == 0 && sides.CompletedFirst == 0:
 			round = raceRounds // nothing decided: more trials will not help
-		case sides.canceled < need:
+		case sides.Canceled < need:
 			// The tasks (nearly) always completed before their cancel: cancel earlier.
 			centre, half = centre/2, centre/2
 		default:
@@ -340,27 +340,27 @@ var _ = suites.Spec("LIFE-014", func(ctx context.Context, t *suites.T) {
 			centre, half = centre+half, centre
 		}
 	}
-	sides := raceSides(results)
+	sides := invariants.TallyRace(results)
 	t.Observe("race.trials", strconv.Itoa(len(results)))
-	t.Observe("race.decided", strconv.Itoa(sides.decided))
-	t.Observe("race.indeterminate", strconv.Itoa(sides.unknown))
-	t.Observe("race.canceled", strconv.Itoa(sides.canceled))
-	t.Observe("race.completed-first", strconv.Itoa(sides.completedFirst))
+	t.Observe("race.decided", strconv.Itoa(sides.Decided))
+	t.Observe("race.indeterminate", strconv.Itoa(sides.Unknown))
+	t.Observe("race.canceled", strconv.Itoa(sides.Canceled))
+	t.Observe("race.completed-first", strconv.Itoa(sides.CompletedFirst))
 	t.Observe("race.window", fmt.Sprintf("cancel offsets after creation: %s (completion %s after creation)", strings.Join(windows, "; then "), completion.Round(time.Millisecond)))
-	t.Observe("race.bound.canceled", invariants.RaceBound(sides.canceled, sides.vCanceled))
-	t.Observe("race.bound.completed-first", invariants.RaceBound(sides.completedFirst, sides.vCompleted))
-	t.Observe("race.bound", invariants.RaceBound(sides.decided, len(sides.violations)))
-	t.Record(sides.violations...)
+	t.Observe("race.bound.canceled", invariants.RaceBound(sides.Canceled, sides.VCanceled))
+	t.Observe("race.bound.completed-first", invariants.RaceBound(sides.CompletedFirst, sides.VCompleted))
+	t.Observe("race.bound", invariants.RaceBound(sides.Decided, len(sides.Violations)))
+	t.Record(sides.Violations...)
 	switch {
-	case sides.decided < len(results)*9/10:
+	case sides.Decided < len(results)*9/10:
 		t.Indeterminate("only %d of %d trials had a known outcome (first unknown: %s); %s",
-			sides.decided, len(results), sides.firstUnknown, invariants.RaceBound(sides.decided, 0))
-	case sides.canceled < need:
+			sides.Decided, len(results), sides.FirstUnknown, invariants.RaceBound(sides.Decided, 0))
+	case sides.Canceled < need:
 		t.Indeterminate("the race rarely went the cancel's way: in %d decided trials only %d cancels were acknowledged before the task ended, fewer than the %d needed to bound that side (windows: %s)",
-			sides.decided, sides.canceled, need, strings.Join(windows, "; "))
-	case sides.completedFirst < need:
+			sides.Decided, sides.Canceled, need, strings.Join(windows, "; "))
+	case sides.CompletedFirst < need:
 		t.Indeterminate("the race rarely went the task's way: in %d decided trials only %d tasks ended before their cancel, fewer than the %d needed to bound that side (windows: %s); an agent that queues tasks, or completes much later than it did when calibrated, does this",
-			sides.decided, sides.completedFirst, need, strings.Join(windows, "; "))
+			sides.Decided, sides.CompletedFirst, need, strings.Join(windows, "; "))
 	}
 })
 
@@ -370,43 +370,6 @@ const raceRounds = 3
 
 // raceMinSide is the least number of decided trials on each side of the race.
 const raceMinSide = 5
-
-// raceTally counts a race's trials by side.
-type raceTally struct {
-	decided, unknown         int
-	canceled, completedFirst int
-	vCanceled, vCompleted    int
-	violations               []invariants.Violation
-	firstUnknown             string
-}
-
-func raceSides(results []invariants.TrialResult) raceTally {
-	var s raceTally
-	for _, r := range results {
-		if len(r.Violations) == 0 && r.Indeterminate != "" {
-			s.unknown++
-			if s.firstUnknown == "" {
-				s.firstUnknown = r.Indeterminate
-			}
-			continue
-		}
-		s.decided++
-		s.violations = append(s.violations, r.Violations...)
-		switch r.Outcome {
-		case "canceled":
-			s.canceled++
-			if len(r.Violations) > 0 {
-				s.vCanceled++
-			}
-		case "completed-first":
-			s.completedFirst++
-			if len(r.Violations) > 0 {
-				s.vCompleted++
-			}
-		}
-	}
-	return s
-}
 
 // runTrials runs one trial per offset, raceParallel(t) at a time.
 func runTrials(ctx context.Context, t *suites.T, c *client.Client, offsets []time.Duration, script suites.Script) []invariants.TrialResult {

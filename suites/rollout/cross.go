@@ -185,21 +185,10 @@ var _ = suites.Spec("ROLL-006", func(ctx context.Context, t *suites.T) {
 		}()
 	}
 	wg.Wait()
-	var canceled, completed, unknown, vs int
-	for _, r := range results {
-		t.Record(r.Violations...)
-		if len(r.Violations) > 0 {
-			vs++
-		}
-		switch {
-		case len(r.Violations) == 0 && r.Indeterminate != "":
-			unknown++
-		case r.Outcome == "canceled":
-			canceled++
-		case r.Outcome == "completed-first":
-			completed++
-		}
-	}
+	tally := invariants.TallyRace(results)
+	t.Record(tally.Violations...)
+	canceled, completed, unknown := tally.Canceled, tally.CompletedFirst, tally.Unknown
+	vs := tally.Violating
 	t.Observe("race", fmt.Sprintf("%d trials across %d instances: %d canceled, %d completed first, %d unknown; offsets 0..%s after creation (task takes about %s)",
 		trials, n, canceled, completed, unknown, (2*expected).Round(time.Millisecond), expected.Round(time.Millisecond)))
 	t.Observe("race.bound", invariants.RaceBound(canceled+completed, vs))
