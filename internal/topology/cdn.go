@@ -97,7 +97,9 @@ func (c *CDN) URL() string { return c.url }
 // everything else through.
 func (c *CDN) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path != CardPath || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
-		c.proxy.ServeHTTP(w, r)
+		if readWholeBody(w, r, "a2a-conform CDN") {
+			c.proxy.ServeHTTP(w, r)
+		}
 		return
 	}
 	if cp := c.hit(r); cp != nil {

@@ -7,8 +7,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"sync"
 	"time"
 
@@ -89,7 +91,8 @@ func StartEmbedded(ctx context.Context, o EmbeddedOptions) (*Embedded, error) {
 	// (fakes.DefaultPrompts); without a directive part it does nothing else
 	// differently.
 	opts := fakes.Options{Name: "embedded-0", Store: e.store, Faults: o.Faults,
-		PromptMap: true, DisableDirective: o.NoDirective, WebhookAllow: o.WebhookAllow, RequireAuth: o.RequireAuth}
+		PromptMap: true, DisableDirective: o.NoDirective, WebhookAllow: o.WebhookAllow, RequireAuth: o.RequireAuth,
+		Logger: agentLogger()}
 	if o.Tweak != nil {
 		o.Tweak(&opts)
 	}
@@ -257,4 +260,17 @@ func (e *Embedded) Close() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// AgentLogEnv names the environment variable that, when set, sends the
+// embedded reference agents' logs (requests that failed, panics, push
+// deliveries, shutdowns) to standard error. They are discarded otherwise, so
+// that a run's output is the harness's own.
+const AgentLogEnv = "A2A_CONFORM_AGENT_LOG"
+
+func agentLogger() *slog.Logger {
+	if os.Getenv(AgentLogEnv) == "" {
+		return nil
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
