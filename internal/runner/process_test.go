@@ -68,7 +68,7 @@ func TestProcessDriverRunsTheVendorCommand(t *testing.T) {
 		t.Fatal("no results")
 	}
 	for _, res := range r.report.Results {
-		if res.Verdict != reports.Pass && res.Verdict != reports.NotApplicable && !cutStream(t, res.ID, res.Verdict, res.Reason) {
+		if res.Verdict != reports.Pass && res.Verdict != reports.NotApplicable {
 			t.Errorf("%s: %s: %s", res.ID, res.Verdict, res.Reason)
 		}
 	}

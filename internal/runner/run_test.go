@@ -86,7 +86,7 @@ func TestCleanReferenceAgentPassesEverySpec(t *testing.T) {
 		t.Fatalf("%d results, want one per registered spec (%d)", got, want)
 	}
 	for _, res := range r.report.Results {
-		if res.Verdict != reports.Pass && res.Verdict != reports.NotApplicable && !cutStream(t, res.ID, res.Verdict, res.Reason) {
+		if res.Verdict != reports.Pass && res.Verdict != reports.NotApplicable {
 			t.Errorf("%s: %s: %s", res.ID, res.Verdict, res.Reason)
 		}
 	}

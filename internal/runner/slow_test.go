@@ -160,9 +160,7 @@ func TestEverySpecWithOnlySlowAndComplete(t *testing.T) {
 				t.Errorf("%s could-not-run without naming the prompt key that would serve it: %s", res.ID, res.Reason)
 			}
 		default:
-			if !cutStream(t, res.ID, res.Verdict, res.Reason) {
-				t.Errorf("%s: %s: %s\nobservations: %v", res.ID, res.Verdict, res.Reason, res.Observations)
-			}
+			t.Errorf("%s: %s: %s\nobservations: %v", res.ID, res.Verdict, res.Reason, res.Observations)
 		}
 	}
 	t.Logf("verdicts: %s", summaryLine(r.report))
@@ -184,7 +182,7 @@ func TestEverySpecPassesTheSlowAgent(t *testing.T) {
 	for _, res := range r.report.Results {
 		// A --target run cannot restart or roll the agent; PUSH-009 and the
 		// ROLL specs say so.
-		if res.Verdict != reports.Pass && res.Verdict != reports.NotApplicable && !restartUnavailable(res) && !needsDriver(res) && !cutStream(t, res.ID, res.Verdict, res.Reason) {
+		if res.Verdict != reports.Pass && res.Verdict != reports.NotApplicable && !restartUnavailable(res) && !needsDriver(res) {
 			t.Errorf("%s: %s: %s\nobservations: %v", res.ID, res.Verdict, res.Reason, res.Observations)
 		}
 	}
@@ -214,14 +212,14 @@ func summaryLine(r *reports.Report) string {
 func TestParallelRunGivesTheSerialVerdicts(t *testing.T) {
 	t.Parallel()
 	for _, fault := range []string{"", "cancel-then-complete", "list-oldest-first"} {
-		// The rollout suite's specs are exclusive and run alone, last, in
-		// both modes; selecting it also puts the harness's balancer and CDN
-		// in front of the agent, through which a stream was seen cut on a
-		// loaded machine (issue 11 note). What this test proves is that
-		// concurrency does not change the judgement of the other specs.
-		args := []string{"--seed", "17", "--race-trials", "40", "--suite", "discovery,lifecycle,webhook"}
+		// The clean run takes every suite, so that the other specs run
+		// concurrently through the balancer and CDN the rollout suite puts
+		// in front of the agent. Under a fault the rollout suite is left
+		// out: its specs are exclusive and run alone, last, in both modes,
+		// and it would only lengthen the test.
+		args := []string{"--seed", "17", "--race-trials", "40"}
 		if fault != "" {
-			args = append(args, "--fault", fault)
+			args = append(args, "--fault", fault, "--suite", "discovery,lifecycle,webhook")
 		}
 		serial := runCLI(t, nil, append(args, "--parallel", "1")...)
 		parallel := runCLI(t, nil, append(args, "--parallel", "8")...)
@@ -238,7 +236,7 @@ func TestParallelRunGivesTheSerialVerdicts(t *testing.T) {
 			return ""
 		}
 		for id, v := range vs {
-			if vp[id] != v && !cutStream(t, id, v, reason(serial.report, id)) && !cutStream(t, id, vp[id], reason(parallel.report, id)) {
+			if vp[id] != v {
 				t.Errorf("fault %q: %s is %s with --parallel 1 but %s with --parallel 8\nserial: %s\nparallel: %s",
 					fault, id, v, vp[id], reason(serial.report, id), reason(parallel.report, id))
 			}
@@ -260,14 +258,4 @@ func TestParallelRunGivesTheSerialVerdicts(t *testing.T) {
 			}
 		}
 	}
-}
-
-// cutStream tolerates, loudly, the one known flaky verdict (suites.CutStream).
-func cutStream(t *testing.T, id string, v reports.Verdict, reason string) bool {
-	t.Helper()
-	if suites.CutStream(v, reason) {
-		t.Logf("KNOWN DEFECT tolerated: %s indeterminate because a stream was cut: %s", id, reason)
-		return true
-	}
-	return false
 }
