@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/runner"
+	"github.com/a2a-conform/a2a-conform/internal/topology"
 )
 
 // fileOnlyKeys documents the config keys that have no flag: the flag set
@@ -120,7 +121,8 @@ so a typo never silently drops a setting. Examples: [examples/](../examples/).
 
 Auth headers can also come from the environment variable ` + "`$" + runner.HeaderEnv + "`" + `, one ` + "`Name: value`" + ` per
 line, added to ` + "`header`" + `: use it for CI secrets, so that they never appear on a command line.
-Header values are redacted from every report.
+Header values are redacted from every report. Setting ` + "`$" + topology.AgentLogEnv + "`" + ` (to anything)
+sends the embedded reference agents' own logs to standard error, to debug a run against them.
 
 | key | flag | file | type | default | meaning |
 | --- | --- | --- | --- | --- | --- |
