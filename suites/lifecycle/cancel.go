@@ -240,7 +240,9 @@ var _ = suites.Spec("LIFE-011", func(ctx context.Context, t *suites.T) {
 	// watched counts answers that showed a task after it ended: without one,
 	// the checker below would hold over nothing but the tasks' last states.
 	watched := 0
-	for time.Now().Before(until) {
+	// At least one round, even when a loaded agent or machine took the
+	// whole window to get here: a round is what the spec's verdict rests on.
+	for round := 0; round == 0 || time.Now().Before(until); round++ {
 		for _, id := range ids {
 			if _, err := t.Get(ctx, c, id); err == nil {
 				watched++
