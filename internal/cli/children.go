@@ -3,14 +3,18 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
+	"github.com/a2a-conform/a2a-conform/fakes"
 	"github.com/a2a-conform/a2a-conform/internal/runner"
 	"github.com/a2a-conform/a2a-conform/reports"
 )
@@ -134,6 +138,34 @@ func baseSeed(given int64) int64 {
 		return given
 	}
 	return time.Now().UnixNano()%1_000_000 + 1
+}
+
+// batch is what the flakes and matrix commands set up before their child
+// runs: the faults --fault picked (all when none), where the reports go, and
+// a context that an interrupt cancels.
+type batch struct {
+	faults []fakes.FaultInfo
+	dir    string
+	temp   bool // dir is the batch's own temporary directory
+	ctx    context.Context
+	stop   func()
+}
+
+// newBatch sets a batch up, or says why not on stderr (prefixed by cmd) and
+// returns nil: a usage error.
+func newBatch(cmd string, faultNames []string, work string, stderr io.Writer) *batch {
+	faults, err := pickFaults(faultNames)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
+		return nil
+	}
+	dir, temp, err := workDir(work, "a2a-conform-"+cmd+"-")
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
+		return nil
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	return &batch{faults: faults, dir: dir, temp: temp, ctx: ctx, stop: stop}
 }
 
 // workDir is where the children's reports go: the given directory, else a

@@ -1,16 +1,13 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/fakes"
@@ -51,18 +48,12 @@ func flakesCmd(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return runner.ExitUsage
 	}
-	faults, err := pickFaults(splitComma(faultF))
-	if err != nil {
-		fmt.Fprintf(stderr, "flakes: %v\n", err)
+	b := newBatch("flakes", splitComma(faultF), *work, stderr)
+	if b == nil {
 		return runner.ExitUsage
 	}
-	dir, temp, err := workDir(*work, "a2a-conform-flakes-")
-	if err != nil {
-		fmt.Fprintf(stderr, "flakes: %v\n", err)
-		return runner.ExitUsage
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	defer b.stop()
+	faults, dir, temp, ctx := b.faults, b.dir, b.temp, b.ctx
 
 	base := baseSeed(*seed)
 	next := base

@@ -1,15 +1,12 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 
 	"github.com/a2a-conform/a2a-conform/fakes"
 	"github.com/a2a-conform/a2a-conform/internal/runner"
@@ -48,11 +45,6 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return runner.ExitUsage
 	}
-	faults, err := pickFaults(splitComma(faultF))
-	if err != nil {
-		fmt.Fprintf(stderr, "matrix: %v\n", err)
-		return runner.ExitUsage
-	}
 	if len(faultF) == 0 {
 		// Found out now, not after minutes of runs.
 		if st, err := os.Stat(filepath.Dir(*out)); err != nil || !st.IsDir() {
@@ -60,13 +52,12 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 			return runner.ExitUsage
 		}
 	}
-	dir, temp, err := workDir(*work, "a2a-conform-matrix-")
-	if err != nil {
-		fmt.Fprintf(stderr, "matrix: %v\n", err)
+	b := newBatch("matrix", splitComma(faultF), *work, stderr)
+	if b == nil {
 		return runner.ExitUsage
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	defer b.stop()
+	faults, dir, temp, ctx := b.faults, b.dir, b.temp, b.ctx
 
 	base := baseSeed(*seed)
 	fmt.Fprintf(stdout, "a2a-conform matrix · %d faults · %d at a time · seeds from %d (rerun with --seed %d) · reports in %s\n", len(faults), *parallel, base, base, dir)
