@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"reflect"
 	"sort"
 	"strings"
 	"syscall"
@@ -214,49 +215,41 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	return out.Exit
 }
 
-// mergeFlags returns the file config with every explicitly set scalar flag applied.
+// mergeFlags returns the file config with every explicitly set scalar flag
+// applied. Each flag is copied into the runner.Config field whose yaml key
+// is its name (the generated reference joins them the same way), so that a
+// new flag cannot be forgotten here; the list flags (listFlags) are merged
+// by runCmd, and --config names the file itself.
 func mergeFlags(fs *flag.FlagSet, file, flags runner.Config) runner.Config {
 	out := file
+	dst, src := reflect.ValueOf(&out).Elem(), reflect.ValueOf(flags)
 	fs.Visit(func(f *flag.Flag) {
-		switch f.Name {
-		case "target":
-			out.Target = flags.Target
-		case "label-filter":
-			out.LabelFilter = flags.LabelFilter
-		case "seed":
-			out.Seed = flags.Seed
-		case "out":
-			out.Out = flags.Out
-		case "agent-cmd":
-			out.AgentCmd = flags.AgentCmd
-		case "agent-cmd-next":
-			out.AgentCmdNext = flags.AgentCmdNext
-		case "instances":
-			out.Instances = flags.Instances
-		case "webhook-listen":
-			out.WebhookListen = flags.WebhookListen
-		case "webhook-url":
-			out.WebhookURL = flags.WebhookURL
-		case "subscribe-verb":
-			out.SubscribeVerb = flags.SubscribeVerb
-		case "race-trials":
-			out.RaceTrials = flags.RaceTrials
-		case "request-timeout":
-			out.RequestTimeout = flags.RequestTimeout
-		case "patience":
-			out.Patience = flags.Patience
-		case "parallel":
-			out.Parallel = flags.Parallel
-		case "jwks":
-			out.JWKS = flags.JWKS
-		case "no-directive":
-			out.NoDirective = flags.NoDirective
+		if f.Name == "config" || listFlags[f.Name] {
+			return
+		}
+		if i, ok := configField(f.Name); ok {
+			dst.Field(i).Set(src.Field(i))
 		}
 	})
 	if out.Out == "" {
 		out.Out = runner.DefaultOut
 	}
 	return out
+}
+
+// listFlags are the repeatable flags, which replace the file's list only
+// when given (runCmd).
+var listFlags = map[string]bool{"suite": true, "focus": true, "fault": true, "header": true}
+
+// configField is the index of the runner.Config field whose yaml key is name.
+func configField(name string) (int, bool) {
+	t := reflect.TypeOf(runner.Config{})
+	for i := 0; i < t.NumField(); i++ {
+		if key, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); key == name {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 func verdictCounts(s reports.Summary) string {
