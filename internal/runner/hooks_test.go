@@ -197,9 +197,7 @@ func checkHooksVerdicts(t *testing.T, r cliRun, want map[string]reports.Verdict)
 	}
 	seen := 0
 	for _, res := range r.report.Results {
-		if os.Getenv("HOOKS_VERBOSE") != "" {
-			t.Logf("%s %s: %s\n   obs: %v", res.ID, res.Verdict, res.Reason, res.Observations)
-		}
+		t.Logf("%s %s: %s\n   observations: %v", res.ID, res.Verdict, res.Reason, res.Observations)
 		if res.Suite != suites.Rollout {
 			continue
 		}
