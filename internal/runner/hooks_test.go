@@ -237,6 +237,9 @@ func TestHooksDriverRunsTheRolloutSpecsItCan(t *testing.T) {
 	if r.exit != 0 {
 		t.Errorf("exit %d, want 0\n%s", r.exit, r.stdout)
 	}
+	if _, problems, err := reports.VerifyFile(filepath.Join(r.out, "report.json")); err != nil || len(problems) > 0 {
+		t.Errorf("the hooks run's report does not verify: %v %v", err, problems)
+	}
 	byID := map[string]reports.Result{}
 	for _, res := range r.report.Results {
 		byID[res.ID] = res
@@ -358,8 +361,10 @@ func TestHooksThatFailOrHangAreCouldNotRun(t *testing.T) {
 	}
 	defer a.Shutdown(context.Background())
 	began := time.Now()
+	canary := "canary-hook-7d41c2"
 	r := runCLI(t, nil, "--target", srv.URL, "--focus", "ROLL-001,ROLL-002,ROLL-008", "--seed", "23",
-		"--hook-rotate-card", `echo "error: configmap agent-card not found" >&2; exit 4`,
+		"--header", "Authorization: Bearer "+canary,
+		"--hook-rotate-card", `echo "error: configmap agent-card not found (token `+canary+`)" >&2; exit 4`,
 		"--hook-rollout-step", `echo "waiting for rollout to finish: 0 of 2 updated replicas are available..."; sleep 120`,
 		"--hook-timeout", "1s")
 	if r.report == nil {
@@ -389,6 +394,21 @@ func TestHooksThatFailOrHangAreCouldNotRun(t *testing.T) {
 	}
 	if len(want) > 0 {
 		t.Errorf("no result for %v", want)
+	}
+	// A credential a hook prints, or its command line holds, is redacted
+	// like any other: the reason quotes it as [REDACTED], and no file the
+	// run wrote, nor its terminal output, holds it.
+	if res := r.report.Results; len(res) > 0 && !strings.Contains(r.stdout+fmt.Sprint(res), "token [REDACTED]") {
+		t.Errorf("the failing hook's output is not quoted redacted")
+	}
+	files, _ := filepath.Glob(filepath.Join(r.out, "*"))
+	for _, f := range files {
+		if b, _ := os.ReadFile(f); bytes.Contains(b, []byte(canary)) {
+			t.Errorf("%s holds the credential", filepath.Base(f))
+		}
+	}
+	if strings.Contains(r.stdout+r.stderr, canary) {
+		t.Error("the terminal output holds the credential")
 	}
 }
 
