@@ -106,6 +106,6 @@ type HookRunner interface {
 
 // EnableHooks is added to the Enable text of the rollout specs that run
 // under the hooks driver.
-const EnableHooks = " Against a deployment you run (--target), give the hooks driver commands that change it: " +
-	"--hook-rotate-card CMD (the card changes), --hook-rollout-step CMD (the deployment moves to the next build) or " +
-	"--hook-restart-instance CMD, each returning once the change is done (docs/config-reference.md)."
+const EnableHooks = " Against a deployment you run (--target), give the hooks driver the commands that change it " +
+	"(--hook-rotate-card, --hook-rollout-step, --hook-restart-instance; which ones this spec runs, and in which order " +
+	"it prefers them, is in docs/config-reference.md), each returning once its change is done."

@@ -412,6 +412,44 @@ func TestHooksThatFailOrHangAreCouldNotRun(t *testing.T) {
 	}
 }
 
+// With only a restart-instance hook, ROLL-002 runs on it (the agent kept
+// its task: here the hook restarts nothing, and the card's observation says
+// that nothing outward changed), while ROLL-001 and ROLL-008, which need the
+// card to change, are could-not-run naming the hooks that would run them.
+func TestHooksDriverWithOnlyARestartHook(t *testing.T) {
+	t.Parallel()
+	a, err := fakes.New(fakes.Options{Name: "staging"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(a)
+	defer srv.Close()
+	if err := a.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer a.Shutdown(context.Background())
+	r := runCLI(t, nil, "--target", srv.URL, "--focus", "ROLL-001,ROLL-002,ROLL-008", "--seed", "25",
+		"--hook-restart-instance", `echo "restarted $A2A_CONFORM_INSTANCE"`)
+	if r.report == nil {
+		t.Fatalf("no report (exit %d)\n%s\n%s", r.exit, r.stdout, r.stderr)
+	}
+	for _, res := range r.report.Results {
+		t.Logf("%s %s: %s\n   observations: %v", res.ID, res.Verdict, res.Reason, res.Observations)
+		switch res.ID {
+		case "ROLL-002":
+			if res.Verdict != reports.Pass || !strings.Contains(res.Observations["hook.restart-instance"], "restarted staging") ||
+				!strings.Contains(res.Observations["card"], "cannot be seen from outside") {
+				t.Errorf("ROLL-002: %s: %s\nobservations: %v", res.Verdict, res.Reason, res.Observations)
+			}
+		default:
+			if res.Verdict != reports.CouldNotRun || !strings.Contains(res.Reason, "it runs --hook-rotate-card or --hook-rollout-step") &&
+				!strings.Contains(res.Reason, "it runs --hook-rollout-step or --hook-rotate-card") || !strings.Contains(res.Reason, "only --hook-restart-instance") {
+				t.Errorf("%s: %s: %s", res.ID, res.Verdict, res.Reason)
+			}
+		}
+	}
+}
+
 // Hooks change a deployment the vendor runs: without --target they are a
 // usage error, and so is a hook timeout without a hook.
 func TestHookFlagsThatAreUsageErrors(t *testing.T) {

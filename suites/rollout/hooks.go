@@ -265,10 +265,20 @@ func taskAcrossHook(ctx context.Context, t *suites.T, hk suites.HookRunner, poin
 	first := t.WaitFor(ctx, c, task.ID, "input-required", suites.TerminalOrInterrupted)
 	t.Showed(script, first, "no task was waiting when the hook ran")
 	instance := instanceOf(t, task.ID)
+	cardBefore, _ := fetchCard(ctx, t, t.Env.BaseURL, nil)
 	began := time.Now()
 	gen := runHook(ctx, t, hk, point, []string{task.ID}, instance)
 	t.Observe("rotation", fmt.Sprintf("%s hook to generation %d, task %s was %s when it began (served by %s), hook took %s",
 		point, gen, task.ID, first.Status.State, orUnknown(instance), since(began)))
+	// Whether instances were replaced cannot be seen through the target;
+	// the card is the one outward sign, recorded for the reader.
+	if cardAfter, _ := fetchCard(ctx, t, t.Env.BaseURL, nil); cardBefore != nil && cardAfter != nil {
+		same := "the same card: whether the hook replaced instances cannot be seen from outside, only its exit status vouches for it"
+		if !bytes.Equal(cardBefore.Raw, cardAfter.Raw) {
+			same = "the card changed"
+		}
+		t.Observe("card", fmt.Sprintf("through the target, version %s before the hook and %s after: %s", version(cardBefore), version(cardAfter), same))
+	}
 	lost, found := 0, 0
 	for i := 1; i <= hookSamples; i++ {
 		where := fmt.Sprintf("GetTask %s through the target after the %s hook (read %d of %d)", task.ID, point, i, hookSamples)
