@@ -120,6 +120,9 @@ func NewHooks(o HooksOptions) (*Hooks, error) {
 	if len(cmds) == 0 {
 		return nil, errors.New("hooks driver: no hook command")
 	}
+	if err := ownGroup(exec.Command("/bin/sh")); err != nil {
+		return nil, errors.New("hooks driver: needs a Unix system (it runs /bin/sh -c and stops process groups)")
+	}
 	o.Commands = cmds
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultHookTimeout
