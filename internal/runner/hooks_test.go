@@ -201,6 +201,9 @@ func checkHooksVerdicts(t *testing.T, r cliRun, want map[string]reports.Verdict)
 		if res.Suite != suites.Rollout {
 			continue
 		}
+		if !rollout18[res.ID] {
+			continue // a later spec says for itself what it does under hooks
+		}
 		seen++
 		expect, runs := want[res.ID]
 		if !runs {
@@ -218,10 +221,14 @@ func checkHooksVerdicts(t *testing.T, r cliRun, want map[string]reports.Verdict)
 			t.Errorf("%s: the reason names neither the hooks driver nor the one that would run it: %s", res.ID, res.Reason)
 		}
 	}
-	if seen < 8 {
-		t.Errorf("%d rollout results, want at least ROLL-001…008", seen)
+	if seen != len(rollout18) {
+		t.Errorf("%d results of ROLL-001…008, want %d", seen, len(rollout18))
 	}
 }
+
+// rollout18 are the rollout specs this file proves under the hooks driver.
+var rollout18 = map[string]bool{"ROLL-001": true, "ROLL-002": true, "ROLL-003": true, "ROLL-004": true,
+	"ROLL-005": true, "ROLL-006": true, "ROLL-007": true, "ROLL-008": true}
 
 // The clean reference agent behind a --target, changed only by the hooks:
 // ROLL-001 and ROLL-002 run and pass, ROLL-008 runs and is could-not-run
