@@ -79,6 +79,10 @@ type Options struct {
 	// state (DefaultPatience when zero); T.Patience stretches it to the
 	// agent's observed pace.
 	Patience time.Duration
+	// HookTimeout is the most one hook of the hooks driver may take, the
+	// wait for the target to serve again included (0 without hooks): the
+	// rollout specs' timeouts grow by it.
+	HookTimeout time.Duration
 }
 
 // Transcript is the recorder as specs see it.

@@ -39,7 +39,8 @@ const (
 	NeedExtendedCard Need = "extended-card"
 	// NeedBehaviour: a scripted behaviour (directive extension or prompt map).
 	NeedBehaviour Need = "behaviour"
-	// NeedTopology: the harness controls instances (embedded or process driver).
+	// NeedTopology: the harness changes the deployment (embedded or process
+	// driver; a few specs also run under the hooks driver).
 	NeedTopology Need = "topology"
 	// NeedWebhook: the harness's webhook receiver is reachable from the agent.
 	NeedWebhook Need = "webhook"

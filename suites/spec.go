@@ -286,7 +286,10 @@ func (t *T) setVerdict(v reports.Verdict, reason string) {
 
 // SpecTimeoutOf bounds one spec: its registered timeout (DefaultSpecTimeout
 // when none), stretched in proportion when the run's patience is above
-// DefaultPatience, since a slower agent needs every wait longer.
+// DefaultPatience, since a slower agent needs every wait longer. A spec that
+// changes the deployment gets the hooks driver's HookTimeout on top: a hook
+// (a rollout of a staging deployment) may take minutes, and the spec runs
+// one.
 func SpecTimeoutOf(info Info, env *Env) time.Duration {
 	timeout := info.Timeout
 	if timeout == 0 {
@@ -294,6 +297,9 @@ func SpecTimeoutOf(info Info, env *Env) time.Duration {
 	}
 	if env != nil && env.Options.Patience > DefaultPatience {
 		timeout = time.Duration(float64(timeout) * float64(env.Options.Patience) / float64(DefaultPatience))
+	}
+	if env != nil && env.Options.HookTimeout > 0 && info.NeedsAny(NeedTopology) {
+		timeout += env.Options.HookTimeout
 	}
 	return timeout
 }

@@ -660,7 +660,7 @@ var registry = []Info{
 		Title:    "After a rotation the card's ETag changes exactly when the card changed, and revalidating with the old ETag gets 200 and the new card",
 		Sections: []string{"8.6.1"}, Scenario: "1",
 		Needs:     []Need{NeedTopology},
-		Enable:    EnableTopology,
+		Enable:    EnableTopology + EnableHooks,
 		Exclusive: true,
 		Why: "Scenario 1: the ETag is how a client learns the card's generation changed. The harness " +
 			"replaces every instance by the next generation and compares, per instance, the card and " +
@@ -673,7 +673,7 @@ var registry = []Info{
 		Title:    "A task running across a rotation stays reachable with its state and history intact, or is TaskNotFound; a follow-up to a lost task gets TaskNotFound, never a new task",
 		Sections: []string{"3.1.1", "3.1.3"}, Scenario: "1",
 		Needs:     []Need{NeedTopology, NeedBehaviour},
-		Enable:    EnableTopology + " The task is scripted: the directive extension or a prompt map with a \"slow\" key.",
+		Enable:    EnableTopology + EnableHooks + " The task is scripted: the directive extension or a prompt map with a \"slow\" key (under the hooks driver an \"input-required\" key: that task stays in progress however long the hook takes).",
 		Exclusive: true,
 		Timeout:   90 * time.Second,
 		Why: "Scenario 1: after a rolling restart the new instances had no record of a running task and " +
@@ -755,7 +755,7 @@ var registry = []Info{
 		Title:    "During a rollout a revalidating client sees each instance's new card within a measured time and never an older generation again",
 		Sections: []string{"8.6.1"}, Scenario: "1",
 		Needs:     []Need{NeedTopology},
-		Enable:    EnableTopology,
+		Enable:    EnableTopology + EnableHooks + " Under the hooks driver only part of the title can be checked (per instance it needs the embedded or process driver).",
 		Exclusive: true,
 		Why: "A client that caches the card and revalidates it (If-None-Match) must converge on the new " +
 			"generation once an instance serves it. The harness polls every instance while they are " +

@@ -75,3 +75,37 @@ type StaleCard interface {
 type CapabilityRoller interface {
 	RollWithout(ctx context.Context, streaming, push bool, step func(k int)) (generation int, err error)
 }
+
+// Hook points of the hooks driver: the commands a vendor gives for a
+// deployment the harness does not run (--hook-rotate-card, …).
+const (
+	HookRotateCard      = "rotate-card"
+	HookRestartInstance = "restart-instance"
+	HookRolloutStep     = "rollout-step"
+)
+
+// HookRunner changes a deployment the harness neither runs nor sees into
+// (driver hooks: a staging endpoint behind the vendor's own balancer) by
+// running the vendor's command for a hook point. It offers no Instances: a
+// spec that must address, pin or stop one instance cannot run under it, and
+// a spec that runs under it judges only what it sees through the target.
+type HookRunner interface {
+	// HookPoints lists the points that have a command.
+	HookPoints() []string
+	// RunHook runs point's command, with the spec's ID, the ids of the
+	// tasks it has running and the instance that served them ("" when
+	// unknown) in the command's environment, and returns once the command
+	// has and the target serves its card again. It returns the generation
+	// the deployment is at afterwards and a one-line account of the run
+	// (exit status, time, the tail of its output) for the spec to record. A
+	// command that exits non-zero or outlives its timeout, or a target that
+	// does not serve its card afterwards, is an error carrying the exit
+	// status and the output's tail: the spec could not run.
+	RunHook(ctx context.Context, point, spec string, taskIDs []string, instance string) (generation int, account string, err error)
+}
+
+// EnableHooks is added to the Enable text of the rollout specs that run
+// under the hooks driver.
+const EnableHooks = " Against a deployment you run (--target), give the hooks driver the commands that change it " +
+	"(--hook-rotate-card, --hook-rollout-step, --hook-restart-instance; which ones this spec runs, and in which order " +
+	"it prefers them, is in docs/config-reference.md), each returning once its change is done."

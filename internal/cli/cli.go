@@ -11,11 +11,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"reflect"
 	"sort"
 	"strings"
 	"syscall"
 
 	"github.com/a2a-conform/a2a-conform/internal/runner"
+	"github.com/a2a-conform/a2a-conform/internal/topology"
 	"github.com/a2a-conform/a2a-conform/reports"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
@@ -145,6 +147,10 @@ func runFlagSet(stderr io.Writer, a *runArgs) *flag.FlagSet {
 	fs.StringVar(&c.AgentCmd, "agent-cmd", "", "process driver: shell command `TEMPLATE` (run with /bin/sh -c) that starts one agent instance serving HTTP on 127.0.0.1:{port}; also {instance} (0,1,…), {generation} (1), {store} (one file path shared by the instances); output goes to DIR/agent.log")
 	fs.StringVar(&c.AgentCmdNext, "agent-cmd-next", "", "process driver: command `TEMPLATE` of the next build, which the rollout suite rolls the instances to one by one ({generation} 2, 3, …); default: --agent-cmd again")
 	fs.IntVar(&c.Instances, "instances", 0, "process driver: number of instances of --agent-cmd to start, each on its own port (default 1; the specs talk to instance 0)")
+	fs.StringVar(&c.HookRotateCard, "hook-rotate-card", "", "hooks driver (with --target): shell `COMMAND` (/bin/sh -c) that changes the card your deployment serves (a new version, interfaces or auth) and returns once every instance serves it; run by ROLL-001 (and by ROLL-002 and ROLL-008 when there is no --hook-rollout-step)")
+	fs.StringVar(&c.HookRestartInstance, "hook-restart-instance", "", "hooks driver (with --target): shell `COMMAND` that restarts your agent's instance(s), same build and card, and returns once they serve again; run by ROLL-002 when neither other hook is given")
+	fs.StringVar(&c.HookRolloutStep, "hook-rollout-step", "", "hooks driver (with --target): shell `COMMAND` that rolls your deployment to the next build and returns once the rollout is done, e.g. 'kubectl rollout restart deploy/agent && kubectl rollout status deploy/agent'; run by ROLL-002 and ROLL-008 (and by ROLL-001 when there is no --hook-rotate-card)")
+	fs.DurationVar(&c.HookTimeout, "hook-timeout", 0, fmt.Sprintf("hooks driver: how long each hook command may run (default %s); then its process group is killed and the spec is could-not-run. After a hook the harness also waits up to %s for the target to serve its card", topology.DefaultHookTimeout, topology.ReadyTimeout))
 	fs.StringVar(&c.WebhookListen, "webhook-listen", "", "`ADDR` the harness's push receiver listens on (default 127.0.0.1:0)")
 	fs.StringVar(&c.WebhookURL, "webhook-url", "", "base `URL` at which the agent reaches the receiver, when not the listen address")
 	fs.StringVar(&c.SubscribeVerb, "subscribe-verb", "", "HTTP verb for REST SubscribeToTask: POST (spec prose, default) or GET (proto)")
@@ -209,49 +215,41 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	return out.Exit
 }
 
-// mergeFlags returns the file config with every explicitly set scalar flag applied.
+// mergeFlags returns the file config with every explicitly set scalar flag
+// applied. Each flag is copied into the runner.Config field whose yaml key
+// is its name (the generated reference joins them the same way), so that a
+// new flag cannot be forgotten here; the list flags (listFlags) are merged
+// by runCmd, and --config names the file itself.
 func mergeFlags(fs *flag.FlagSet, file, flags runner.Config) runner.Config {
 	out := file
+	dst, src := reflect.ValueOf(&out).Elem(), reflect.ValueOf(flags)
 	fs.Visit(func(f *flag.Flag) {
-		switch f.Name {
-		case "target":
-			out.Target = flags.Target
-		case "label-filter":
-			out.LabelFilter = flags.LabelFilter
-		case "seed":
-			out.Seed = flags.Seed
-		case "out":
-			out.Out = flags.Out
-		case "agent-cmd":
-			out.AgentCmd = flags.AgentCmd
-		case "agent-cmd-next":
-			out.AgentCmdNext = flags.AgentCmdNext
-		case "instances":
-			out.Instances = flags.Instances
-		case "webhook-listen":
-			out.WebhookListen = flags.WebhookListen
-		case "webhook-url":
-			out.WebhookURL = flags.WebhookURL
-		case "subscribe-verb":
-			out.SubscribeVerb = flags.SubscribeVerb
-		case "race-trials":
-			out.RaceTrials = flags.RaceTrials
-		case "request-timeout":
-			out.RequestTimeout = flags.RequestTimeout
-		case "patience":
-			out.Patience = flags.Patience
-		case "parallel":
-			out.Parallel = flags.Parallel
-		case "jwks":
-			out.JWKS = flags.JWKS
-		case "no-directive":
-			out.NoDirective = flags.NoDirective
+		if f.Name == "config" || listFlags[f.Name] {
+			return
+		}
+		if i, ok := configField(f.Name); ok {
+			dst.Field(i).Set(src.Field(i))
 		}
 	})
 	if out.Out == "" {
 		out.Out = runner.DefaultOut
 	}
 	return out
+}
+
+// listFlags are the repeatable flags, which replace the file's list only
+// when given (runCmd).
+var listFlags = map[string]bool{"suite": true, "focus": true, "fault": true, "header": true}
+
+// configField is the index of the runner.Config field whose yaml key is name.
+func configField(name string) (int, bool) {
+	t := reflect.TypeOf(runner.Config{})
+	for i := 0; i < t.NumField(); i++ {
+		if key, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); key == name {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 func verdictCounts(s reports.Summary) string {

@@ -148,6 +148,31 @@ sends the embedded reference agents' own logs to standard error, to debug a run 
 A default of — means the flag's zero value, which the harness replaces as the meaning column says.
 Exit codes: 0 no MUST or invariant failed, 1 something failed, 2 usage or configuration error,
 3 the target could not be reached.
+
+## Hooks driver
+
+With ` + "`--target`" + ` and at least one ` + "`hook-…`" + ` command, the run's topology driver is ` + "`hooks`" + `: the
+rollout specs that need no instance identity change your deployment by running your commands
+(ROLL-001, ROLL-002, and ROLL-008, which through one endpoint can check only part of its title);
+the others are could-not-run, naming what they need. Each command runs with ` + "`/bin/sh -c`" + ` in a
+process group of its own, one at a time, and must return once its change is done. It gets at most
+` + "`hook-timeout`" + `; then the group gets SIGTERM, and SIGKILL ` + topology.HookStopGrace.String() + ` later. After it exits 0 the harness
+waits (at most ` + topology.ReadyTimeout.String() + `) until the target's card answers with anything but 502, 503 or 504. A command
+that exits non-zero or times out, or a target that does not come back, makes the spec
+could-not-run with the exit status and the last lines of the output, never pass or fail. Each
+command's output goes to ` + "`DIR/" + runner.HookLog + "`" + `, and its exit status, time and last lines into the spec's
+observations (` + "`hook.POINT`" + `); keep credentials out of the command line, which failure reasons
+quote, and take them from the environment, which the command inherits. Besides the harness's
+environment a command gets:
+
+| variable | value |
+| --- | --- |
+`)
+	for _, v := range topology.HookEnvVars {
+		fmt.Fprintf(&b, "| `%s` | %s |\n", v.Name, mdCell(v.Meaning))
+	}
+	b.WriteString(`
+Example: [examples/staging-hooks.yaml](../examples/staging-hooks.yaml).
 `)
 	return b.String(), nil
 }

@@ -1,9 +1,16 @@
 package cli
 
 import (
+	"flag"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/internal/runner"
 )
 
 const configRefPath = "../../docs/config-reference.md"
@@ -54,5 +61,63 @@ func TestConfigKeysCoverFlagsAndFields(t *testing.T) {
 	}
 	if k := seen["config"]; !k.flag || k.file {
 		t.Errorf("config is a flag-only key: %+v", k)
+	}
+}
+
+// Every scalar flag given on the command line wins over the config file's
+// value of the same key, the hook commands included: mergeFlags copies by
+// key, so a new flag cannot be left out of it.
+func TestFlagsWinOverTheFile(t *testing.T) {
+	var a runArgs
+	fs := runFlagSet(io.Discard, &a)
+	var file runner.Config
+	fv := reflect.ValueOf(&file).Elem()
+	var args []string
+	want := map[string]string{}
+	fs.VisitAll(func(f *flag.Flag) {
+		if f.Name == "config" || listFlags[f.Name] {
+			return
+		}
+		i, ok := configField(f.Name)
+		if !ok {
+			t.Errorf("flag --%s has no config key", f.Name)
+			return
+		}
+		field := fv.Field(i)
+		var flagValue string
+		switch field.Interface().(type) {
+		case string:
+			field.SetString("from-file")
+			flagValue = "from-flag"
+		case time.Duration:
+			field.SetInt(int64(9 * time.Second))
+			flagValue = "3s"
+		case bool:
+			flagValue = "true"
+		case int, int64:
+			field.SetInt(9)
+			flagValue = "7"
+		default:
+			t.Errorf("flag --%s: no test value for %s", f.Name, field.Type())
+			return
+		}
+		args = append(args, "--"+f.Name+"="+flagValue)
+		want[f.Name] = flagValue
+	})
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	merged := reflect.ValueOf(mergeFlags(fs, file, a.c))
+	for name, v := range want {
+		i, _ := configField(name)
+		got := fmt.Sprint(merged.Field(i).Interface())
+		if got != v {
+			t.Errorf("--%s=%s over the file's value: merged %s", name, v, got)
+		}
+	}
+	for _, name := range []string{"hook-rotate-card", "hook-rollout-step", "hook-restart-instance", "hook-timeout"} {
+		if _, ok := want[name]; !ok {
+			t.Errorf("--%s was not checked", name)
+		}
 	}
 }

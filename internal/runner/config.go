@@ -18,6 +18,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/a2a-conform/a2a-conform/internal/topology"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
 
@@ -38,6 +39,15 @@ type Config struct {
 	Instances     int      `json:"instances,omitempty" yaml:"instances,omitempty"`
 	WebhookListen string   `json:"webhook-listen,omitempty" yaml:"webhook-listen,omitempty"`
 	WebhookURL    string   `json:"webhook-url,omitempty" yaml:"webhook-url,omitempty"`
+
+	// HookRotateCard, HookRestartInstance and HookRolloutStep are the hooks
+	// driver's commands (with Target): shell command lines the rollout specs
+	// run at those points; HookTimeout bounds each.
+	HookRotateCard      string        `json:"hook-rotate-card,omitempty" yaml:"hook-rotate-card,omitempty"`
+	HookRestartInstance string        `json:"hook-restart-instance,omitempty" yaml:"hook-restart-instance,omitempty"`
+	HookRolloutStep     string        `json:"hook-rollout-step,omitempty" yaml:"hook-rollout-step,omitempty"`
+	HookTimeout         time.Duration `json:"hook-timeout,omitempty" yaml:"hook-timeout,omitempty"`
+
 	// PromptMap gives, for agents without the directive extension, the text
 	// that makes the agent show each behaviour the timing specs need.
 	PromptMap     map[string]string `json:"prompt-map,omitempty" yaml:"prompt-map,omitempty"`
@@ -180,6 +190,23 @@ func (c *Config) Validate() error {
 	if c.AgentCmd != "" && len(c.Faults) > 0 {
 		add("--fault only applies to the embedded reference agent; put faults in the --agent-cmd command line")
 	}
+	hooks := c.HookCommands()
+	if len(hooks) > 0 && c.Target == "" {
+		what := "the embedded reference agent, which the harness changes itself"
+		if c.AgentCmd != "" {
+			what = "--agent-cmd, whose instances the harness starts and replaces itself"
+		}
+		add("--hook-rotate-card, --hook-restart-instance and --hook-rollout-step change a deployment you run: they need --target (this run has %s)", what)
+	}
+	if c.HookTimeout < 0 || (c.HookTimeout > 0 && c.HookTimeout < time.Second) || c.HookTimeout > time.Hour {
+		add("--hook-timeout %s: between 1s and 1h", c.HookTimeout)
+	}
+	if c.HookTimeout != 0 && len(hooks) == 0 {
+		add("--hook-timeout needs a hook command (--hook-rotate-card, --hook-restart-instance or --hook-rollout-step)")
+	}
+	if c.HookTimeout == 0 && len(hooks) > 0 {
+		c.HookTimeout = topology.DefaultHookTimeout
+	}
 	if c.RequestTimeout < 0 || c.RequestTimeout > 10*time.Minute {
 		add("--request-timeout %s: between 1ms and 10m", c.RequestTimeout)
 	}
@@ -211,6 +238,21 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("invalid configuration:\n  %s", strings.Join(errs, "\n  "))
 	}
 	return nil
+}
+
+// HookCommands maps each hook point that has a command (not blank) to it.
+func (c *Config) HookCommands() map[string]string {
+	out := map[string]string{}
+	for p, cmd := range map[string]string{
+		topology.HookRotateCard:      c.HookRotateCard,
+		topology.HookRestartInstance: c.HookRestartInstance,
+		topology.HookRolloutStep:     c.HookRolloutStep,
+	} {
+		if strings.TrimSpace(cmd) != "" {
+			out[p] = cmd
+		}
+	}
+	return out
 }
 
 // maxSeed keeps the seed exact as a JSON number (2^53-1).

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,8 +18,8 @@ var notRunConfigs = map[string]string{
 
 // TestExampleConfigsLoad loads every example config as `run --config` would
 // and validates it, so that an example cannot name a key the loader refuses
-// (unknown keys are an error) or a value Validate rejects. The staging example
-// describes the hooks driver's commands in comments only, for that reason.
+// (unknown keys are an error) or a value Validate rejects, and checks that
+// the hook commands an example gives are shell the hooks driver can run.
 func TestExampleConfigsLoad(t *testing.T) {
 	entries, err := os.ReadDir("../../examples")
 	if err != nil {
@@ -51,6 +52,13 @@ func TestExampleConfigsLoad(t *testing.T) {
 			}
 			if err := c.Validate(); err != nil {
 				t.Fatalf("does not validate: %v", err)
+			}
+			for point, cmd := range c.HookCommands() {
+				if sh, err := exec.LookPath("sh"); err == nil {
+					if out, err := exec.Command(sh, "-n", "-c", cmd).CombinedOutput(); err != nil {
+						t.Errorf("hook-%s is not valid shell: %v\n%s", point, err, out)
+					}
+				}
 			}
 		})
 	}

@@ -54,6 +54,10 @@ const FirstFetchTimeout = 20 * time.Second
 // driver's instances' output.
 const AgentLog = "agent.log"
 
+// HookLog is the file in the report directory that receives the hooks
+// driver's commands, their output and their exit status.
+const HookLog = "hooks.log"
+
 // Prepare starts the vendor's agent command (--agent-cmd) or, when there is
 // no target, the embedded agent; it builds the recorded HTTP client and
 // fetches the card once.
@@ -102,6 +106,27 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	case cfg.Target != "":
 		p.Driver = topology.DriverNone
 		p.Env.BaseURL = cfg.Target
+		if hooks := cfg.HookCommands(); len(hooks) > 0 {
+			// The vendor's commands change the deployment; their output
+			// goes next to the report, and the could-not-run reasons quote
+			// its tail.
+			if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+				return p, err
+			}
+			logFile, err := os.Create(filepath.Join(cfg.Out, HookLog))
+			if err != nil {
+				return p, err
+			}
+			p.closers = append(p.closers, logFile.Close)
+			hk, err := topology.NewHooks(topology.HooksOptions{Target: cfg.Target, Commands: hooks, Timeout: cfg.HookTimeout,
+				Log: redactingWriter{w: logFile, secrets: secretValues(cfg)}})
+			if err != nil {
+				return p, err
+			}
+			p.Driver = hk.Driver()
+			p.Env.Topology = hk
+			p.Env.Options.HookTimeout = cfg.HookTimeout + topology.ReadyTimeout
+		}
 	case cfg.AgentCmd != "":
 		p.Driver = topology.DriverProcess
 		if err := os.MkdirAll(cfg.Out, 0o755); err != nil {

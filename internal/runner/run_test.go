@@ -30,6 +30,9 @@ const cliEnv = "A2A_CONFORM_TEST_AS_CLI"
 const pushCanaryEnv = "A2A_CONFORM_TEST_PUSH_SECRET_PREFIX"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(hookClientEnv) == "1" {
+		os.Exit(hookClient(os.Args[1:]))
+	}
 	if os.Getenv(cliEnv) == "1" {
 		if p := os.Getenv(pushCanaryEnv); p != "" {
 			webhook.SecretPrefix = p

@@ -4,7 +4,9 @@
 // (the three scenarios in ../shared/scenarios). They need the harness to
 // control the instances (suites.Instances and the other controls of
 // suites/topology.go); without it each is could-not-run, naming the drivers
-// that would enable it.
+// that would enable it. Under the hooks driver (a --target changed by the
+// vendor's commands) the specs that need no single instance run through the
+// target (hooks.go), and the others are could-not-run, saying why.
 package rollout
 
 import (
@@ -40,9 +42,17 @@ func driverName(t *suites.T) string {
 
 // instances returns the deployment's instances, or ends the spec
 // could-not-run when the driver offers no control over them or fewer than
-// least are running.
+// least are running. Under the hooks driver the reason says what the spec
+// needs an instance of its own for (instanceNeeds).
 func instances(t *suites.T, least int) suites.Instances {
 	inst, ok := t.Env.Topology.(suites.Instances)
+	if _, hooks := t.Env.Topology.(suites.HookRunner); !ok && hooks {
+		need := instanceNeeds[t.Info.ID]
+		if need == "" {
+			need = "it addresses single instances"
+		}
+		t.CouldNotRun("driver %q runs your commands at scripted points but cannot see, address or pin single instances behind your endpoint, and this spec needs them: %s. The embedded and process drivers give the harness instances of its own behind its load balancer.", driverName(t), need)
+	}
 	if !ok {
 		t.CouldNotRun("driver %q gives the harness no instances of its own behind its load balancer; the embedded and process drivers do.", driverName(t))
 	}

@@ -48,7 +48,15 @@ func version(cr *client.CardResponse) string {
 // changed if the card's bytes changed (and stayed if they did not), and a
 // conditional GET with the ETag held from before the rotation gets 200 and
 // the new card, never 304.
+//
+// Under the hooks driver the rotation is the vendor's rotate-card command
+// (else rollout-step), and the cards are read through the target
+// (rotationByHook).
 var _ = suites.Spec("ROLL-001", func(ctx context.Context, t *suites.T) {
+	if hk, point, ok := hooksFor(t, suites.HookRotateCard, suites.HookRolloutStep); ok {
+		rotationByHook(ctx, t, hk, point)
+		return
+	}
 	inst := instances(t, 1)
 	r := roller(t)
 	n := len(inst.InstanceNames())
@@ -119,7 +127,15 @@ var _ = suites.Spec("ROLL-001", func(ctx context.Context, t *suites.T) {
 // history) or TaskNotFound; it never comes back as a fresh task under its
 // id. When it is lost, a follow-up message naming it gets TaskNotFound, not
 // a new task.
+//
+// Under the hooks driver the rotation is the vendor's rollout-step command
+// (else rotate-card, else restart-instance), and the task is read through
+// the target (taskAcrossHook).
 var _ = suites.Spec("ROLL-002", func(ctx context.Context, t *suites.T) {
+	if hk, point, ok := hooksFor(t, suites.HookRolloutStep, suites.HookRotateCard, suites.HookRestartInstance); ok {
+		taskAcrossHook(ctx, t, hk, point)
+		return
+	}
 	inst := instances(t, 1)
 	r := roller(t)
 	c := via(t, inst, -1)
@@ -186,7 +202,15 @@ var _ = suites.Spec("ROLL-002", func(ctx context.Context, t *suites.T) {
 // client that revalidates its cached card of each instance (If-None-Match)
 // sees the new generation within the time measured (reported as a
 // distribution over the instances) and never an older generation again.
+//
+// Under the hooks driver the rollout is the vendor's rollout-step command
+// (else rotate-card) and the client revalidates through the target
+// (consistencyByHook), which checks only part of the title.
 var _ = suites.Spec("ROLL-008", func(ctx context.Context, t *suites.T) {
+	if hk, point, ok := hooksFor(t, suites.HookRolloutStep, suites.HookRotateCard); ok {
+		consistencyByHook(ctx, t, hk, point)
+		return
+	}
 	inst := instances(t, 1)
 	r := roller(t)
 	names := inst.InstanceNames()
