@@ -457,6 +457,30 @@ func TestHooksDriverWithOnlyARestartHook(t *testing.T) {
 	}
 }
 
+// A rotate-card hook that exits 0 without changing the card gives ROLL-002
+// no rotation to cross: it is could-not-run, saying so, never a pass.
+func TestHooksDriverRotationThatChangesNothing(t *testing.T) {
+	t.Parallel()
+	a, err := fakes.New(fakes.Options{Name: "staging"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(a)
+	defer srv.Close()
+	if err := a.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer a.Shutdown(context.Background())
+	r := runCLI(t, nil, "--target", srv.URL, "--focus", "ROLL-002", "--seed", "26", "--hook-rotate-card", "true")
+	if r.report == nil || len(r.report.Results) != 1 {
+		t.Fatalf("no report for ROLL-002 (exit %d)\n%s\n%s", r.exit, r.stdout, r.stderr)
+	}
+	res := r.report.Results[0]
+	if res.Verdict != reports.CouldNotRun || !strings.Contains(res.Reason, "no rotation was seen") {
+		t.Errorf("ROLL-002: %s: %s\nobservations: %v", res.Verdict, res.Reason, res.Observations)
+	}
+}
+
 // Hooks change a deployment the vendor runs: without --target they are a
 // usage error, and so is a hook timeout without a hook.
 func TestHookFlagsThatAreUsageErrors(t *testing.T) {

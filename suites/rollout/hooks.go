@@ -278,6 +278,13 @@ func taskAcrossHook(ctx context.Context, t *suites.T, hk suites.HookRunner, poin
 			same = "the card changed"
 		}
 		t.Observe("card", fmt.Sprintf("through the target, version %s before the hook and %s after: %s", version(cardBefore), version(cardAfter), same))
+		if point == suites.HookRotateCard && bytes.Equal(cardBefore.Raw, cardAfter.Raw) {
+			// A restart or a rollout step may keep the card; a rotation that
+			// leaves it byte for byte the same gave the task nothing to cross.
+			t.Unchecked("the task crosses a card rotation", fmt.Sprintf(
+				"the %s hook exited 0 but the card read through the target is the same before and after it (version %s), so no rotation was seen to happen under the task; a hook that changes the card (its version, say) exercises it",
+				point, version(cardAfter)))
+		}
 	}
 	lost, found := 0, 0
 	for i := 1; i <= hookSamples; i++ {
