@@ -51,13 +51,7 @@ func sameJSON(a, b []byte) bool {
 // run credentials and no behaviour extensions. Specs that must control
 // exactly what a request declares build on it.
 func bareClient(t *suites.T, iface a2a.AgentInterface, opts ...client.Option) *client.Client {
-	all := []client.Option{client.WithHTTPClient(t.Env.HTTP)}
-	if t.Env.RecordCall != nil {
-		all = append(all, client.WithCallRecorder(t.Env.RecordCall))
-	}
-	if t.Env.GRPCSchema != nil {
-		all = append(all, client.WithGRPCSchema(t.Env.GRPCSchema))
-	}
+	all := t.Transport()
 	if t.Env.Options.SubscribeVerb != "" {
 		all = append(all, client.WithSubscribeVerb(t.Env.Options.SubscribeVerb))
 	}
