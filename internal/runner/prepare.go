@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -90,8 +91,17 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	if len(second) > 0 {
 		p.Env.SecondHeaders = asIdentity(hdr, second)
 	}
-	secrets := append(headerSecrets(hdr), headerSecrets(second)...)
-	rec := newRecorder(secrets)
+	var secondSecrets []string
+	if p.Env.SecondHeaders != nil {
+		// Only the values that differ from the run's own mark the second
+		// identity.
+		for _, v := range headerSecrets(second) {
+			if !slices.Contains(headerSecrets(hdr), v) {
+				secondSecrets = append(secondSecrets, v)
+			}
+		}
+	}
+	rec := newRecorder(headerSecrets(hdr), secondSecrets)
 	p.Env.Transcript = rec
 	p.wary = newWary(cfg.RequestTimeout, cfg.Patience)
 	tlsSeen := newTLSLog()
