@@ -107,7 +107,9 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	tlsSeen := newTLSLog()
 	p.Env.TLS = tlsSeen
 	base := baseTransport(cfg.RequestTimeout)
-	base.TLSClientConfig = tlsCfg
+	if tlsCfg != nil {
+		base.TLSClientConfig = tlsCfg
+	}
 	live := &liveness{next: client.Guard(tlsNoting{next: base, log: tlsSeen}, p.wary.limits, p.wary.observe), broken: p.wary.broken}
 	p.Env.Health = live.Health
 	p.Env.HTTP = rec.r.HTTPClient(live)

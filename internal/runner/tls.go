@@ -53,13 +53,14 @@ func (t tlsNoting) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// tlsConfig is the run's TLS configuration: the system's roots, and the
-// certificates of --ca-file when given (an agent behind a private CA).
+// tlsConfig is the run's TLS configuration with --ca-file: the system's
+// roots and the file's certificates (an agent behind a private CA). Without
+// it, nil: the transports' own defaults.
 func tlsConfig(caFile string) (*tls.Config, error) {
-	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
 	if caFile == "" {
-		return cfg, nil
+		return nil, nil
 	}
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
 	pem, err := os.ReadFile(caFile)
 	if err != nil {
 		return nil, fmt.Errorf("--ca-file: %w", err)
