@@ -420,16 +420,8 @@ func listTCK(w io.Writer) {
 		case suites.TCKNotApplicable[r.ID] != "":
 			by = "not applicable: " + suites.TCKNotApplicable[r.ID]
 		default:
-			by = "not yet: " + pendingArea(r.ID)
+			by = "not yet: no spec"
 		}
 		fmt.Fprintf(w, "%-24s %-6s %-7s %s\n", r.ID, r.Level, r.Section, by)
 	}
-}
-
-func pendingArea(id string) string {
-	switch {
-	case strings.HasPrefix(id, "AUTH-"):
-		return "the authentication suite"
-	}
-	return "no spec"
 }
