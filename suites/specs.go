@@ -510,6 +510,7 @@ var registry = []Info{
 		Title:    "Another identity is kept from the caller's task: it cannot read, cancel, subscribe to, message or reach the push configs of it, and ListTasks leaves it out",
 		Sections: []string{"13.1", "3.1.4"},
 		TCK:      []string{"AUTH-SCOPE-002"},
+		Needs:    []Need{NeedSecondIdentity},
 		Enable:   scopeEnable,
 		Why: "An agent with users must keep each user's tasks from the others on every operation that names a " +
 			"task, and scope ListTasks even without filters. The run's identity creates a task (one waiting for " +
@@ -527,6 +528,7 @@ var registry = []Info{
 		Title:    "Another identity's refusal of the caller's task is the same error as for a task id that does not exist",
 		Sections: []string{"3.3.2", "13.1"},
 		TCK:      []string{"AUTH-SCOPE-003"},
+		Needs:    []Need{NeedSecondIdentity},
 		Enable:   scopeEnable,
 		Why: "A refusal that differs from the unknown-id answer (403 or PERMISSION_DENIED where an unknown id " +
 			"gets TaskNotFoundError, a count that includes the task) tells a caller that the task exists. For " +
