@@ -184,6 +184,12 @@ type Options struct {
 	// The card declares the scheme and requires it. The card itself stays
 	// public (§8.2).
 	RequireAuth string
+	// OtherTokens are further bearer tokens the agent accepts (with
+	// RequireAuth set), each a separate identity. A task belongs to the
+	// identity that created it; to every other identity it does not exist
+	// (spec §13.1, §3.3.2: the same TaskNotFoundError as an unknown id, and
+	// never listed). fakes/identity.go.
+	OtherTokens []string
 	// V03WithoutVersion sends HTTP+JSON requests that carry no A2A-Version to
 	// a v0.3 handler (§3.6.2: absent means 0.3): v0.3 routes under /v1,
 	// problem+json errors, "kind" in results. JSON-RPC requests are served
@@ -494,14 +500,20 @@ func (a *Agent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		a.serveAdmin(rw, r, strings.TrimPrefix(path, AdminPath))
 	case path == JSONRPCPath:
 		a.echoExtensions(rw, r)
-		if a.gate(rw, r) && a.authenticate(rw, r) {
+		if !a.gate(rw, r) {
+			return
+		}
+		if r, ok := a.authenticate(rw, r); ok {
 			a.served.add()
 			defer a.served.done()
 			a.serveJSONRPC(rw, r)
 		}
 	case path == RESTPath || strings.HasPrefix(path, RESTPath+"/"):
 		a.echoExtensions(rw, r)
-		if a.gate(rw, r) && a.authenticate(rw, r) {
+		if !a.gate(rw, r) {
+			return
+		}
+		if r, ok := a.authenticate(rw, r); ok {
 			a.served.add()
 			defer a.served.done()
 			if a.servesV03REST(r) {

@@ -134,6 +134,7 @@ func (a *Agent) createTask(ctx context.Context, id string, msg a2a.Message, d di
 	inline *a2a.TaskPushNotificationConfig, replace bool) (*store.Task, *opError) {
 	sc := script{Directive: d, Text: text, ArtifactID: newID()}
 	rec := a.newTaskRecord(id, msg, sc)
+	rec.Principal = principalOf(ctx)
 	err := a.st.Update(ctx, func(tx *store.Tx) error {
 		var err error
 		if replace {
@@ -176,12 +177,16 @@ func (a *Agent) continueTask(ctx context.Context, msg a2a.Message, d directive.D
 	err := a.st.Update(ctx, func(tx *store.Tx) error {
 		var err error
 		rec, err = tx.Task(msg.TaskID)
-		if errors.Is(err, store.ErrNotFound) || (err == nil && !a.visible(rec)) {
+		if errors.Is(err, store.ErrNotFound) {
 			opErr = a.taskNotFound(msg.TaskID)
 			return opErr
 		}
 		if err != nil {
 			return err
+		}
+		if !a.mayAccess(ctx, rec) {
+			opErr = a.hiddenTask(rec, msg.TaskID)
+			return opErr
 		}
 		if msg.ContextID != "" && msg.ContextID != rec.Task.ContextID && !a.faults.has(faultContextMismatchAccepted) {
 			opErr = errInvalidParams("message.contextId", "contextId %q does not match task %s (context %q)",
@@ -255,12 +260,16 @@ func (a *Agent) cancelTask(ctx context.Context, id string) (*store.Task, *opErro
 	err := a.st.Update(ctx, func(tx *store.Tx) error {
 		var err error
 		rec, err = tx.Task(id)
-		if errors.Is(err, store.ErrNotFound) || (err == nil && !a.visible(rec)) {
+		if errors.Is(err, store.ErrNotFound) {
 			opErr = a.taskNotFound(id)
 			return opErr
 		}
 		if err != nil {
 			return err
+		}
+		if !a.mayAccess(ctx, rec) {
+			opErr = a.hiddenTask(rec, id)
+			return opErr
 		}
 		if state := rec.Task.Status.State; state.Terminal() {
 			if a.faults.has(faultCancelTerminalAccepted) {

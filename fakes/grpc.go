@@ -90,7 +90,8 @@ func (a *Agent) grpcPreamble(ctx context.Context, method string, send func(metad
 	if !a.ready.Load() && !a.faults.has(faultCardBeforeReady) {
 		return nil, errUnavailable("the agent instance is starting")
 	}
-	if oe := a.authError(r); oe != nil {
+	r, oe := a.authError(r)
+	if oe != nil {
 		return nil, oe
 	}
 	if oe := a.checkServiceParams(r); oe != nil {

@@ -64,14 +64,18 @@ func (a *Agent) taskNotFound(id string) *opError {
 	return errTaskNotFound(id)
 }
 
-// loadTask reads a task as the API sees it.
+// loadTask reads a task as the API sees it: a task the caller may not see
+// (another identity's, fakes/identity.go) is answered as an unknown id.
 func (a *Agent) loadTask(ctx context.Context, id string) (*store.Task, *opError) {
 	rec, err := a.st.GetTask(ctx, id)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && !a.visible(rec)) {
+	if errors.Is(err, store.ErrNotFound) {
 		return nil, a.taskNotFound(id)
 	}
 	if err != nil {
 		return nil, a.storeError(err)
+	}
+	if !a.mayAccess(ctx, rec) && !(a.visible(rec) && a.faults.has(faultOtherIdentityTaskReadable)) {
+		return nil, a.hiddenTask(rec, id)
 	}
 	return rec, nil
 }
@@ -301,9 +305,9 @@ func (a *Agent) waitSettled(ctx context.Context, sub *subscription, rec *store.T
 }
 
 // eventStream is an SSE stream: first events, then the task's events from
-// the hub newer than version after, until a terminal state (or an
-// interrupted one, for SendStreamingMessage: the turn is over, as a blocking
-// SendMessage would return).
+// the hub newer than version after, until a terminal state (or, for
+// SendStreamingMessage, INPUT_REQUIRED: the turn is over, as a blocking
+// SendMessage would return; AUTH_REQUIRED keeps it, keepsStreamIn).
 type eventStream struct {
 	first              []a2a.StreamResponse
 	sub                *subscription
@@ -494,7 +498,9 @@ func (a *Agent) listTasks(ctx context.Context, req *a2a.ListTasksRequest) ([]byt
 		return nil, err
 	}
 	q := store.ListQuery{ContextID: req.ContextID, State: req.Status, Limit: int(size) + 1,
-		OldestFirst: a.faults.has(faultListOldestFirst)}
+		OldestFirst: a.faults.has(faultListOldestFirst),
+		// Only the caller's own tasks, filters or none (spec §13.1).
+		Scoped: !a.faults.has(faultListLeaksOtherIdentity), Principal: principalOf(ctx)}
 	if a.faults.has(faultListIgnoresFilter) {
 		q.ContextID, q.State = "", ""
 	}

@@ -2,10 +2,11 @@ package fakes
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"time"
 
-	"encoding/json"
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
 )
 
 // keepAliveEvery is how often an idle stream sends an SSE comment, so that
@@ -80,6 +81,15 @@ func (s *sseWriter) comment(text string) error {
 	return nil
 }
 
+// keepsStreamIn reports whether a SendStreamingMessage stream stays open in
+// an interrupted state: in AUTH_REQUIRED the credential may arrive out of
+// band and the task go on without a client message, so the agent keeps the
+// stream (spec §7.6.1 SHOULD); INPUT_REQUIRED ends the turn, as a blocking
+// SendMessage would return.
+func (a *Agent) keepsStreamIn(st a2a.TaskState) bool {
+	return st == a2a.TaskStateAuthRequired && !a.faults.has(faultAuthRequiredClosesStream)
+}
+
 // pump writes a stream's events through frame (which adds the binding's
 // envelope) until the stream's end, the client leaving, or shutdown. Under
 // stream-no-close it keeps the stream open after the terminal event.
@@ -120,7 +130,7 @@ func (a *Agent) pump(ctx context.Context, es *eventStream, out eventSink, frame 
 				if !muted && out.event(frame(a.rewrite(e.Body))) != nil {
 					return
 				}
-				end := e.State.Terminal() || (es.closeOnInterrupted && e.State.Interrupted())
+				end := e.State.Terminal() || (es.closeOnInterrupted && e.State.Interrupted() && !a.keepsStreamIn(e.State))
 				if end && !noClose {
 					return
 				}

@@ -43,32 +43,39 @@ func (a *Agent) variantCard(card *a2a.AgentCard, base string) {
 	}
 }
 
-// authenticate refuses a binding request without the configured bearer
-// token (Options.RequireAuth): 401 with WWW-Authenticate on HTTP+JSON, the
-// unauthenticated code on JSON-RPC (a2a-v1.md §8.1: the spec assigns none;
-// -31401 as a2a-go does). It reports whether the request may go on.
-func (a *Agent) authenticate(w http.ResponseWriter, r *http.Request) bool {
-	if oe := a.authError(r); oe != nil {
+// authenticate refuses a binding request without a bearer token the agent
+// knows (Options.RequireAuth, Options.OtherTokens): 401 with
+// WWW-Authenticate on HTTP+JSON, the unauthenticated code on JSON-RPC
+// (a2a-v1.md §8.1: the spec assigns none; -31401 as a2a-go does). It returns
+// the request tagged with the caller's identity, or false when it may not go
+// on.
+func (a *Agent) authenticate(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
+	r, oe := a.authError(r)
+	if oe != nil {
 		a.writeError(w, r, oe)
-		return false
+		return r, false
 	}
-	return true
+	return r, true
 }
 
-// authError is authenticate's verdict for any binding (gRPC: UNAUTHENTICATED).
-func (a *Agent) authError(r *http.Request) *opError {
-	if a.opts.RequireAuth == "" || r.Header.Get("Authorization") == "Bearer "+a.opts.RequireAuth {
-		return nil
+// authError is authenticate's verdict for any binding (gRPC:
+// UNAUTHENTICATED), with r tagged with the caller's identity when it may go
+// on.
+func (a *Agent) authError(r *http.Request) (*http.Request, *opError) {
+	p, ok := a.callerPrincipal(r)
+	if ok {
+		return r.WithContext(withPrincipal(r.Context(), p)), nil
 	}
 	switch op := methodOf(r); {
 	case a.faults.has(faultAuthListUnauthenticated) && op == a2a.MethodListTasks:
-		return nil
+		// Served as the anonymous caller, who owns nothing.
+		return r, nil
 	case a.faults.has(faultExtendedCardNoAuth) && op == a2a.MethodGetExtendedAgentCard:
 		// The fault serves the extended card to anyone, whatever else the
 		// agent authenticates.
-		return nil
+		return r, nil
 	}
-	return &opError{code: codeUnauthenticated, httpStatus: http.StatusUnauthorized, grpcStatus: "UNAUTHENTICATED",
+	return r, &opError{code: codeUnauthenticated, httpStatus: http.StatusUnauthorized, grpcStatus: "UNAUTHENTICATED",
 		message: "this agent authenticates every request: send Authorization: Bearer <token> (scheme " + RequireAuthScheme + ")"}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -36,6 +37,13 @@ func (t *T) Card() *a2a.AgentCard {
 // headers, subscribe verb and the behaviour's extensions.
 func (t *T) ClientFor(iface a2a.AgentInterface, extra ...client.Option) *client.Client {
 	GinkgoHelper()
+	return t.clientAs(t.Env.Headers, iface, extra...)
+}
+
+// Transport are the options every client of the run needs to reach the
+// agent: the recorded HTTP client, the gRPC call recorder and schema, the
+// trusted roots and the TLS log. Credentials are not among them.
+func (t *T) Transport() []client.Option {
 	opts := []client.Option{client.WithHTTPClient(t.Env.HTTP)}
 	if t.Env.RecordCall != nil {
 		opts = append(opts, client.WithCallRecorder(t.Env.RecordCall))
@@ -43,7 +51,21 @@ func (t *T) ClientFor(iface a2a.AgentInterface, extra ...client.Option) *client.
 	if t.Env.GRPCSchema != nil {
 		opts = append(opts, client.WithGRPCSchema(t.Env.GRPCSchema))
 	}
-	for name, values := range t.Env.Headers {
+	if t.Env.TLSConfig != nil {
+		opts = append(opts, client.WithTLSConfig(t.Env.TLSConfig))
+	}
+	if t.Env.TLS != nil {
+		opts = append(opts, client.WithTLSObserver(t.Env.TLS.Note))
+	}
+	return opts
+}
+
+// clientAs builds ClientFor's client with the given header set (an
+// identity's credentials).
+func (t *T) clientAs(headers http.Header, iface a2a.AgentInterface, extra ...client.Option) *client.Client {
+	GinkgoHelper()
+	opts := t.Transport()
+	for name, values := range headers {
 		for _, v := range values {
 			opts = append(opts, client.WithHeader(name, v))
 		}
@@ -79,6 +101,22 @@ func (t *T) Client(extra ...client.Option) *client.Client {
 // binding loop over them.
 func (t *T) Clients(extra ...client.Option) []*client.Client {
 	GinkgoHelper()
+	return t.clientsAs(t.Env.Headers, extra...)
+}
+
+// SecondClients are Clients for the run's second identity
+// (Env.SecondHeaders), in the same order; the spec must have checked that
+// there is one.
+func (t *T) SecondClients(extra ...client.Option) []*client.Client {
+	GinkgoHelper()
+	if t.Env.SecondHeaders == nil {
+		t.CouldNotRun("the run has no second identity (config key second-header).")
+	}
+	return t.clientsAs(t.Env.SecondHeaders, extra...)
+}
+
+func (t *T) clientsAs(headers http.Header, extra ...client.Option) []*client.Client {
+	GinkgoHelper()
 	card := t.Card()
 	var out []*client.Client
 	seen := map[string]bool{}
@@ -92,7 +130,7 @@ func (t *T) Clients(extra ...client.Option) []*client.Client {
 			continue
 		}
 		seen[i.ProtocolBinding] = true
-		out = append(out, t.ClientFor(i, extra...))
+		out = append(out, t.clientAs(headers, i, extra...))
 	}
 	if len(out) == 0 {
 		t.CouldNotRun("the card declares no interface the harness speaks (declared: %s); the harness speaks %s.", strings.Join(other, ", "), strings.Join(client.Bindings, ", "))

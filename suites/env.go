@@ -2,6 +2,7 @@ package suites
 
 import (
 	"context"
+	"crypto/tls"
 	"net/http"
 	"sync"
 	"time"
@@ -37,6 +38,16 @@ type Env struct {
 	// Headers are added to every request to the agent (auth); their values are
 	// secrets and are redacted from every report.
 	Headers http.Header
+	// SecondHeaders are the whole header set of a second identity of the
+	// agent: the run's headers with those the config's second-header names
+	// replaced (nil: the run has no second identity). Secrets, redacted like
+	// Headers. The scoping specs (LIFE-031, LIFE-032) call as this identity.
+	SecondHeaders http.Header
+	// TLSConfig is the TLS configuration of every connection (the trusted
+	// roots, with --ca-file's); nil: the system's defaults.
+	TLSConfig *tls.Config
+	// TLS remembers the TLS sessions the run negotiated (nil: not kept).
+	TLS TLSLog
 	// Transcript gives each spec the exchanges it caused.
 	Transcript Transcript
 	// Behaviour scripts timing-dependent tasks (directive extension or prompt
@@ -59,6 +70,17 @@ type Env struct {
 	Options Options
 	// Timing is what the run learned of the agent's pace (nil: made on first use).
 	Timing *Timing
+}
+
+// TLSLog remembers, per authority (host:port, client.AuthorityOf), the TLS
+// version and cipher suite of the last session the run negotiated with it,
+// so that specs can report them (AUTH-TLS-002 is a deployment matter the
+// harness observes, never judges).
+type TLSLog interface {
+	Note(authority string, st tls.ConnectionState)
+	// Seen describes the session, e.g. "TLS 1.3, TLS_AES_128_GCM_SHA256";
+	// false when the run spoke no TLS to that authority.
+	Seen(authority string) (string, bool)
 }
 
 // Options are the knobs specs read.

@@ -44,6 +44,9 @@ const (
 	NeedTopology Need = "topology"
 	// NeedWebhook: the harness's webhook receiver is reachable from the agent.
 	NeedWebhook Need = "webhook"
+	// NeedSecondIdentity: the run has a second identity of the agent
+	// (second-header; the embedded agent always has one).
+	NeedSecondIdentity Need = "second-identity"
 )
 
 // Suite names; they are label filters, not separate binaries.

@@ -501,6 +501,59 @@ var registry = []Info{
 			"authorized, correct or decline): refusing one warns. Where the task goes after the " +
 			"follow-up (done, or asking again) is the agent's choice and is an observation.",
 	},
+	{
+		// spec §13.1: "Implementations MUST scope results to the caller's authorized access
+		// boundaries"; "Get Task: MUST verify the authenticated client has access to the
+		// requested task"; "Task-related operations (Cancel, Subscribe, Push Notification
+		// Config): MUST verify the client has appropriate access rights".
+		ID: "LIFE-031", Suite: Lifecycle, Level: MUST,
+		Title:    "Another identity is kept from the caller's task: it cannot read, cancel, subscribe to, message or reach the push configs of it, and ListTasks leaves it out",
+		Sections: []string{"13.1", "3.1.4"},
+		TCK:      []string{"AUTH-SCOPE-002"},
+		Needs:    []Need{NeedSecondIdentity},
+		Enable:   scopeEnable,
+		Why: "An agent with users must keep each user's tasks from the others on every operation that names a " +
+			"task, and scope ListTasks even without filters. The run's identity creates a task (one waiting for " +
+			"input when the agent can be asked for it, else any); a second identity (second-header: another user " +
+			"whom the agent's authorization model keeps from the first) then asks for it by id on every binding. " +
+			"Nothing may be served to it, the task must be left as it was, and its ListTasks, of the task's " +
+			"context or unfiltered, must not list it. Without a second identity the spec cannot run; an agent " +
+			"whose card declares no security has one identity and the spec does not apply.",
+	},
+	{
+		// spec §3.3.2: "Servers MUST NOT reveal the existence of resources the client is not
+		// authorized to access"; "SHOULD NOT distinguish between 'does not exist' and 'not
+		// authorized'" (a2a-v1 §8.1).
+		ID: "LIFE-032", Suite: Lifecycle, Level: MUST,
+		Title:    "Another identity's refusal of the caller's task is the same error as for a task id that does not exist",
+		Sections: []string{"3.3.2", "13.1"},
+		TCK:      []string{"AUTH-SCOPE-003"},
+		Needs:    []Need{NeedSecondIdentity},
+		Enable:   scopeEnable,
+		Why: "A refusal that differs from the unknown-id answer (403 or PERMISSION_DENIED where an unknown id " +
+			"gets TaskNotFoundError, a count that includes the task) tells a caller that the task exists. For " +
+			"each operation LIFE-031 makes, the second identity's answer about the run identity's task is compared " +
+			"with its answer about an id nobody issued, on the same binding: class, A2A error, code, HTTP status, " +
+			"status name and ErrorInfo reason must be the same (messages, which name the id, are not compared). " +
+			"An agent that refuses both with the same authorization error passes.",
+	},
+	{
+		// spec §7.6.1: "If the credential is received out-of-band, the agent SHOULD maintain
+		// any active response streams with the client after setting the TaskState to
+		// TASK_STATE_AUTH_REQUIRED."
+		ID: "LIFE-033", Suite: Lifecycle, Level: SHOULD,
+		Title:    "A stream of a task that asks for authorization stays open in TASK_STATE_AUTH_REQUIRED and carries the task on after a follow-up",
+		Sections: []string{"7.6.1", "3.1.2"},
+		TCK:      []string{"AUTH-INTASK-005"},
+		Needs:    []Need{NeedStreaming, NeedBehaviour},
+		Enable:   "Give the agent the directive extension (docs/directive-extension.md) in its test build, or a prompt map in the config (prompt-map: {auth-required: …}) naming text that makes it ask for authorization.",
+		Why: "The credential of an in-task authorization usually arrives out of band, and the task may go on " +
+			"without any client message: a client that loses its stream at AUTH_REQUIRED misses what follows. " +
+			"The spec streams a task that asks for authorization, requires the AUTH_REQUIRED update, watches " +
+			"the stream stay open for as long as the agent took to get there (at least the grace LIFE-015 gives " +
+			"a stream to close), then sends the follow-up as a call of its own and requires the same stream to " +
+			"carry the task's next state. A SHOULD: a stream closed or silent warns.",
+	},
 
 	// ---- webhook ---------------------------------------------------------
 	{
@@ -770,3 +823,8 @@ const pushEnable = "The card must advertise capabilities.pushNotifications, and 
 	"by default it listens on 127.0.0.1 (--webhook-listen ADDR to choose); give --webhook-url with the base URL the " +
 	"agent can reach it at (a tunnel, an ingress) when that is not the listen address, and allow that URL in the " +
 	"agent's webhook allow-list. Scripted tasks need the directive extension or a prompt map."
+
+// scopeEnable is how to enable the scoping specs (LIFE-031, LIFE-032).
+const scopeEnable = "Give the run a second identity: --second-header 'Authorization: Bearer …' (config key second-header, or " +
+	"$A2A_CONFORM_SECOND_HEADERS), the credentials of another user whom the agent's authorization model keeps from the " +
+	"tasks the run's own --header creates. Headers it does not name are sent as the run's."

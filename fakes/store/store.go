@@ -30,8 +30,9 @@ var ErrNotFound = errors.New("not found")
 var ErrExists = errors.New("already exists")
 
 // schemaVersion is kept in PRAGMA user_version; a file written by another
-// schema is refused rather than misread.
-const schemaVersion = 1
+// schema is refused rather than misread, except version 1, which gains the
+// principal column (migrate).
+const schemaVersion = 2
 
 // BusyTimeout is how long a writer waits for another process's transaction
 // before failing with SQLITE_BUSY.
@@ -48,7 +49,8 @@ CREATE TABLE IF NOT EXISTS tasks (
 	script      TEXT NOT NULL DEFAULT '',
 	owner       TEXT NOT NULL DEFAULT '',
 	lease_until INTEGER NOT NULL DEFAULT 0,
-	created_at  INTEGER NOT NULL
+	created_at  INTEGER NOT NULL,
+	principal   TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS tasks_by_ts ON tasks (status_ts, id);
 CREATE INDEX IF NOT EXISTS tasks_by_ctx ON tasks (context_id, status_ts, id);
@@ -170,7 +172,7 @@ const (
 	qHasDue      = "SELECT 1 FROM deliveries d WHERE " + dueFilter + " LIMIT 1"
 	qHasOrphans  = "SELECT 1 FROM tasks WHERE " + orphanFilter + " LIMIT 1"
 	qRenewLease  = "UPDATE tasks SET lease_until = ? WHERE id = ? AND owner = ?"
-	qInsertTask  = "INSERT OR IGNORE INTO tasks (" + taskCols + ") VALUES (?,?,?,?,?,?,?,?,?,?)"
+	qInsertTask  = "INSERT OR IGNORE INTO tasks (" + taskCols + ") VALUES (?,?,?,?,?,?,?,?,?,?,?)"
 	qFinishDeliv = "DELETE FROM deliveries WHERE id = ?"
 )
 
@@ -207,8 +209,15 @@ func (s *Store) migrate(ctx context.Context) error {
 		if err := tx.tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
 			return err
 		}
-		if v != 0 && v != schemaVersion {
+		if v != 0 && v != 1 && v != schemaVersion {
 			return fmt.Errorf("database schema version %d, this build uses %d", v, schemaVersion)
+		}
+		if v == 1 {
+			// Version 2 records who created each task (Task.Principal);
+			// tasks of a version-1 file belong to the anonymous principal.
+			if _, err := tx.tx.ExecContext(ctx, "ALTER TABLE tasks ADD COLUMN principal TEXT NOT NULL DEFAULT ''"); err != nil {
+				return err
+			}
 		}
 		if _, err := tx.tx.ExecContext(ctx, schema); err != nil {
 			return err
@@ -283,6 +292,10 @@ type Task struct {
 	Owner      string
 	LeaseUntil time.Time
 	CreatedAt  time.Time
+	// Principal is the identity that created the task (the agent's opaque
+	// name for the caller's credentials; "" when it authenticates nobody).
+	// It never changes: another identity may not see the task (spec §13.1).
+	Principal string
 }
 
 // Event is one entry of the shared event log.
@@ -348,16 +361,16 @@ func (s *Store) Update(ctx context.Context, fn func(*Tx) error) error {
 
 type scanner interface{ Scan(...any) error }
 
-const taskCols = "id, context_id, state, status_ts, version, body, script, owner, lease_until, created_at"
+const taskCols = "id, context_id, state, status_ts, version, body, script, owner, lease_until, created_at, principal"
 
 func scanTask(row scanner) (*Task, error) {
 	var (
 		t                        Task
 		id, ctxID, state, body   string
-		script, owner            string
+		script, owner, principal string
 		statusTS, lease, created int64
 	)
-	if err := row.Scan(&id, &ctxID, &state, &statusTS, &t.Version, &body, &script, &owner, &lease, &created); err != nil {
+	if err := row.Scan(&id, &ctxID, &state, &statusTS, &t.Version, &body, &script, &owner, &lease, &created, &principal); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, ErrNotFound
 		}
@@ -373,6 +386,7 @@ func scanTask(row scanner) (*Task, error) {
 	t.Owner = owner
 	t.LeaseUntil = fromMS(lease)
 	t.CreatedAt = fromMS(created)
+	t.Principal = principal
 	return &t, nil
 }
 
@@ -393,7 +407,7 @@ func (t *Tx) InsertTask(rec *Task) error {
 	}
 	res, err := t.st(qInsertTask).ExecContext(t.ctx,
 		rec.Task.ID, rec.Task.ContextID, string(rec.Task.Status.State), ms(rec.StatusTime), rec.Version,
-		string(body), string(rec.Script), rec.Owner, ms(rec.LeaseUntil), ms(rec.CreatedAt))
+		string(body), string(rec.Script), rec.Owner, ms(rec.LeaseUntil), ms(rec.CreatedAt), rec.Principal)
 	if err != nil {
 		return err
 	}
@@ -517,6 +531,11 @@ type ListQuery struct {
 	Limit int
 	// OldestFirst reverses the spec's newest-first order (a fault uses it).
 	OldestFirst bool
+	// Scoped keeps only the tasks of Principal (spec §13.1: results are
+	// scoped to the caller, with or without other filters); the count
+	// before pagination is of those alone.
+	Scoped    bool
+	Principal string
 }
 
 // ListTasks returns one page in (status time, id) order, newest first, and the
@@ -524,6 +543,10 @@ type ListQuery struct {
 func (s *Store) ListTasks(ctx context.Context, q ListQuery) ([]*Task, int, error) {
 	var where []string
 	var args []any
+	if q.Scoped {
+		where = append(where, "principal = ?")
+		args = append(args, q.Principal)
+	}
 	if q.ContextID != "" {
 		where = append(where, "context_id = ?")
 		args = append(args, q.ContextID)

@@ -255,3 +255,60 @@ func TestConcurrentWritersOnOneFile(t *testing.T) {
 		}
 	}
 }
+
+// ListTasks scoped to a principal counts and returns that principal's tasks
+// alone, with or without other filters (spec §13.1).
+func TestListScopedToPrincipal(t *testing.T) {
+	ctx := context.Background()
+	for name, s := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			base := time.UnixMilli(1_700_000_000_000)
+			for i, who := range []string{"alice", "bob", "alice"} {
+				rec := newTask(fmt.Sprintf("t%d", i), "shared", a2a.TaskStateCompleted, base.Add(time.Duration(i)*time.Millisecond))
+				rec.Principal = who
+				if err := s.Update(ctx, func(tx *Tx) error { return tx.InsertTask(rec) }); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, q := range []ListQuery{{Limit: 10}, {ContextID: "shared", Limit: 10}} {
+				q.Scoped, q.Principal = true, "bob"
+				got, total, err := s.ListTasks(ctx, q)
+				if err != nil || total != 1 || len(got) != 1 || got[0].Task.ID != "t1" || got[0].Principal != "bob" {
+					t.Fatalf("bob's list %+v: %d tasks, total %d, %v", q, len(got), total, err)
+				}
+			}
+			if _, total, _ := s.ListTasks(ctx, ListQuery{Limit: 10}); total != 3 {
+				t.Fatalf("unscoped total %d, want 3", total)
+			}
+		})
+	}
+}
+
+// A file written by schema version 1 (no principal column) is migrated in
+// place: its tasks belong to the anonymous principal.
+func TestMigratesSchemaVersion1(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v1.db")
+	s, err := OpenSQLite(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Turn the file back into a version-1 one: drop the column the
+	// migration adds and the version that says it is there.
+	for _, q := range []string{"ALTER TABLE tasks DROP COLUMN principal", "PRAGMA user_version = 1",
+		"INSERT INTO tasks (id, context_id, state, status_ts, version, body, created_at) VALUES ('old', 'c', 'TASK_STATE_COMPLETED', 1, 1, '{\"id\":\"old\",\"status\":{\"state\":\"TASK_STATE_COMPLETED\"}}', 1)"} {
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	s.Close()
+	s, err = OpenSQLite(path)
+	if err != nil {
+		t.Fatalf("reopening a version-1 file: %v", err)
+	}
+	defer s.Close()
+	rec, err := s.GetTask(ctx, "old")
+	if err != nil || rec.Principal != "" {
+		t.Fatalf("old task after migration: %+v, %v", rec, err)
+	}
+}

@@ -191,6 +191,21 @@ func (s StreamResponse) TaskID() string {
 	return ""
 }
 
+// ContextID returns the context the event is about, or "".
+func (s StreamResponse) ContextID() string {
+	switch {
+	case s.Task != nil:
+		return s.Task.ContextID
+	case s.StatusUpdate != nil:
+		return s.StatusUpdate.ContextID
+	case s.ArtifactUpdate != nil:
+		return s.ArtifactUpdate.ContextID
+	case s.Message != nil:
+		return s.Message.ContextID
+	}
+	return ""
+}
+
 // State returns the task state the event reports, if it reports one.
 func (s StreamResponse) State() (TaskState, bool) {
 	switch {

@@ -121,7 +121,8 @@ so a typo never silently drops a setting. Examples: [examples/](../examples/).
 
 Auth headers can also come from the environment variable ` + "`$" + runner.HeaderEnv + "`" + `, one ` + "`Name: value`" + ` per
 line, added to ` + "`header`" + `: use it for CI secrets, so that they never appear on a command line.
-Header values are redacted from every report. Setting ` + "`$" + topology.AgentLogEnv + "`" + ` (to anything)
+The second identity's (` + "`second-header`" + `) can come from ` + "`$" + runner.SecondHeaderEnv + "`" + ` the same way.
+Header values, both identities', are redacted from every report. Setting ` + "`$" + topology.AgentLogEnv + "`" + ` (to anything)
 sends the embedded reference agents' own logs to standard error, to debug a run against them.
 
 | key | flag | file | type | default | meaning |

@@ -40,8 +40,9 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	listHostile := fs.Bool("list-hostile", false, "list the hostile agent's behaviours and exit")
 	generation := fs.Int("generation", 1, "card `GENERATION` to start at (card version 1.<N>.0); the process driver passes {generation}")
 	warmUp := fs.Duration("warm-up", 0, "answer 503 with Retry-After for this long after start-up, as an instance loading its state would")
-	var faultF, allowF listFlag
+	var faultF, allowF, tokenF listFlag
 	fs.Var(&faultF, "fault", "faults to switch on, comma-separated")
+	fs.Var(&tokenF, "auth-token", "require Authorization: Bearer `TOKEN` on every binding request (the card then declares the scheme); repeatable: each further token is another identity, whose tasks the others cannot see or list")
 	fs.Var(&allowF, "webhook-allow", "SSRF allow-list: webhook URL `PREFIX`es (comma-separated) admitted although on loopback or a private address; with it set, every other such URL is refused (run the harness with a fixed --webhook-listen and give its http://ADDR/hook/ here). Default: every URL is delivered to")
 	if done, code := parse(fs, args); done {
 		return code
@@ -73,6 +74,9 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	opts := fakes.Options{Name: *name, Faults: splitComma(faultF), StepDelay: *delay, PromptMap: *prompts, DisableDirective: *noDirective,
 		WebhookAllow: splitComma(allowF), Generation: *generation, WarmUp: *warmUp}
+	if toks := splitComma(tokenF); len(toks) > 0 {
+		opts.RequireAuth, opts.OtherTokens = toks[0], toks[1:]
+	}
 	if *generation < 1 || *warmUp < 0 || *warmUp > 10*time.Minute {
 		fmt.Fprintf(stderr, "fake: --generation %d, --warm-up %s: want a generation ≥ 1 and a warm-up between 0 and 10m\n", *generation, *warmUp)
 		return runner.ExitUsage

@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"sort"
@@ -122,6 +123,7 @@ type Client struct {
 	schema    *a2agrpc.Schema
 	callRec   CallRecorder
 	tlsConfig *tls.Config
+	tlsObs    TLSObserver
 	dialOpts  []grpc.DialOption
 }
 
@@ -169,6 +171,32 @@ func New(iface a2a.AgentInterface, opts ...Option) (*Client, error) {
 		return nil, fmt.Errorf("client: subscribe verb %q is neither POST nor GET", c.subscribeVerb)
 	}
 	return c, nil
+}
+
+// Authority is the host:port the client talks to (the port filled in from
+// the scheme when the URL has none), the key the run's TLS sessions are
+// remembered by (AuthorityOf).
+func (c *Client) Authority() string {
+	if c.grpc {
+		return c.target.hostport
+	}
+	return AuthorityOf(c.base)
+}
+
+// AuthorityOf is a URL's host:port, with the scheme's default port (443 for
+// https, 80 otherwise) when it names none.
+func AuthorityOf(u *url.URL) string {
+	if u == nil {
+		return ""
+	}
+	if u.Port() != "" {
+		return u.Host
+	}
+	port := "80"
+	if strings.EqualFold(u.Scheme, "https") || strings.EqualFold(u.Scheme, "grpcs") {
+		port = "443"
+	}
+	return net.JoinHostPort(u.Hostname(), port)
 }
 
 // Bindings are the bindings this client speaks.

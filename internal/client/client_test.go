@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"reflect"
 	"strings"
 	"testing"
@@ -512,5 +513,29 @@ func TestAsError(t *testing.T) {
 	e := &Error{Class: A2A}
 	if got, ok := AsError(errors.Join(errors.New("ctx"), e)); !ok || got != e {
 		t.Fatal("wrapped *Error not found")
+	}
+}
+
+// The run remembers TLS sessions by host:port; a URL without a port names
+// its scheme's default one, and a client's Authority is its URL's.
+func TestAuthorityOf(t *testing.T) {
+	for raw, want := range map[string]string{
+		"https://agent.example.com/a2a":      "agent.example.com:443",
+		"https://agent.example.com:8443/a2a": "agent.example.com:8443",
+		"http://127.0.0.1/a2a":               "127.0.0.1:80",
+		"https://[::1]/x":                    "[::1]:443",
+	} {
+		u, _ := url.Parse(raw)
+		if got := AuthorityOf(u); got != want {
+			t.Errorf("AuthorityOf(%s) = %s, want %s", raw, got, want)
+		}
+	}
+	c, err := New(a2a.AgentInterface{URL: "https://agent.example.com/a2a", ProtocolBinding: a2a.BindingJSONRPC})
+	if err != nil || c.Authority() != "agent.example.com:443" {
+		t.Fatalf("JSON-RPC client authority %q, %v", c.Authority(), err)
+	}
+	g, err := New(a2a.AgentInterface{URL: "https://agent.example.com", ProtocolBinding: a2a.BindingGRPC})
+	if err != nil || g.Authority() != "agent.example.com:443" {
+		t.Fatalf("gRPC client authority %q, %v", g.Authority(), err)
 	}
 }

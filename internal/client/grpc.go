@@ -21,6 +21,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/mem"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -79,6 +80,26 @@ func WithGRPCDialOptions(opts ...grpc.DialOption) Option {
 // WithTLSConfig sets the TLS configuration of gRPC connections (roots, SNI).
 func WithTLSConfig(cfg *tls.Config) Option {
 	return func(c *Client) { c.tlsConfig = cfg }
+}
+
+// TLSObserver is told the TLS session of a gRPC call: the authority
+// (host:port) and the negotiated state. HTTP calls show theirs on the
+// http.Response, to the http.Client's transport.
+type TLSObserver func(authority string, st tls.ConnectionState)
+
+// WithTLSObserver reports the TLS session of every gRPC call over TLS.
+func WithTLSObserver(f TLSObserver) Option {
+	return func(c *Client) { c.tlsObs = f }
+}
+
+// notePeer passes a call's TLS session to the observer.
+func (c *Client) notePeer(p *peer.Peer) {
+	if c.tlsObs == nil || p == nil {
+		return
+	}
+	if info, ok := p.AuthInfo.(credentials.TLSInfo); ok {
+		c.tlsObs(c.target.hostport, info.State)
+	}
 }
 
 // grpcTarget is a gRPC interface URL understood: https:// or grpcs:// (TLS),
@@ -325,8 +346,10 @@ func (c *Client) grpcUnary(ctx context.Context, cl call, allowEmpty bool) (json.
 	md := c.outgoing()
 	log := c.startLog(ctx, cl.op, md, sent)
 	var header, trailer metadata.MD
+	var from peer.Peer
 	resp := dynamicpb.NewMessage(m.Out)
-	err = cc.Invoke(metadata.NewOutgoingContext(ctx, md), m.Path, req, resp, grpc.Header(&header), grpc.Trailer(&trailer))
+	err = cc.Invoke(metadata.NewOutgoingContext(ctx, md), m.Path, req, resp, grpc.Header(&header), grpc.Trailer(&trailer), grpc.Peer(&from))
+	c.notePeer(&from)
 	if err != nil {
 		e := c.grpcError(ctx, cl.op, err, false)
 		code := int(status.Code(err))

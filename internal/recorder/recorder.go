@@ -63,6 +63,24 @@ func WithSecrets(values ...string) Option {
 	return func(r *Recorder) { r.secrets = append(r.secrets, values...) }
 }
 
+// WithLabeledSecret adds credential values, like WithSecrets, and names
+// them: a credential header (Authorization …) that carries one exactly is
+// shown as "[REDACTED label]", so that a transcript says whose credentials a
+// request carried (e.g. "second identity") without showing them.
+func WithLabeledSecret(label string, values ...string) Option {
+	return func(r *Recorder) {
+		r.secrets = append(r.secrets, values...)
+		if r.labels == nil {
+			r.labels = map[string]string{}
+		}
+		for _, v := range values {
+			if v != "" {
+				r.labels[v] = label
+			}
+		}
+	}
+}
+
 // WithSecretHeaders adds header names whose values are always redacted, on
 // top of Authorization, Proxy-Authorization, Cookie, Set-Cookie and the
 // notification-token and API-key headers.
@@ -135,6 +153,7 @@ type Recorder struct {
 	maxEvent       int
 	instanceHeader string
 	secrets        []string
+	labels         map[string]string
 	secretHeaders  []string
 	secretQuery    []string
 
@@ -158,7 +177,7 @@ func New(opts ...Option) *Recorder {
 	}
 	r.secretHeaders = append(append([]string(nil), defaultSecretHeaders...), r.secretHeaders...)
 	r.secretQuery = append(append([]string(nil), defaultSecretQuery...), r.secretQuery...)
-	r.red = newRedactor(r.secrets, r.secretHeaders, r.secretQuery)
+	r.red = newRedactor(r.secrets, r.secretHeaders, r.secretQuery, r.labels)
 	return r
 }
 
@@ -169,7 +188,7 @@ func (r *Recorder) AddSecret(values ...string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.secrets = append(r.secrets, values...)
-	r.red = newRedactor(r.secrets, r.secretHeaders, r.secretQuery)
+	r.red = newRedactor(r.secrets, r.secretHeaders, r.secretQuery, r.labels)
 }
 
 // Start returns the time AtMs counts from.

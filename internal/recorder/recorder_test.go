@@ -108,7 +108,7 @@ func mustJSON(s string) []byte {
 }
 
 func TestURLPasswordRedacted(t *testing.T) {
-	rd := newRedactor(nil, nil, defaultSecretQuery)
+	rd := newRedactor(nil, nil, defaultSecretQuery, nil)
 	u, _ := url.Parse("http://user:hunter2@agent.invalid/p?Token=abc&keep=1&flag")
 	got := rd.url(u)
 	if strings.Contains(got, "hunter2") || strings.Contains(got, "abc") || !strings.Contains(got, "keep=1&flag") {
@@ -425,5 +425,38 @@ func TestNoBodyResponsesFinish(t *testing.T) {
 	resp.Body.Close()
 	if e := rec.All()[0]; e.Status != 204 || e.DurMs < 0 || e.Error != "" {
 		t.Fatalf("exchange %+v", e)
+	}
+}
+
+// A labelled secret is redacted everywhere like any other, and a credential
+// header carrying it says whose it was.
+func TestLabeledSecretNamesTheIdentity(t *testing.T) {
+	srv := echoServer(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, r.Header.Get("Authorization")) })
+	rec := New(WithSecrets("Bearer first-token"), WithLabeledSecret("second identity", "Bearer second-token", "second-token"))
+	hc := rec.HTTPClient(nil)
+	for _, tok := range []string{"Bearer first-token", "Bearer second-token"} {
+		req, _ := http.NewRequest("GET", srv.URL, nil)
+		req.Header.Set("Authorization", tok)
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.ReadAll(resp.Body)
+		resp.Body.Close()
+	}
+	exs := rec.All()
+	if len(exs) != 2 {
+		t.Fatalf("%d exchanges", len(exs))
+	}
+	if got := exs[0].ReqHeader.Get("Authorization"); got != Redacted {
+		t.Errorf("first identity's header shown as %q", got)
+	}
+	if got := exs[1].ReqHeader.Get("Authorization"); got != "[REDACTED second identity]" {
+		t.Errorf("second identity's header shown as %q", got)
+	}
+	for _, s := range []string{"first-token", "second-token"} {
+		if f := leaks(t, exs, s); len(f) > 0 {
+			t.Errorf("leaked %v", f)
+		}
 	}
 }

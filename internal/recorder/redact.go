@@ -34,10 +34,11 @@ type redactor struct {
 	longest int
 	headers map[string]bool // canonical header names
 	query   map[string]bool // lower-case query names
+	labels  map[string]string
 }
 
-func newRedactor(secrets, headers, query []string) *redactor {
-	rd := &redactor{headers: map[string]bool{}, query: map[string]bool{}}
+func newRedactor(secrets, headers, query []string, labels map[string]string) *redactor {
+	rd := &redactor{headers: map[string]bool{}, query: map[string]bool{}, labels: labels}
 	for _, h := range headers {
 		rd.headers[http.CanonicalHeaderKey(h)] = true
 	}
@@ -94,6 +95,9 @@ func (rd *redactor) header(h http.Header) http.Header {
 		for i, v := range vs {
 			if rd.headers[http.CanonicalHeaderKey(k)] {
 				cp[i] = Redacted
+				if l, ok := rd.labels[v]; ok {
+					cp[i] = "[REDACTED " + l + "]"
+				}
 			} else {
 				cp[i] = rd.text(v)
 			}

@@ -33,12 +33,20 @@ type Config struct {
 	Out         string   `json:"out,omitempty" yaml:"out,omitempty"`
 	Faults      []string `json:"fault,omitempty" yaml:"fault,omitempty"`
 	// Headers are "Name: value" lines added to every request to the agent.
-	Headers       []string `json:"header,omitempty" yaml:"header,omitempty"`
-	AgentCmd      string   `json:"agent-cmd,omitempty" yaml:"agent-cmd,omitempty"`
-	AgentCmdNext  string   `json:"agent-cmd-next,omitempty" yaml:"agent-cmd-next,omitempty"`
-	Instances     int      `json:"instances,omitempty" yaml:"instances,omitempty"`
-	WebhookListen string   `json:"webhook-listen,omitempty" yaml:"webhook-listen,omitempty"`
-	WebhookURL    string   `json:"webhook-url,omitempty" yaml:"webhook-url,omitempty"`
+	Headers []string `json:"header,omitempty" yaml:"header,omitempty"`
+	// SecondHeaders name a second identity of the agent ("Name: value"
+	// lines): the scoping specs send them in place of the run's headers of
+	// the same names, and check that this identity cannot see the tasks the
+	// first created (spec §13.1).
+	SecondHeaders []string `json:"second-header,omitempty" yaml:"second-header,omitempty"`
+	// CAFile is a PEM file of CA certificates the harness trusts besides the
+	// system's, for an https:// agent whose certificate a private CA signed.
+	CAFile        string `json:"ca-file,omitempty" yaml:"ca-file,omitempty"`
+	AgentCmd      string `json:"agent-cmd,omitempty" yaml:"agent-cmd,omitempty"`
+	AgentCmdNext  string `json:"agent-cmd-next,omitempty" yaml:"agent-cmd-next,omitempty"`
+	Instances     int    `json:"instances,omitempty" yaml:"instances,omitempty"`
+	WebhookListen string `json:"webhook-listen,omitempty" yaml:"webhook-listen,omitempty"`
+	WebhookURL    string `json:"webhook-url,omitempty" yaml:"webhook-url,omitempty"`
 
 	// HookRotateCard, HookRestartInstance and HookRolloutStep are the hooks
 	// driver's commands (with Target): shell command lines the rollout specs
@@ -74,6 +82,9 @@ type Config struct {
 // HeaderEnv is the environment variable that may carry auth headers, one
 // "Name: value" per line, so that CI secrets need not appear on a command line.
 const HeaderEnv = "A2A_CONFORM_HEADERS"
+
+// SecondHeaderEnv carries the second identity's headers the same way.
+const SecondHeaderEnv = "A2A_CONFORM_SECOND_HEADERS"
 
 // DefaultOut is where reports go when --out is not given.
 const DefaultOut = "a2a-conform-report"
@@ -154,6 +165,11 @@ func (c *Config) Validate() error {
 	for _, h := range c.Headers {
 		if _, _, err := parseHeader(h); err != nil {
 			add("--header %q: %v", redactHeaderLine(h), err)
+		}
+	}
+	for _, h := range c.SecondHeaders {
+		if _, _, err := parseHeader(h); err != nil {
+			add("--second-header %q: %v", redactHeaderLine(h), err)
 		}
 	}
 	switch strings.ToUpper(c.SubscribeVerb) {
@@ -267,9 +283,19 @@ const DefaultRaceTrials = 200
 
 // HeaderSet parses the configured headers (and HeaderEnv) into an http.Header.
 func (c *Config) HeaderSet() (http.Header, error) {
+	return headerSet(c.Headers, HeaderEnv)
+}
+
+// SecondHeaderSet parses the second identity's headers (and SecondHeaderEnv);
+// empty when the run has no second identity.
+func (c *Config) SecondHeaderSet() (http.Header, error) {
+	return headerSet(c.SecondHeaders, SecondHeaderEnv)
+}
+
+func headerSet(configured []string, envName string) (http.Header, error) {
 	h := http.Header{}
-	lines := append([]string(nil), c.Headers...)
-	if env := os.Getenv(HeaderEnv); env != "" {
+	lines := append([]string(nil), configured...)
+	if env := os.Getenv(envName); env != "" {
 		for _, l := range strings.Split(env, "\n") {
 			if strings.TrimSpace(l) != "" {
 				lines = append(lines, l)

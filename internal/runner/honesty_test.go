@@ -63,6 +63,9 @@ var tasklessNotApplicable = map[string]string{
 	"LIFE-017": "requireStreaming",
 	"LIFE-018": "requireStreaming",
 	"LIFE-019": "requireStreaming",
+	"LIFE-031": "the card declares no securityRequirements and the run names no second identity: one identity, nothing to keep apart",
+	"LIFE-032": "the card declares no securityRequirements and the run names no second identity: one identity, nothing to keep apart",
+	"LIFE-033": "requireStreaming",
 }
 
 // tasklessAgent is a loopback A2A v1.0 agent on both bindings that answers

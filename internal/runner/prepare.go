@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -66,7 +67,15 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Prepared{Env: &suites.Env{Headers: hdr}}
+	second, err := cfg.SecondHeaderSet()
+	if err != nil {
+		return nil, fmt.Errorf("second identity: %w", err)
+	}
+	tlsCfg, err := tlsConfig(cfg.CAFile)
+	if err != nil {
+		return nil, err
+	}
+	p := &Prepared{Env: &suites.Env{Headers: hdr, TLSConfig: tlsCfg}}
 	p.Env.Options = suites.Options{
 		Seed: cfg.Seed, SubscribeVerb: cfg.SubscribeVerb, RaceTrials: cfg.RaceTrials,
 		Settle: 300 * time.Millisecond, Patience: cfg.Patience, Parallel: cfg.Parallel,
@@ -78,14 +87,34 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		// Bearer token; give the run one so DISC-015 can check both halves.
 		hdr.Set("Authorization", "Bearer a2a-conform-embedded-"+randomHex(8))
 	}
-	var secrets []string
-	for _, vs := range hdr {
-		secrets = append(secrets, vs...)
+	if embedded && bearer(second) == "" {
+		// The embedded agent knows a second identity, so that the scoping
+		// specs (LIFE-031, LIFE-032) run in the default run.
+		second.Set("Authorization", "Bearer a2a-conform-embedded-second-"+randomHex(8))
 	}
-	rec := newRecorder(secrets)
+	if len(second) > 0 {
+		p.Env.SecondHeaders = asIdentity(hdr, second)
+	}
+	var secondSecrets []string
+	if p.Env.SecondHeaders != nil {
+		// Only the values that differ from the run's own mark the second
+		// identity.
+		for _, v := range headerSecrets(second) {
+			if !slices.Contains(headerSecrets(hdr), v) {
+				secondSecrets = append(secondSecrets, v)
+			}
+		}
+	}
+	rec := newRecorder(headerSecrets(hdr), secondSecrets)
 	p.Env.Transcript = rec
 	p.wary = newWary(cfg.RequestTimeout, cfg.Patience)
-	live := &liveness{next: client.Guard(baseTransport(cfg.RequestTimeout), p.wary.limits, p.wary.observe), broken: p.wary.broken}
+	tlsSeen := newTLSLog()
+	p.Env.TLS = tlsSeen
+	base := baseTransport(cfg.RequestTimeout)
+	if tlsCfg != nil {
+		base.TLSClientConfig = tlsCfg
+	}
+	live := &liveness{next: client.Guard(tlsNoting{next: base, log: tlsSeen}, p.wary.limits, p.wary.observe), broken: p.wary.broken}
 	p.Env.Health = live.Health
 	p.Env.HTTP = rec.r.HTTPClient(live)
 	p.Env.HTTP.CheckRedirect = sameOriginRedirects
@@ -168,13 +197,16 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		// production agent would: the card declares the scheme, and the
 		// authentication specs (DISC-019) have something to judge. The
 		// extended card accepts the same token (DISC-015).
-		token := ""
-		if scheme, v, ok := strings.Cut(hdr.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") {
-			token = strings.TrimSpace(v)
+		// The second identity's token is the agent's second identity, whose
+		// tasks the first may not see (LIFE-031, LIFE-032).
+		token := bearer(hdr)
+		var others []string
+		if t := bearer(second); t != "" && t != token {
+			others = append(others, t)
 		}
 		n, balance := embeddedInstances(cfg)
 		emb, err := topology.StartEmbedded(ctx, topology.EmbeddedOptions{Faults: cfg.Faults, NoDirective: cfg.NoDirective,
-			Instances: n, Balance: balance, WebhookAllow: []string{hook.Base() + "/hook/"}, RequireAuth: token})
+			Instances: n, Balance: balance, WebhookAllow: []string{hook.Base() + "/hook/"}, RequireAuth: token, OtherTokens: others})
 		if err != nil {
 			return p, err
 		}
@@ -263,6 +295,25 @@ func rolloutSelected(cfg Config) bool {
 		}
 	}
 	return rollout
+}
+
+// bearer is the token of h's "Authorization: Bearer …", or "".
+func bearer(h http.Header) string {
+	if scheme, v, ok := strings.Cut(h.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") {
+		return strings.TrimSpace(v)
+	}
+	return ""
+}
+
+// asIdentity is the header set the second identity sends: the run's headers
+// (tenant, routing and the like), with every header the second identity
+// names replaced by its values.
+func asIdentity(run, second http.Header) http.Header {
+	out := run.Clone()
+	for name, vs := range second {
+		out[name] = append([]string(nil), vs...)
+	}
+	return out
 }
 
 func withVersion(h http.Header) http.Header {

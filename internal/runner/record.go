@@ -11,8 +11,11 @@ const directiveURI = directive.URI
 // transcript adapts the recorder to what specs see.
 type transcript struct{ r *recorder.Recorder }
 
-func newRecorder(secrets []string) *transcript {
-	return &transcript{r: recorder.New(recorder.WithSecrets(secrets...))}
+// newRecorder redacts secrets; the second identity's are also labelled, so
+// that a transcript shows which identity a request came from.
+func newRecorder(secrets, second []string) *transcript {
+	return &transcript{r: recorder.New(recorder.WithSecrets(secrets...),
+		recorder.WithLabeledSecret("second identity", second...))}
 }
 
 func (t *transcript) Owned(owner string) []reports.Exchange { return t.r.Owned(owner) }

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"io"
+	"net/http"
 	"net/url"
 	"strings"
 
@@ -11,15 +12,24 @@ import (
 // secretValues are the credential values of the run (headers from flags,
 // config and environment): never to appear in any output file.
 func secretValues(cfg Config) []string {
-	h, err := cfg.HeaderSet()
-	if err != nil {
-		return nil
+	var out []string
+	for _, set := range []func() (http.Header, error){cfg.HeaderSet, cfg.SecondHeaderSet} {
+		h, err := set()
+		if err != nil {
+			continue
+		}
+		out = append(out, headerSecrets(h)...)
 	}
+	return out
+}
+
+// headerSecrets are the values of h, and the token alone of each
+// "Scheme token" value ("Bearer xyz": the token alone may be echoed too).
+func headerSecrets(h http.Header) []string {
 	var out []string
 	for _, vs := range h {
 		for _, v := range vs {
 			out = append(out, v)
-			// "Bearer xyz": the token alone may be echoed too.
 			if _, tok, ok := strings.Cut(v, " "); ok && len(tok) >= 6 {
 				out = append(out, tok)
 			}

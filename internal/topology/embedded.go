@@ -68,6 +68,10 @@ type EmbeddedOptions struct {
 	// RequireAuth is the bearer token the agent requires on every binding
 	// request (fakes.Options.RequireAuth); "" serves anyone.
 	RequireAuth string
+	// OtherTokens are further bearer tokens the agent accepts, each another
+	// identity whose tasks the first cannot see (fakes.Options.OtherTokens):
+	// the second identity of the scoping specs.
+	OtherTokens []string
 	// Tweak adjusts each instance's options (tests switch capabilities off).
 	Tweak func(*fakes.Options)
 	// Instances is how many instances share the store (default 1).
@@ -92,7 +96,7 @@ func StartEmbedded(ctx context.Context, o EmbeddedOptions) (*Embedded, error) {
 	// differently.
 	opts := fakes.Options{Name: "embedded-0", Store: e.store, Faults: o.Faults,
 		PromptMap: true, DisableDirective: o.NoDirective, WebhookAllow: o.WebhookAllow, RequireAuth: o.RequireAuth,
-		Logger: agentLogger()}
+		Logger: agentLogger(), OtherTokens: o.OtherTokens}
 	if o.Tweak != nil {
 		o.Tweak(&opts)
 	}

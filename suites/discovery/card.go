@@ -40,6 +40,7 @@ func fetch(ctx context.Context, t *suites.T, extra http.Header) *client.CardResp
 var _ = suites.Spec("DISC-001", func(ctx context.Context, t *suites.T) {
 	resp := fetchV1(ctx, t, nil)
 	where := "GET /.well-known/agent-card.json"
+	observeTLS(t, "tls", t.Env.BaseURL)
 	var vs []invariants.Violation
 	if resp.Status != http.StatusOK {
 		vs = append(vs, invariants.Violation{Invariant: "card-served", Where: where,

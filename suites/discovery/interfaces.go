@@ -70,6 +70,9 @@ var _ = suites.Spec("DISC-009", func(ctx context.Context, t *suites.T) {
 			continue
 		}
 		t.Observe(key, iface.ProtocolBinding+" "+iface.ProtocolVersion+": "+outcomeOf(err).String())
+		if secure(iface) {
+			observeTLSAt(t, key+".tls", c.Authority())
+		}
 	}
 	t.Observe("interfaces-probed", fmt.Sprint(probed))
 	t.Violated(vs...)
@@ -126,4 +129,15 @@ func judgeBinding(c *client.Client, err error) string {
 		return "HTTP " + fmt.Sprint(ce.HTTPStatus) + " without an A2A ErrorInfo: indistinguishable from a route this endpoint does not serve"
 	}
 	return ""
+}
+
+// secure reports an interface the harness speaks TLS to: an https:// URL,
+// or a gRPC interface that is not plaintext.
+func secure(iface a2a.AgentInterface) bool {
+	if iface.ProtocolBinding == a2a.BindingGRPC {
+		c, err := client.New(iface)
+		return err == nil && !c.Plaintext()
+	}
+	u, err := url.Parse(iface.URL)
+	return err == nil && strings.EqualFold(u.Scheme, "https")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
@@ -51,13 +52,7 @@ func sameJSON(a, b []byte) bool {
 // run credentials and no behaviour extensions. Specs that must control
 // exactly what a request declares build on it.
 func bareClient(t *suites.T, iface a2a.AgentInterface, opts ...client.Option) *client.Client {
-	all := []client.Option{client.WithHTTPClient(t.Env.HTTP)}
-	if t.Env.RecordCall != nil {
-		all = append(all, client.WithCallRecorder(t.Env.RecordCall))
-	}
-	if t.Env.GRPCSchema != nil {
-		all = append(all, client.WithGRPCSchema(t.Env.GRPCSchema))
-	}
+	all := t.Transport()
 	if t.Env.Options.SubscribeVerb != "" {
 		all = append(all, client.WithSubscribeVerb(t.Env.Options.SubscribeVerb))
 	}
@@ -154,4 +149,28 @@ func headerTokens(values []string) []string {
 		}
 	}
 	return out
+}
+
+// observeTLS reports, as observation key, the TLS version and cipher suite
+// the run negotiated with rawURL's authority, when it is https:// (spec
+// §7.1: TLS 1.3+ recommended, a deployment matter the harness reports and
+// never judges: AUTH-TLS-002). A URL the run spoke no TLS to says so.
+func observeTLS(t *suites.T, key, rawURL string) {
+	u, err := url.Parse(rawURL)
+	if err != nil || !strings.EqualFold(u.Scheme, "https") {
+		return
+	}
+	observeTLSAt(t, key, client.AuthorityOf(u))
+}
+
+// observeTLSAt reports the session negotiated with an authority (host:port).
+func observeTLSAt(t *suites.T, key, authority string) {
+	if t.Env.TLS == nil {
+		return
+	}
+	if d, ok := t.Env.TLS.Seen(authority); ok {
+		t.Observe(key, d+" with "+authority)
+		return
+	}
+	t.Observe(key, "no TLS session with "+authority+" was seen")
 }

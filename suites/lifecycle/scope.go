@@ -1,0 +1,421 @@
+package lifecycle
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/internal/directive"
+	"github.com/a2a-conform/a2a-conform/internal/invariants"
+	"github.com/a2a-conform/a2a-conform/suites"
+)
+
+// Scoping (spec §13.1, §3.3.2): the run's own identity (--header) creates a
+// task; a second identity (--second-header), one the agent's authorization
+// model keeps from it, then asks for that task by id on every operation that
+// names a task, and lists its context. LIFE-031 judges that nothing was
+// served to it; LIFE-032 that every refusal looks exactly like the refusal
+// of an id that does not exist, asked the same way by the same identity on
+// the same binding. Both judge only the task the spec created.
+
+// probe is what the second identity got for one operation on the run
+// identity's task, and for the same operation on an id nobody issued.
+type probe struct {
+	op    string
+	other answer
+	fresh answer
+}
+
+// answer is one reply as a caller can tell it apart: served (and what), or
+// refused (and how), or not known (a transport failure, a silent stream).
+type answer struct {
+	err error
+	// served says what the caller got when the operation succeeded.
+	served string
+	// unknown says why what the agent meant could not be told.
+	unknown string
+}
+
+func (a answer) refused() bool { return a.served == "" && a.unknown == "" && a.err != nil }
+
+// shape is what distinguishes one refusal from another on the wire, for a
+// caller: class, A2A error, JSON-RPC code, HTTP status, status name, the
+// ErrorInfo reason, and whether it came inside a stream. Messages are left
+// out: they name the id asked for.
+func (a answer) shape() string {
+	switch {
+	case a.served != "":
+		return "served: " + a.served
+	case a.unknown != "":
+		return a.unknown
+	}
+	ce, ok := client.AsError(a.err)
+	if !ok {
+		return "error: " + a.err.Error()
+	}
+	s := string(ce.Class)
+	if ce.Kind != "" {
+		s += " " + string(ce.Kind)
+	}
+	if ce.Code != 0 {
+		s += fmt.Sprintf(" code %d", ce.Code)
+	}
+	if ce.HTTPStatus != 0 {
+		s += fmt.Sprintf(" HTTP %d", ce.HTTPStatus)
+	}
+	if ce.Status != "" {
+		s += " status " + ce.Status
+	}
+	if ce.Reason != "" {
+		s += " reason " + ce.Reason
+	}
+	if ce.InStream {
+		s += " (as a stream event)"
+	}
+	return s
+}
+
+// scopeRun is everything the second identity saw of one binding.
+type scopeRun struct {
+	binding string
+	task    *a2a.Task
+	probes  []probe
+	// listOwn is the second identity's ListTasks of the task's context,
+	// listFresh of a context nobody issued, listAll its unfiltered first page.
+	listOwn, listFresh, listAll listAnswer
+	// after is the task as its owner saw it once the probes were done.
+	after *a2a.Task
+	// canceled says the second identity's cancel was refused and yet the
+	// task turned CANCELED.
+	canceled bool
+}
+
+type listAnswer struct {
+	resp *a2a.ListTasksResponse
+	err  error
+}
+
+func (l listAnswer) has(id string) bool {
+	if l.resp == nil {
+		return false
+	}
+	for _, t := range l.resp.Tasks {
+		if t.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func (l listAnswer) shape() string {
+	if l.err != nil {
+		return answer{err: l.err}.shape()
+	}
+	return fmt.Sprintf("served: %d tasks, totalSize %d", len(l.resp.Tasks), l.resp.TotalSize)
+}
+
+// authRefusal reports an answer that refuses the caller itself (401, 403,
+// UNAUTHENTICATED, PERMISSION_DENIED, or a JSON-RPC error that is no A2A
+// error), which a spec cannot tell from a refusal of the task.
+func authRefusal(err error) bool {
+	ce, ok := client.AsError(err)
+	if !ok {
+		return false
+	}
+	return ce.HTTPStatus == http.StatusUnauthorized || ce.HTTPStatus == http.StatusForbidden ||
+		ce.Status == "UNAUTHENTICATED" || ce.Status == "PERMISSION_DENIED" ||
+		(ce.Class == client.A2A && ce.Kind == "" && ce.Code != 0 && ce.Binding == a2a.BindingJSONRPC)
+}
+
+// probeScope runs the scoping probes on every binding, or ends the spec
+// when there is nothing to judge: a card without security and no second
+// identity (one identity: not applicable), no second identity
+// (could-not-run, naming the key), a second identity the agent does not
+// accept (could-not-run).
+func probeScope(ctx context.Context, t *suites.T) []scopeRun {
+	card := t.Card()
+	if len(card.SecurityRequirements) == 0 && t.Env.SecondHeaders == nil {
+		t.NotApplicable("the card declares no securityRequirements and the run names no second identity: every caller is the same anonymous one, so there is no other identity to keep tasks from (spec §13.1 scopes by the authenticated caller).")
+	}
+	if t.Env.SecondHeaders == nil {
+		t.CouldNotRun("the card requires credentials, and the run has only one identity: to see whether another caller is kept from this one's tasks, the harness needs a second one (config key second-header).")
+	}
+	if len(t.Env.Headers) == 0 {
+		t.CouldNotRun("the run has a second identity but no credentials of its own (--header), so there is no first identity whose tasks the second could be kept from.")
+	}
+	if sameHeaders(t.Env.Headers, t.Env.SecondHeaders) {
+		t.CouldNotRun("the second identity's headers (second-header) are the run's own, so it is the same caller.")
+	}
+	firsts, seconds := t.Clients(), t.SecondClients()
+	var runs []scopeRun
+	for i, a := range firsts {
+		runs = append(runs, probeBinding(ctx, t, a, seconds[i]))
+	}
+	return runs
+}
+
+func sameHeaders(a, b http.Header) bool {
+	return maps.EqualFunc(a, b, func(x, y []string) bool { return slices.Equal(x, y) })
+}
+
+// probeBinding creates the run identity's task on one binding and asks the
+// second identity about it on the same binding.
+func probeBinding(ctx context.Context, t *suites.T, a, b *client.Client) scopeRun {
+	r := scopeRun{binding: a.Binding()}
+	// The second identity must be served at all, or every refusal below
+	// would prove nothing: it lists a context nobody issued.
+	fresh := suites.NewID("a2a-conform-no-such-context")
+	resp, err := b.ListTasks(ctx, &a2a.ListTasksRequest{ContextID: fresh})
+	r.listFresh = listAnswer{resp, err}
+	if err != nil {
+		if authRefusal(err) {
+			t.CouldNotRun("the agent refused the second identity's credentials (ListTasks on %s: %s), so its refusals of another caller's task would prove nothing; give a second-header the agent accepts.", a.Binding(), suites.ErrText(err))
+		}
+		t.CouldNotRun("the second identity's ListTasks of a context nobody issued failed on %s (%s), so it is unknown whether the agent serves that identity at all.", a.Binding(), suites.ErrText(err))
+	}
+
+	// The task stays put if the agent can be asked to wait for input, so
+	// that cancelling and subscribing mean something; else any task does.
+	s := suites.Script{Outcome: directive.OutcomeInputRequired}
+	if !canScript(t, s) {
+		s = suites.Script{Outcome: directive.OutcomeCompleted}
+	}
+	task := createTaskIn(ctx, t, a, "", s)
+	r.task = task
+	t.Observe("task-"+a.Binding(), string(task.Status.State))
+	defer func() {
+		if cur, err := a.GetTask(ctx, &a2a.GetTaskRequest{ID: task.ID}); err == nil && !cur.Status.State.Terminal() {
+			_, _ = a.CancelTask(ctx, &a2a.CancelTaskRequest{ID: task.ID})
+		}
+	}()
+
+	card := t.Card()
+	cfgID := suites.NewID("a2a-conform-config")
+	if cfg, _ := pushChannel(t); cfg != nil {
+		cfg.TaskID = task.ID
+		if got, err := a.CreateTaskPushNotificationConfig(ctx, cfg); err == nil && got.ID != "" {
+			cfgID = got.ID
+			defer a.DeleteTaskPushNotificationConfig(ctx, &a2a.TaskPushNotificationConfigRef{TaskID: task.ID, ID: got.ID})
+		}
+	}
+
+	type op struct {
+		name string
+		call func(id string) answer
+	}
+	ops := []op{
+		{"GetTask", func(id string) answer {
+			got, err := b.GetTask(ctx, &a2a.GetTaskRequest{ID: id})
+			return answerOf(err, func() string { return "task " + got.ID + " in " + string(got.Status.State) })
+		}},
+	}
+	if card.PushNotifications() {
+		ops = append(ops,
+			op{"ListTaskPushNotificationConfigs", func(id string) answer {
+				got, err := b.ListTaskPushNotificationConfigs(ctx, &a2a.ListTaskPushNotificationConfigsRequest{TaskID: id})
+				return answerOf(err, func() string { return fmt.Sprintf("%d configs", len(got.Configs)) })
+			}},
+			op{"GetTaskPushNotificationConfig", func(id string) answer {
+				got, err := b.GetTaskPushNotificationConfig(ctx, &a2a.TaskPushNotificationConfigRef{TaskID: id, ID: cfgID})
+				return answerOf(err, func() string { return "config " + got.ID + " (" + suites.Cut(got.URL, 80) + ")" })
+			}})
+	}
+	if card.Streaming() {
+		ops = append(ops, op{"SubscribeToTask", func(id string) answer { return subscribeAnswer(ctx, t, b, id) }})
+	}
+	ops = append(ops,
+		op{"SendMessage naming the task", func(id string) answer {
+			m := userText("a2a-conform: a message from another caller, which must not reach this task")
+			m.TaskID = id
+			got, err := b.SendMessage(ctx, &a2a.SendMessageRequest{Message: &m,
+				Configuration: &a2a.SendMessageConfiguration{ReturnImmediately: true}})
+			return answerOf(err, func() string {
+				if got.Task != nil {
+					return "task " + got.Task.ID + " in " + string(got.Task.Status.State)
+				}
+				return "a Message"
+			})
+		}},
+		// Cancel last: wrongly served, it ends the task.
+		op{"CancelTask", func(id string) answer {
+			got, err := b.CancelTask(ctx, &a2a.CancelTaskRequest{ID: id})
+			return answerOf(err, func() string { return "task " + got.ID + " in " + string(got.Status.State) })
+		}},
+	)
+	for _, o := range ops {
+		r.probes = append(r.probes, probe{op: o.name, other: o.call(task.ID), fresh: o.call(suites.NewID("a2a-conform-no-such-task"))})
+	}
+
+	resp, err = b.ListTasks(ctx, &a2a.ListTasksRequest{ContextID: task.ContextID})
+	r.listOwn = listAnswer{resp, err}
+	resp, err = b.ListTasks(ctx, &a2a.ListTasksRequest{})
+	r.listAll = listAnswer{resp, err}
+
+	if after, err := a.GetTask(ctx, &a2a.GetTaskRequest{ID: task.ID}); err == nil {
+		r.after = after
+		cancel := r.probes[len(r.probes)-1]
+		r.canceled = cancel.other.refused() && after.Status.State == a2a.TaskStateCanceled && task.Status.State != a2a.TaskStateCanceled
+	}
+	return r
+}
+
+// answerOf is a reply: refused with err, or served what describes.
+func answerOf(err error, describe func() string) answer {
+	if err != nil {
+		if ce, ok := client.AsError(err); ok && ce.Class == client.Transport {
+			return answer{err: err, unknown: "no answer: " + suites.ErrText(err)}
+		}
+		return answer{err: err}
+	}
+	return answer{served: describe()}
+}
+
+// subscribeAnswer opens a subscription and reads its first event: a refusal
+// before the stream or as its first event, or a served stream. A stream that
+// stays silent for closeGrace is neither.
+func subscribeAnswer(ctx context.Context, t *suites.T, c *client.Client, id string) answer {
+	sctx, cancel := suites.Ctx(ctx, closeGrace(t))
+	defer cancel()
+	s, err := c.SubscribeToTask(sctx, &a2a.SubscribeToTaskRequest{ID: id})
+	if err != nil {
+		if sctx.Err() != nil && ctx.Err() == nil {
+			return answer{err: err, unknown: fmt.Sprintf("no answer within %s", closeGrace(t))}
+		}
+		return answerOf(err, nil)
+	}
+	defer s.Close()
+	type first struct {
+		ev  a2a.StreamResponse
+		err error
+	}
+	got := make(chan first, 1)
+	go func() {
+		ev, err := s.Next()
+		got <- first{ev, err}
+	}()
+	select {
+	case f := <-got:
+		switch {
+		case errors.Is(f.err, io.EOF):
+			return answer{served: "a stream that closed without an event"}
+		case f.err != nil:
+			return answerOf(f.err, nil)
+		}
+		return answer{served: "a stream whose first event is " + eventLabel(f.ev)}
+	case <-sctx.Done():
+		s.Close()
+		<-got
+		return answer{err: errors.New("silent stream"), unknown: fmt.Sprintf("a stream that opened and sent nothing within %s", closeGrace(t))}
+	}
+}
+
+// judgeServed is LIFE-031's judgement of one binding: nothing of the task
+// reached the second identity.
+func judgeServed(t *suites.T, r scopeRun) []invariants.Violation {
+	var vs []invariants.Violation
+	where := func(what string) string {
+		return fmt.Sprintf("%s by the second identity, task %s of the run's identity (%s)", what, r.task.ID, r.binding)
+	}
+	for _, p := range r.probes {
+		switch {
+		case p.other.served != "":
+			vs = append(vs, invariants.Violation{Invariant: "auth-scope", Where: where(p.op),
+				Expected: "refused: the task is another caller's (spec §13.1 MUST verify access on every task operation)",
+				Actual:   "served: " + p.other.served})
+		case p.other.unknown != "":
+			t.Unchecked(where(p.op), p.other.unknown)
+		}
+	}
+	t.Observe("list-context-"+r.binding, r.listOwn.shape())
+	if r.listOwn.has(r.task.ID) {
+		vs = append(vs, invariants.Violation{Invariant: "auth-scope", Where: where("ListTasks of the task's context " + r.task.ContextID),
+			Expected: "the task left out (spec §13.1: results scoped to the caller)", Actual: "listed"})
+	}
+	if r.listAll.has(r.task.ID) {
+		vs = append(vs, invariants.Violation{Invariant: "auth-scope", Where: where("ListTasks without filters"),
+			Expected: "the task left out (spec §13.1: scoped even without filters)", Actual: "listed on the first page"})
+	}
+	if r.canceled {
+		vs = append(vs, invariants.Violation{Invariant: "auth-scope", Where: where("CancelTask"),
+			Expected: "the task left as it was", Actual: "the cancel was refused, yet the task is now TASK_STATE_CANCELED"})
+	}
+	return vs
+}
+
+// judgeDisclosed is LIFE-032's judgement of one binding: each answer about
+// the task is indistinguishable from the answer about an id nobody issued.
+func judgeDisclosed(t *suites.T, r scopeRun) []invariants.Violation {
+	var vs []invariants.Violation
+	where := func(what string) string {
+		return fmt.Sprintf("%s by the second identity, task %s of the run's identity (%s)", what, r.task.ID, r.binding)
+	}
+	var same []string
+	for _, p := range r.probes {
+		o, f := p.other.shape(), p.fresh.shape()
+		switch {
+		case p.other.served != "":
+			vs = append(vs, invariants.Violation{Invariant: "no-disclosure", Where: where(p.op),
+				Expected: "the answer an unknown id gets (" + f + "; spec §3.3.2 MUST NOT reveal the task exists)",
+				Actual:   o})
+		case p.other.unknown != "" || p.fresh.unknown != "":
+			t.Unchecked(where(p.op), "for the task: "+o+"; for an unknown id: "+f)
+		case o != f:
+			vs = append(vs, invariants.Violation{Invariant: "no-disclosure", Where: where(p.op),
+				Expected: "the answer an unknown id gets: " + f + " (spec §3.3.2 MUST NOT reveal the task exists)",
+				Actual:   o})
+		default:
+			same = append(same, p.op+": "+o)
+		}
+	}
+	if len(same) > 0 {
+		t.Observe("refusals-"+r.binding, strings.Join(same, "; "))
+	}
+	own, fresh := r.listOwn.shape(), r.listFresh.shape()
+	if r.listOwn.has(r.task.ID) || own != fresh {
+		vs = append(vs, invariants.Violation{Invariant: "no-disclosure", Where: where("ListTasks of the task's context " + r.task.ContextID),
+			Expected: "what a context nobody issued lists: " + fresh + " (spec §3.3.2, §13.1)", Actual: own})
+	}
+	if r.listAll.has(r.task.ID) {
+		vs = append(vs, invariants.Violation{Invariant: "no-disclosure", Where: where("ListTasks without filters"),
+			Expected: "the task left out", Actual: "listed on the first page"})
+	}
+	return vs
+}
+
+// LIFE-031 (spec §13.1; TCK AUTH-SCOPE-002): results are limited to what
+// the caller may access. A second identity that names the run identity's
+// task gets nothing of it on any binding: GetTask, the push configs,
+// SubscribeToTask, a message naming it and CancelTask are refused (and the
+// task is left as it was), and ListTasks, of the task's own context or
+// unfiltered, leaves it out.
+var _ = suites.Spec("LIFE-031", func(ctx context.Context, t *suites.T) {
+	var vs []invariants.Violation
+	for _, r := range probeScope(ctx, t) {
+		vs = append(vs, judgeServed(t, r)...)
+	}
+	t.Violated(vs...)
+})
+
+// LIFE-032 (spec §3.3.2, §13.1; TCK AUTH-SCOPE-003): the server does not
+// disclose that a task the caller may not access exists. Every answer the
+// second identity gets about the run identity's task is the answer it gets
+// about an id nobody issued, on the same operation and binding: the same
+// class, A2A error, code, HTTP status, status name and ErrorInfo reason
+// (messages, which name the id, are not compared); its ListTasks of the
+// task's context looks like that of a context nobody issued. A refusal
+// that differs (an authorization error where the unknown id gets
+// TaskNotFoundError) tells the caller the task exists.
+var _ = suites.Spec("LIFE-032", func(ctx context.Context, t *suites.T) {
+	var vs []invariants.Violation
+	for _, r := range probeScope(ctx, t) {
+		vs = append(vs, judgeDisclosed(t, r)...)
+	}
+	t.Violated(vs...)
+})
