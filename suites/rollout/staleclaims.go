@@ -133,7 +133,7 @@ func actOnDroppedExtension(ctx context.Context, t *suites.T, iface a2a.AgentInte
 		return reading, nil
 	}
 	return "served, claiming it activated", &invariants.Violation{Invariant: "stale-extension-refused", Where: where,
-		Expected: "refused with an error (§4.6.3 MUST, the held card marking it required) or served without it (§4.6.3 SHOULD, ignored); " +
+		Expected: "refused with an error (§4.6.3 MUST, the held card marking it required) or served without it (§4.6.3 SHOULD, ignored; a2a-v1.md §3); " +
 			"never served as if it were active: the live card (capabilities.extensions, the extensions the agent supports) no longer lists it",
 		Actual: "served, and " + strings.Join(claims, "; ")}
 }
