@@ -100,7 +100,8 @@ func checkStaleClaimsPass(t *testing.T, res reports.Result) {
 // The stale card's interface and extension claims, on the clean embedded
 // agent: the dropped interface is refused (404), the dropped extension
 // ignored, and ROLL-007 passes. Under each stale-claim fault it fails with
-// its own ID, the reason naming the claim that was mishandled.
+// its own ID, the reason naming the claim that was mishandled, except the
+// false extension echo, which breaks only a SHOULD and so warns.
 func TestStaleCDNClaims(t *testing.T) {
 	t.Parallel()
 	t.Run("clean", func(t *testing.T) {
@@ -115,8 +116,9 @@ func TestStaleCDNClaims(t *testing.T) {
 		t.Run(fault, func(t *testing.T) {
 			t.Parallel()
 			res := staleClaimsRun(t, nil, []string{fault})
-			if res.Verdict != reports.Fail {
-				t.Fatalf("ROLL-007 with %s: %s, want fail: %s", fault, res.Verdict, res.Reason)
+			f, _ := fakes.LookupFault(fault)
+			if want := map[bool]reports.Verdict{false: reports.Fail, true: reports.Warn}[f.Soft]; res.Verdict != want {
+				t.Fatalf("ROLL-007 with %s: %s, want %s: %s", fault, res.Verdict, want, res.Reason)
 			}
 			for _, w := range want {
 				if !strings.Contains(res.Reason, w) {
@@ -129,7 +131,7 @@ func TestStaleCDNClaims(t *testing.T) {
 
 // The same on the embedded agent made slow (one-second steps) and driven by
 // the prompt map, as an LLM-backed agent would be: the clean agent passes,
-// and the two stale-claim faults together fail it, each named.
+// and the two stale-claim faults together fail it, each seen.
 func TestStaleCDNClaimsOnASlowAgent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs ROLL-007 against a slow agent twice")
@@ -152,10 +154,13 @@ func TestStaleCDNClaimsOnASlowAgent(t *testing.T) {
 		if res.Verdict != reports.Fail {
 			t.Fatalf("ROLL-007 on a slow agent with both stale-claim faults: %s, want fail: %s", res.Verdict, res.Reason)
 		}
-		for _, w := range []string{"stale-interface-refused", "stale-extension-refused"} {
-			if !strings.Contains(res.Reason, w) {
-				t.Errorf("the reason does not name %s:\n%s", w, res.Reason)
-			}
+		if !strings.Contains(res.Reason, "stale-interface-refused") {
+			t.Errorf("the reason does not name stale-interface-refused:\n%s", res.Reason)
+		}
+		// The extension's false echo only warns, and a fail's reason lists
+		// the MUST violations; the observation says what was seen.
+		if obs := res.Observations["claims.extension.1"]; !strings.Contains(obs, "served, claiming it activated") {
+			t.Errorf("observation claims.extension.1 = %q, want the false activation seen", obs)
 		}
 	})
 }

@@ -201,7 +201,9 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 		seen, v := actOnDroppedExtension(ctx, t, iface, x, script)
 		t.Observe(fmt.Sprintf("claims.extension.%d", i+1), suites.Cut(x.URI, 200)+fmt.Sprintf(" (required on the held card: %v): ", x.Required)+seen)
 		if v != nil {
-			t.Record(*v)
+			// No MUST forbids it: the echo that names an extension is the
+			// extensions topic doc's SHOULD, so a false one warns.
+			t.Should(*v)
 		}
 	}
 
