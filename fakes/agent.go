@@ -22,6 +22,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -137,6 +138,13 @@ type Options struct {
 	// RequiredExtension marks an extension URI required on the card and
 	// refuses requests that do not declare it (ExtensionSupportRequiredError).
 	RequiredExtension string
+	// PreviousBuild makes the instance an older build, one that still has
+	// what its successor dropped (fakes/previousbuild.go): a second
+	// HTTP+JSON interface at PreviousBuildRESTPath and the required
+	// extension PreviousBuildExtension, both declared on its card. The
+	// embedded driver rolls to it and away from it to set up the stale card
+	// of ROLL-007. Without it the instance serves neither.
+	PreviousBuild bool
 	// StepDelay is the least time every task step takes (and a Message reply),
 	// whatever the directive or prompt asked: a slow agent, for proving the
 	// harness fair to agents whose tasks take seconds (`fake --delay`).
@@ -509,39 +517,56 @@ func (a *Agent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			a.serveJSONRPC(rw, r)
 		}
 	case path == RESTPath || strings.HasPrefix(path, RESTPath+"/"):
-		a.echoExtensions(rw, r)
-		if !a.gate(rw, r) {
-			return
-		}
-		if r, ok := a.authenticate(rw, r); ok {
-			a.served.add()
-			defer a.served.done()
-			if a.servesV03REST(r) {
-				a.serveV03REST(rw, r)
-				return
-			}
-			a.serveREST(rw, r)
-		}
+		a.serveRESTBinding(rw, r)
+	case path == PreviousBuildRESTPath || strings.HasPrefix(path, PreviousBuildRESTPath+"/"):
+		a.servePreviousBuildREST(rw, r)
 	default:
-		writeJSON(rw, http.StatusNotFound, "application/json",
-			errMethodNotFound(r.Method+" "+truncate(r.URL.Path, 200)).restBody(true))
+		a.notFound(rw, r)
 	}
 }
 
-// echoExtensions lists, in the A2A-Extensions response header, the requested
-// extensions this agent activated: only the directive extension, when on
-// (docs/topics/extensions.md SHOULD).
-func (a *Agent) echoExtensions(w http.ResponseWriter, r *http.Request) {
-	if !a.directiveOn {
+// serveRESTBinding serves one HTTP+JSON request, from the service
+// parameters to the answer.
+func (a *Agent) serveRESTBinding(rw http.ResponseWriter, r *http.Request) {
+	a.echoExtensions(rw, r)
+	if !a.gate(rw, r) {
 		return
 	}
+	if r, ok := a.authenticate(rw, r); ok {
+		a.served.add()
+		defer a.served.done()
+		if a.servesV03REST(r) {
+			a.serveV03REST(rw, r)
+			return
+		}
+		a.serveREST(rw, r)
+	}
+}
+
+// notFound answers a path no binding of this build serves.
+func (a *Agent) notFound(rw http.ResponseWriter, r *http.Request) {
+	writeJSON(rw, http.StatusNotFound, "application/json",
+		errMethodNotFound(r.Method+" "+truncate(r.URL.Path, 200)).restBody(true))
+}
+
+// echoExtensions lists, in the A2A-Extensions response header, the requested
+// extensions this agent activated (docs/topics/extensions.md SHOULD): the
+// directive extension, when on, and a previous build's own extension.
+func (a *Agent) echoExtensions(w http.ResponseWriter, r *http.Request) {
+	var active []string
 	for _, v := range r.Header.Values("A2A-Extensions") {
 		for _, uri := range strings.Split(v, ",") {
-			if strings.TrimSpace(uri) == directive.URI {
-				w.Header().Set("A2A-Extensions", directive.URI)
-				return
+			switch uri = strings.TrimSpace(uri); {
+			case uri == directive.URI && a.directiveOn,
+				uri == PreviousBuildExtension && a.activatesPreviousExtension():
+				if !slices.Contains(active, uri) {
+					active = append(active, uri)
+				}
 			}
 		}
+	}
+	if len(active) > 0 {
+		w.Header().Set("A2A-Extensions", strings.Join(active, ", "))
 	}
 }
 

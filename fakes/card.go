@@ -161,6 +161,7 @@ func (a *Agent) publicCard(base string) a2a.AgentCard {
 		card.SupportedInterfaces = append(card.SupportedInterfaces, a2a.AgentInterface{
 			URL: a.opts.GRPCURL, ProtocolBinding: a2a.BindingGRPC, ProtocolVersion: a2a.ProtocolVersion})
 	}
+	a.previousBuildCard(&card, base, prefix)
 	a.variantCard(&card, base)
 	a.adjustCard(&card)
 	return card

@@ -269,8 +269,9 @@ func (a *Agent) checkServiceParams(r *http.Request) *opError {
 }
 
 // checkExtensions refuses a request that does not declare a required
-// extension (spec §3.3.4, ExtensionSupportRequiredError); extensions the agent
-// does not know are ignored (§4.6 SHOULD).
+// extension (spec §3.3.4, ExtensionSupportRequiredError): the configured one,
+// and a previous build's own; extensions the agent does not know are ignored
+// (§4.6 SHOULD).
 func (a *Agent) checkExtensions(r *http.Request) *opError {
 	declared := map[string]bool{}
 	for _, v := range r.Header.Values("A2A-Extensions") {
@@ -282,7 +283,7 @@ func (a *Agent) checkExtensions(r *http.Request) *opError {
 	}
 	if a.faults.has(faultExtensionsHeaderRejected) {
 		for uri := range declared {
-			if uri != directive.URI && uri != a.opts.RequiredExtension {
+			if uri != directive.URI && uri != a.opts.RequiredExtension && (uri != PreviousBuildExtension || !a.opts.PreviousBuild) {
 				return errInvalidRequest("A2A-Extensions names an extension this agent does not support: %q", truncate(uri, 200))
 			}
 		}
@@ -291,6 +292,11 @@ func (a *Agent) checkExtensions(r *http.Request) *opError {
 		return a2aError(a2a.ErrExtensionSupportRequired,
 			fmt.Sprintf("This agent requires extension %s: declare it in A2A-Extensions", req),
 			map[string]string{"extensions": req})
+	}
+	if a.opts.PreviousBuild && !declared[PreviousBuildExtension] {
+		return a2aError(a2a.ErrExtensionSupportRequired,
+			fmt.Sprintf("This build requires extension %s: declare it in A2A-Extensions", PreviousBuildExtension),
+			map[string]string{"extensions": PreviousBuildExtension})
 	}
 	return nil
 }

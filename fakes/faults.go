@@ -18,8 +18,13 @@ type FaultInfo struct {
 	Scenario string `json:"scenario,omitempty"`
 	// Description states the misbehaviour concretely.
 	Description string `json:"description"`
-	// Specs are the spec IDs that must fail when the fault is on.
+	// Specs are the spec IDs that must fail when the fault is on (end warn,
+	// for a spec of level SHOULD).
 	Specs []string `json:"specs"`
+	// Soft says the fault breaks only a part of its specs that the A2A text
+	// asks for with SHOULD (suites.T.Should): they end warn, not fail,
+	// whatever their level (docs/levels.md).
+	Soft bool `json:"soft,omitempty"`
 }
 
 // Scenario file names, as in /work/shared/scenarios/README.md.

@@ -789,17 +789,23 @@ var registry = []Info{
 	},
 	{
 		ID: "ROLL-007", Suite: Rollout, Level: MUST,
-		Title:    "While a CDN still serves the previous generation's card, the build that dropped a capability refuses the stale claims with the specified error, and cancels stay final",
-		Sections: []string{"3.3.4", "8.6", "3.1.5"}, Scenario: "3",
+		Title:    "While a CDN still serves the previous generation's card, the build that dropped a capability, an interface or an extension refuses each stale claim, never serving it as something else, and cancels stay final",
+		Sections: []string{"3.3.4", "4.6.3", "5.3", "8.6", "3.1.5"}, Scenario: "3",
 		Needs:     []Need{NeedTopology, NeedBehaviour},
 		Enable:    EnableTopology,
 		Exclusive: true,
 		Timeout:   90 * time.Second,
 		Why: "Scenario 3: a CDN edge served an older build's card while the task manager had moved on. " +
-			"The harness's CDN holds the card (never past its Cache-Control max-age, the window the " +
-			"report states) while the instances roll to a build without streaming and push; acting on " +
-			"the stale card's claims through its own interface URL, each must be refused with " +
-			"UnsupportedOperationError or PushNotificationNotSupportedError (§3.3.4), never accepted. " +
+			"The instances first roll to a previous build with an interface and a required extension of its own; " +
+			"the harness's CDN holds its card (never past its Cache-Control max-age, the window the " +
+			"report states) while the instances roll to a build without those and without streaming and push. " +
+			"Acting on the stale card's claims: a dropped capability, through the stale card's own interface URL, " +
+			"must be refused with UnsupportedOperationError or PushNotificationNotSupportedError (§3.3.4); " +
+			"a dropped JSONRPC or HTTP+JSON interface, called at its stale URL, must be refused (no connection, " +
+			"an HTTP error, the binding's error) or answered as the binding the card declared, never accepted " +
+			"and answered as another binding; a dropped extension named in A2A-Extensions may be refused or " +
+			"ignored (§4.6.3; which card marks it required is UNSURE, the reading seen is recorded), never " +
+			"claimed as activated. A kind of claim the builds do not differ in is unchecked, never passed. " +
 			"The cancel-then-complete race runs during the overlap, its bound stated as in LIFE-014. " +
 			"Exclusive: the rollout drops the capabilities for every caller until it is rolled back.",
 	},

@@ -71,7 +71,8 @@ type StaleCard interface {
 
 // CapabilityRoller rolls (Roller) to a generation that withdraws streaming
 // and/or push notifications from its card and refuses them, as a build that
-// dropped the capability; both false restores the run's own.
+// dropped the capability; both false restores the run's own. It never rolls
+// to the previous build (PreviousBuildRoller).
 type CapabilityRoller interface {
 	RollWithout(ctx context.Context, streaming, push bool, step func(k int)) (generation int, err error)
 }
@@ -109,3 +110,14 @@ type HookRunner interface {
 const EnableHooks = " Against a deployment you run (--target), give the hooks driver the commands that change it " +
 	"(--hook-rotate-card, --hook-rollout-step, --hook-restart-instance; which ones this spec runs, and in which order " +
 	"it prefers them, is in docs/config-reference.md), each returning once its change is done."
+
+// PreviousBuildRoller rolls (Roller) to an older build: the run's own, plus
+// an interface and an extension of its own that every later build dropped.
+// Its card lists both and its instances serve both (the reference agent:
+// fakes.PreviousBuildRESTPath, an HTTP+JSON interface declared last, and
+// the required extension fakes.PreviousBuildExtension). ROLL-007 rolls to
+// it, has the CDN hold its card, then rolls on (CapabilityRoller), so that
+// the held card claims an interface and an extension the live build lacks.
+type PreviousBuildRoller interface {
+	RollPrevious(ctx context.Context, step func(k int)) (generation int, err error)
+}

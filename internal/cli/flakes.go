@@ -261,7 +261,7 @@ func detection(f fakes.FaultInfo, runs []*harnessRun) (caught int, missed []stri
 		}
 		var wrong []string
 		for _, id := range f.Specs {
-			if want := expectedVerdict(id); got[id] != want {
+			if want := expectedVerdict(f, id); got[id] != want {
 				wrong = append(wrong, id+" "+orNone(got[id]))
 			}
 		}

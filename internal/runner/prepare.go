@@ -15,11 +15,18 @@ import (
 	"strings"
 	"time"
 
+	"github.com/a2a-conform/a2a-conform/fakes"
 	"github.com/a2a-conform/a2a-conform/internal/client"
 	"github.com/a2a-conform/a2a-conform/internal/topology"
 	"github.com/a2a-conform/a2a-conform/internal/webhook"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
+
+// EmbeddedTweak, when set, adjusts the options of every instance the
+// embedded driver starts. No flag sets it: the runner's tests do, in the
+// CLI child process they run, to make the embedded agent slow (StepDelay)
+// for the specs only that driver can run (ROLL-007's CDN).
+var EmbeddedTweak func(*fakes.Options)
 
 // Prepared is a target ready for specs.
 type Prepared struct {
@@ -206,7 +213,7 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		}
 		n, balance := embeddedInstances(cfg)
 		emb, err := topology.StartEmbedded(ctx, topology.EmbeddedOptions{Faults: cfg.Faults, NoDirective: cfg.NoDirective,
-			Instances: n, Balance: balance, WebhookAllow: []string{hook.Base() + "/hook/"}, RequireAuth: token, OtherTokens: others})
+			Instances: n, Balance: balance, WebhookAllow: []string{hook.Base() + "/hook/"}, RequireAuth: token, OtherTokens: others, Tweak: EmbeddedTweak})
 		if err != nil {
 			return p, err
 		}

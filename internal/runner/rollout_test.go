@@ -65,3 +65,102 @@ func TestStaleCDNSpecNeedsTheEmbeddedDriver(t *testing.T) {
 		t.Errorf("ROLL-007: the reason does not name the driver it ran under and the one that would enable it: %s", res.Reason)
 	}
 }
+
+// staleClaimsRun runs ROLL-007 alone on the embedded topology, with the
+// faults given, and returns its result.
+func staleClaimsRun(t *testing.T, env []string, faults []string, extra ...string) reports.Result {
+	t.Helper()
+	args := append([]string{"--focus", "ROLL-007", "--seed", "3"}, extra...)
+	if len(faults) > 0 {
+		args = append(args, "--fault", strings.Join(faults, ","))
+	}
+	r := runCLI(t, env, args...)
+	return result(t, r, "ROLL-007")
+}
+
+// checkStaleClaimsPass: ROLL-007 passed having acted on every kind of stale
+// claim (none left unchecked), and says which answer each got.
+func checkStaleClaimsPass(t *testing.T, res reports.Result) {
+	t.Helper()
+	if res.Verdict != reports.Pass {
+		t.Fatalf("ROLL-007 on the clean agent: %s: %s\nobservations: %v", res.Verdict, res.Reason, res.Observations)
+	}
+	for key, want := range map[string]string{
+		"claims.interface.1": "refused: HTTP 404",
+		"claims.extension.1": "served without it",
+		"previous-build":     "generation 2",
+		"race":               "16 trials",
+	} {
+		if !strings.Contains(res.Observations[key], want) {
+			t.Errorf("observation %s = %q, want it to say %q", key, res.Observations[key], want)
+		}
+	}
+}
+
+// The stale card's interface and extension claims, on the clean embedded
+// agent: the dropped interface is refused (404), the dropped extension
+// ignored, and ROLL-007 passes. Under each stale-claim fault it fails with
+// its own ID, the reason naming the claim that was mishandled, except the
+// false extension echo, which breaks only a SHOULD and so warns.
+func TestStaleCDNClaims(t *testing.T) {
+	t.Parallel()
+	t.Run("clean", func(t *testing.T) {
+		t.Parallel()
+		checkStaleClaimsPass(t, staleClaimsRun(t, nil, nil))
+	})
+	for fault, want := range map[string][]string{
+		"dropped-interface-served-as-jsonrpc": {"stale-interface-refused", "/a2a/rest-previous", "a JSON-RPC envelope with a task inside"},
+		"dropped-extension-accepted":          {"stale-extension-refused", fakes.PreviousBuildExtension, "A2A-Extensions header names it"},
+		"dropped-push-config-accepted":        {"stale-card-claim-refused", "CreateTaskPushNotificationConfig"},
+	} {
+		t.Run(fault, func(t *testing.T) {
+			t.Parallel()
+			res := staleClaimsRun(t, nil, []string{fault})
+			f, _ := fakes.LookupFault(fault)
+			if want := map[bool]reports.Verdict{false: reports.Fail, true: reports.Warn}[f.Soft]; res.Verdict != want {
+				t.Fatalf("ROLL-007 with %s: %s, want %s: %s", fault, res.Verdict, want, res.Reason)
+			}
+			for _, w := range want {
+				if !strings.Contains(res.Reason, w) {
+					t.Errorf("ROLL-007 with %s: the reason does not say %q:\n%s", fault, w, res.Reason)
+				}
+			}
+		})
+	}
+}
+
+// The same on the embedded agent made slow (one-second steps) and driven by
+// the prompt map, as an LLM-backed agent would be: the clean agent passes,
+// and the two stale-claim faults together fail it, each seen.
+func TestStaleCDNClaimsOnASlowAgent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs ROLL-007 against a slow agent twice")
+	}
+	t.Parallel()
+	cfg := writeConfig(t, "no-directive: true\nprompt-map:\n  slow: \"work slowly then complete\"\n  complete: \"say hello\"\n")
+	env := []string{stepDelayEnv + "=1s"}
+	t.Run("clean", func(t *testing.T) {
+		t.Parallel()
+		res := staleClaimsRun(t, env, nil, "--config", cfg)
+		checkStaleClaimsPass(t, res)
+		if res.Observations["behaviour"] != "prompt-map" {
+			t.Errorf("behaviour %q: the slow run was not driven by the prompt map", res.Observations["behaviour"])
+		}
+		t.Logf("race: %s; claims: %s | %s", res.Observations["race"], res.Observations["claims.interface.1"], res.Observations["claims.extension.1"])
+	})
+	t.Run("faults", func(t *testing.T) {
+		t.Parallel()
+		res := staleClaimsRun(t, env, []string{"dropped-interface-served-as-jsonrpc", "dropped-extension-accepted"}, "--config", cfg)
+		if res.Verdict != reports.Fail {
+			t.Fatalf("ROLL-007 on a slow agent with both stale-claim faults: %s, want fail: %s", res.Verdict, res.Reason)
+		}
+		if !strings.Contains(res.Reason, "stale-interface-refused") {
+			t.Errorf("the reason does not name stale-interface-refused:\n%s", res.Reason)
+		}
+		// The extension's false echo only warns, and a fail's reason lists
+		// the MUST violations; the observation says what was seen.
+		if obs := res.Observations["claims.extension.1"]; !strings.Contains(obs, "served, claiming it activated") {
+			t.Errorf("observation claims.extension.1 = %q, want the false activation seen", obs)
+		}
+	})
+}

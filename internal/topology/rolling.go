@@ -318,11 +318,24 @@ func (e *Embedded) ReleaseCard() (expired bool) {
 // RollWithout rolls (Roll) to a generation whose instances withdraw
 // streaming and/or push notifications from their cards and refuse them, as
 // a build that dropped the capability would; both false restores what the
-// run began with. Later restarts keep the new generation's switches.
+// run began with. It is never the previous build (RollPrevious). Later
+// restarts keep the new generation's switches.
 func (e *Embedded) RollWithout(ctx context.Context, streaming, push bool, step func(k int)) (int, error) {
 	e.mu.Lock()
 	e.tmpl.DisableStreaming = streaming || e.caps[0]
 	e.tmpl.DisablePush = push || e.caps[1]
+	e.tmpl.PreviousBuild = false
+	e.mu.Unlock()
+	return e.Roll(ctx, step)
+}
+
+// RollPrevious rolls (Roll) to a generation of the previous build
+// (fakes.Options.PreviousBuild): the run's own capabilities, plus the
+// interface and the extension the later builds dropped.
+func (e *Embedded) RollPrevious(ctx context.Context, step func(k int)) (int, error) {
+	e.mu.Lock()
+	e.tmpl.DisableStreaming, e.tmpl.DisablePush = e.caps[0], e.caps[1]
+	e.tmpl.PreviousBuild = true
 	e.mu.Unlock()
 	return e.Roll(ctx, step)
 }

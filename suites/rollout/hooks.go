@@ -44,7 +44,7 @@ var instanceNeeds = map[string]string{
 	"ROLL-004": "it stops every instance, starts one, and polls that instance's own card while it starts",
 	"ROLL-005": "it subscribes through one instance to a task running on another",
 	"ROLL-006": "it cancels through one instance a task running on another, then reads the task back from every instance",
-	"ROLL-007": "it holds the card in the harness's own CDN while it rolls the instances behind it to a build without a capability",
+	"ROLL-007": "it holds the card in the harness's own CDN while it rolls the instances behind it from a previous build to one without a capability, an interface and an extension that card claims",
 }
 
 // hooksFor returns the hooks driver and the first of points it has a

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -20,14 +21,40 @@ import (
 // reference agent), while the CDN still serves the old card.
 const staleTrials = 16
 
-// ROLL-007 (§3.3.4, §8.6, a2a-v1.md §11 "Stale CDN-served cards", scenario
-// 3): the harness's CDN keeps serving the previous generation's card while
-// the instances roll to a generation that dropped streaming and push. The
-// harness acts on the stale card's claims through the stale card's own
-// interface URL (the CDN, then the balancer, then the new build): each must
-// be refused with the error §3.3.4 names, never accepted. During the same
-// overlap the cancel-then-complete race runs, its bound stated as in
-// LIFE-014. The run's capabilities are rolled back afterwards.
+// maxStaleClaims bounds how many dropped interfaces, and how many dropped
+// extensions, ROLL-007 acts on: the card is the agent's, so its lists are
+// untrusted in length.
+const maxStaleClaims = 4
+
+// ROLL-007 (§3.3.4, §4.6.3, §5.3, §8.6, a2a-v1.md §11 "Stale CDN-served
+// cards", scenario 3): the harness's CDN keeps serving the previous
+// generation's card while the instances roll to a generation that dropped
+// what that card claims: streaming and push, and (where the driver can roll
+// to a previous build first, PreviousBuildRoller) an interface and a
+// required extension of the previous build's own. The harness acts on each
+// stale claim as a client holding that card would:
+//
+//   - a dropped capability, through the stale card's own interface URL (the
+//     CDN, then the balancer, then the new build): refused with the error
+//     §3.3.4 names, never accepted;
+//   - a dropped interface (JSONRPC or HTTP+JSON; the CDN fronts no other),
+//     SendMessage on its URL: refused in any honest way (no connection, an
+//     HTTP error status, the binding's own error) or, if the build still
+//     serves it, answered as the binding the card declared; never accepted
+//     and answered as something else (another binding's envelope);
+//   - a dropped extension, named in A2A-Extensions on a SendMessage: refused
+//     (§4.6.3 MUST, reading "the AgentCard" as the card the client holds,
+//     which marks it required) or served without it (SHOULD, reading it as
+//     the live card, which no longer lists it); UNSURE, so both pass and the
+//     one seen is recorded. Served while claiming it activated (A2A-Extensions
+//     in the answer, or the agent's own message or artifact naming it) fails:
+//     under the first reading the error was owed, under the second the agent
+//     activated an extension its live card says it does not support.
+//
+// A part the run cannot act on (nothing of that kind dropped) is unchecked,
+// never passed. During the same overlap the cancel-then-complete race runs,
+// its bound stated as in LIFE-014. The run's own build is rolled back
+// afterwards.
 var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 	inst := instances(t, 1)
 	cdn, ok := t.Env.Topology.(suites.StaleCard)
@@ -38,6 +65,32 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 	if !ok {
 		t.CouldNotRun("driver %q cannot roll to a build that drops a capability; the embedded driver can.", driverName(t))
 	}
+	prev, hasPrev := t.Env.Topology.(suites.PreviousBuildRoller)
+	if !hasPrev {
+		card := t.Card()
+		if !card.Streaming() && !card.PushNotifications() {
+			t.NotApplicable("the card advertises neither streaming nor push notifications, so no build can drop one (DISC-013 and DISC-014 judge the refusals), and driver %q cannot roll to a previous build with an interface or extension of its own", driverName(t))
+		}
+	}
+	rolled := false
+	defer func() {
+		cdn.ReleaseCard()
+		if !rolled {
+			return
+		}
+		rctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		roll.RollWithout(rctx, false, false, nil)
+	}()
+	if hasPrev {
+		began := time.Now()
+		rolled = true
+		gen, err := prev.RollPrevious(ctx, nil)
+		if err != nil {
+			t.Indeterminate("the rollout to the previous build failed: %v", err)
+		}
+		t.Observe("previous-build", fmt.Sprintf("generation %d, the previous build (an interface and an extension of its own), rolled to in %s before the hold", gen, since(began)))
+	}
 	h := http.Header{}
 	for k, vs := range t.Env.Headers {
 		h[k] = vs
@@ -47,7 +100,6 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 	if err != nil {
 		t.CouldNotRun("the CDN cannot keep the card (%v): an agent whose card no cache may keep cannot be served stale through a conforming cache.", err)
 	}
-	defer cdn.ReleaseCard()
 	t.Observe("cdn.window", fmt.Sprintf("%s (the card's max-age): the CDN serves its copy for at most that long after the origin produced it", window))
 	held, err := fetchCard(ctx, t, cdn.CDNURL(), nil)
 	if err != nil || held.Card == nil || held.Header.Get("ETag") != etag {
@@ -55,23 +107,13 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 	}
 	stale := *held.Card
 	streaming, push := stale.Streaming(), stale.PushNotifications()
-	if !streaming && !push {
-		t.NotApplicable("the card advertises neither streaming nor push notifications, so no build can drop one (DISC-013 and DISC-014 judge the refusals)")
-	}
-	iface, ok := httpInterface(stale)
-	if !ok {
+	if _, ok := httpInterface(stale, nil); !ok {
 		t.CouldNotRun("the held card declares no JSONRPC or HTTP+JSON interface, the bindings the CDN passes through.")
 	}
-	old := t.ClientFor(iface)
 
 	began := time.Now()
+	rolled = true
 	gen, err := roll.RollWithout(ctx, streaming, push, nil)
-	defer func() {
-		rctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		cdn.ReleaseCard()
-		roll.RollWithout(rctx, false, false, nil)
-	}()
 	if err != nil {
 		t.Indeterminate("the rollout to a build without %s failed: %v", dropped(streaming, push), err)
 	}
@@ -84,17 +126,34 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 	if nerr != nil || now.Header.Get("ETag") != etag {
 		t.Indeterminate("the CDN no longer served the held card after the rollout (%s; window %s, %s since the hold)", cardText(now, nerr), window, since(began))
 	}
-	t.Observe("overlap", fmt.Sprintf("CDN: card %s (ETag %s, Age %ss, streaming %v, push %v); instances: card %s (streaming %v, push %v)",
-		stale.Version, etag, now.Header.Get("Age"), streaming, push, live.Card.Version, live.Card.Streaming(), live.Card.PushNotifications()))
+	goneIfaces, otherIfaces := droppedInterfaces(stale, *live.Card)
+	goneExts := droppedExtensions(stale, *live.Card)
+	t.Observe("overlap", fmt.Sprintf("CDN: card %s (ETag %s, Age %ss, streaming %v, push %v, %s, %s); instances: card %s (streaming %v, push %v)",
+		stale.Version, etag, now.Header.Get("Age"), streaming, push, plural(len(goneIfaces), "interface")+" the live card dropped",
+		plural(len(goneExts), "extension")+" the live card dropped", live.Card.Version, live.Card.Streaming(), live.Card.PushNotifications()))
+	// The stale card's interface that the live build still declares: the
+	// capability claims and the race go through it.
+	iface, ok := httpInterface(stale, live.Card)
+	if !ok {
+		t.Indeterminate("the live card keeps none of the held card's JSONRPC or HTTP+JSON interfaces, so no stale interface URL reaches a live one")
+	}
+	old := t.ClientFor(iface)
 
-	// The stale claims, acted on through the stale card's interface.
+	// The stale capability claims, acted on through the stale card's interface.
 	script := slowScript(crossStep)
+	if !streaming && !push {
+		t.Observe("claims.capabilities", "not applicable: the held card advertises neither streaming nor push notifications, so no build can drop one")
+	}
 	task, _ := start(ctx, t, old, script, nil)
 	if streaming {
-		msg := t.Scripted(script)
-		s, err := old.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: &msg})
+		s, err := onceMore(func() (*client.Stream, error) {
+			msg := t.Scripted(script)
+			return old.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: &msg})
+		})
 		refusedBy(t, "SendStreamingMessage through the stale card's "+iface.ProtocolBinding+" interface", s, err, a2a.ErrUnsupportedOperation, "UnsupportedOperationError")
-		s, err = old.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: task.ID})
+		s, err = onceMore(func() (*client.Stream, error) {
+			return old.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: task.ID})
+		})
 		refusedBy(t, "SubscribeToTask "+task.ID+" through the stale card's "+iface.ProtocolBinding+" interface", s, err, a2a.ErrUnsupportedOperation, "UnsupportedOperationError")
 	}
 	if push {
@@ -102,9 +161,11 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 		if t.Env.Webhook != nil {
 			cfg.URL = t.Env.Webhook.URL(t.WebhookToken())
 		}
-		got, err := old.CreateTaskPushNotificationConfig(ctx, cfg)
+		got, err := onceMore(func() (*a2a.TaskPushNotificationConfig, error) { return old.CreateTaskPushNotificationConfig(ctx, cfg) })
 		where := "CreateTaskPushNotificationConfig for task " + task.ID + " through the stale card's " + iface.ProtocolBinding + " interface"
 		switch {
+		case isTransport(err):
+			t.Unchecked(where, "no answer, twice: "+suites.ErrText(err))
 		case err == nil:
 			t.Record(invariants.Violation{Invariant: "stale-card-claim-refused", Where: where,
 				Expected: "PushNotificationNotSupportedError: the live build no longer advertises pushNotifications (§3.3.4)",
@@ -112,6 +173,37 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 		case !isKind(err, a2a.ErrPushNotificationNotSupported):
 			t.Record(invariants.Violation{Invariant: "stale-card-claim-refused", Where: where,
 				Expected: "PushNotificationNotSupportedError (§3.3.4)", Actual: suites.ErrText(err)})
+		}
+	}
+
+	// The stale interface claims: SendMessage on each interface the live
+	// card dropped, at the URL the stale card gives it.
+	if len(otherIfaces) > 0 {
+		t.Observe("claims.interfaces.not-acted-on", strings.Join(otherIfaces, "; ")+": the harness's CDN fronts only JSONRPC and HTTP+JSON")
+	}
+	if len(goneIfaces) == 0 {
+		t.Unchecked("the stale card's interface claims", "the held card lists no JSONRPC or HTTP+JSON interface that the live card dropped (the builds the driver rolled between do not differ in interfaces)")
+	}
+	for i, gone := range goneIfaces[:min(len(goneIfaces), maxStaleClaims)] {
+		seen, v := actOnDroppedInterface(ctx, t, gone, script)
+		t.Observe(fmt.Sprintf("claims.interface.%d", i+1), gone.ProtocolBinding+" "+gone.URL+": "+seen)
+		if v != nil {
+			t.Record(*v)
+		}
+	}
+
+	// The stale extension claims: SendMessage through the surviving
+	// interface, naming each extension the live card dropped.
+	if len(goneExts) == 0 {
+		t.Unchecked("the stale card's extension claims", "the held card lists no extension that the live card dropped (the builds the driver rolled between do not differ in extensions)")
+	}
+	for i, x := range goneExts[:min(len(goneExts), maxStaleClaims)] {
+		seen, v := actOnDroppedExtension(ctx, t, iface, x, script)
+		t.Observe(fmt.Sprintf("claims.extension.%d", i+1), suites.Cut(x.URI, 200)+fmt.Sprintf(" (required on the held card: %v): ", x.Required)+seen)
+		if v != nil {
+			// No MUST forbids it: the echo that names an extension is the
+			// extensions topic doc's SHOULD, so a false one warns.
+			t.Should(*v)
 		}
 	}
 
@@ -157,7 +249,8 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 	}
 })
 
-// refusedBy records a violation unless the operation was refused with kind.
+// refusedBy records a violation unless the operation was refused with kind;
+// no answer at all (after onceMore) leaves the claim unchecked.
 func refusedBy(t *suites.T, where string, s *client.Stream, err error, kind a2a.ErrorKind, name string) {
 	if err == nil {
 		s.Close()
@@ -165,22 +258,99 @@ func refusedBy(t *suites.T, where string, s *client.Stream, err error, kind a2a.
 			Expected: name + ": the live build no longer advertises streaming (§3.3.4)", Actual: "a stream opened"})
 		return
 	}
-	if !isKind(err, kind) {
+	switch {
+	case isTransport(err):
+		t.Unchecked(where, "no answer, twice: "+suites.ErrText(err))
+	case !isKind(err, kind):
 		t.Record(invariants.Violation{Invariant: "stale-card-claim-refused", Where: where,
 			Expected: name + " (§3.3.4)", Actual: suites.ErrText(err)})
 	}
 }
 
+// onceMore repeats a call whose first try got no answer at all: a
+// connection cut on the way (through the harness's CDN and balancer) says
+// nothing about the agent, and the claims are judged on an answer.
+func onceMore[V any](call func() (V, error)) (V, error) {
+	v, err := call()
+	if isTransport(err) {
+		v, err = call()
+	}
+	return v, err
+}
+
+// isTransport reports an error that carries no answer of the agent's.
+func isTransport(err error) bool {
+	ce, ok := client.AsError(err)
+	return ok && ce.Class == client.Transport
+}
+
 // httpInterface is the card's first JSONRPC or HTTP+JSON interface the
-// harness speaks: the stale card's gRPC interface names an instance's own
-// listener, which the CDN does not front.
-func httpInterface(card a2a.AgentCard) (a2a.AgentInterface, bool) {
+// harness speaks (the stale card's gRPC interface names an instance's own
+// listener, which the CDN does not front); with live, the first that live
+// still declares (same binding and path: the two cards name different
+// origins, the CDN and the balancer).
+func httpInterface(card a2a.AgentCard, live *a2a.AgentCard) (a2a.AgentInterface, bool) {
+	var keep map[string]bool
+	if live != nil {
+		keep = interfaceKeys(*live)
+	}
 	for _, i := range card.SupportedInterfaces {
-		if (i.ProtocolBinding == "JSONRPC" || i.ProtocolBinding == "HTTP+JSON") && suites.Supported(i.ProtocolBinding) {
+		if (i.ProtocolBinding == "JSONRPC" || i.ProtocolBinding == "HTTP+JSON") && suites.Supported(i.ProtocolBinding) &&
+			(keep == nil || keep[interfaceKey(i)]) {
 			return i, true
 		}
 	}
 	return a2a.AgentInterface{}, false
+}
+
+// interfaceKey names an interface independently of the origin it is
+// published under: binding, URL path and tenant.
+func interfaceKey(i a2a.AgentInterface) string {
+	path := i.URL
+	if u, err := url.Parse(i.URL); err == nil {
+		path = strings.TrimSuffix(u.EscapedPath(), "/")
+	}
+	return i.ProtocolBinding + " " + path + " " + i.Tenant
+}
+
+func interfaceKeys(card a2a.AgentCard) map[string]bool {
+	out := map[string]bool{}
+	for _, i := range card.SupportedInterfaces {
+		out[interfaceKey(i)] = true
+	}
+	return out
+}
+
+// droppedInterfaces lists the stale card's JSONRPC and HTTP+JSON interfaces
+// that the live card no longer declares, and names the others it dropped
+// (gRPC, custom bindings), which the harness's CDN does not front.
+func droppedInterfaces(stale, live a2a.AgentCard) (gone []a2a.AgentInterface, other []string) {
+	keep := interfaceKeys(live)
+	for _, i := range stale.SupportedInterfaces {
+		if keep[interfaceKey(i)] {
+			continue
+		}
+		if (i.ProtocolBinding == "JSONRPC" || i.ProtocolBinding == "HTTP+JSON") && suites.Supported(i.ProtocolBinding) {
+			gone = append(gone, i)
+		} else if i.ProtocolBinding != a2a.BindingGRPC {
+			// A gRPC interface names an instance's own listener, which a
+			// rollout replaces: its URL always differs, dropped or not.
+			other = append(other, suites.Cut(i.ProtocolBinding+" "+i.URL, 200))
+		}
+	}
+	return gone, other
+}
+
+// droppedExtensions lists the stale card's extensions the live card no
+// longer declares.
+func droppedExtensions(stale, live a2a.AgentCard) []a2a.AgentExtension {
+	var out []a2a.AgentExtension
+	for _, x := range stale.Capabilities.Extensions {
+		if x.URI != "" && !live.HasExtension(x.URI) {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 func dropped(streaming, push bool) string {
