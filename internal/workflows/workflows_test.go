@@ -3,6 +3,7 @@ package workflows
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,12 +25,13 @@ const root = "../.."
 const thisRepo = "a2a-conform/a2a-conform"
 
 // Pinning policy (README "Continuous integration"): a third-party `uses:`
-// names either a full 40-hex commit SHA with a `# vX.Y.Z` comment, or an
-// exact three-part release tag. Never a moving major tag (@v4) or a branch.
+// names a full 40-hex commit SHA, the commit of a release tag, with that
+// tag in a comment on the same line (`@<sha> # v7.0.1`). Never a tag alone
+// (a tag can be moved), a moving major tag (@v4) or a branch.
+// scripts/verify-action-pins.sh checks each SHA against its tag upstream.
 var (
 	fullSHA    = regexp.MustCompile(`^[0-9a-f]{40}$`)
-	exactTag   = regexp.MustCompile(`^v\d+\.\d+\.\d+$`)
-	versionTag = regexp.MustCompile(`#\s*v\d+\.\d+\.\d+\b`)
+	versionTag = regexp.MustCompile(`^#\s*(v\d+\.\d+\.\d+)$`)
 )
 
 // localRef finds repository paths named in scripts and inputs, so that a
@@ -168,14 +170,11 @@ func usesProblem(n *yaml.Node, checkouts map[string]bool) string {
 		if !ok || strings.Count(name, "/") < 1 {
 			return "want owner/repo@ref"
 		}
-		switch {
-		case fullSHA.MatchString(ref):
-			if !versionTag.MatchString(n.LineComment) {
-				return "a SHA pin needs its release in a comment (# vX.Y.Z)"
-			}
-		case exactTag.MatchString(ref):
-		default:
-			return "pin by full commit SHA or exact release (vX.Y.Z), never a moving tag or branch"
+		if !fullSHA.MatchString(ref) {
+			return "pin by the full commit SHA of a release, with the release in a comment (@<sha> # vX.Y.Z); never a tag alone, a moving tag or a branch"
+		}
+		if !versionTag.MatchString(strings.TrimSpace(n.LineComment)) {
+			return "a SHA pin needs its release, and only that, in a comment on its line (# vX.Y.Z)"
 		}
 	}
 	return ""
@@ -520,20 +519,57 @@ func TestGitLabExample(t *testing.T) {
 
 // The pinning check itself: what it accepts and refuses.
 func TestPinPolicy(t *testing.T) {
-	for u, ok := range map[string]bool{
-		"actions/checkout@v4.2.2":                                   true,
-		"actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683": true, // with the comment below
-		"actions/checkout@v4":                                       false,
-		"actions/checkout@main":                                     false,
-		"actions/checkout@v4.2":                                     false,
-		"actions/checkout":                                          false,
-		"docker://alpine:3":                                         false,
-		"./.github/workflows/ci.yml":                                true,
+	const sha = "3d3c42e5aac5ba805825da76410c181273ba90b1"
+	for _, c := range []struct {
+		uses, comment string
+		ok            bool
+	}{
+		{"actions/checkout@" + sha, "# v7.0.1", true},
+		{"actions/checkout@" + sha, "#v7.0.1", true},
+		{"actions/checkout@" + sha, "", false},                  // which release?
+		{"actions/checkout@" + sha, "# v7", false},              // a moving tag in the comment
+		{"actions/checkout@" + sha, "# v7.0.1 and more", false}, // only the release
+		{"actions/checkout@" + sha[:12], "# v7.0.1", false},     // short SHA
+		{"actions/checkout@v7.0.1", "", false},                  // a tag can be moved
+		{"actions/checkout@v7", "", false},
+		{"actions/checkout@main", "", false},
+		{"actions/checkout", "", false},
+		{"docker://alpine:3", "", false},
+		{"./.github/workflows/ci.yml", "", true},
 	} {
-		p := usesProblem(&yaml.Node{Value: u, LineComment: "# v4.2.2"}, nil)
-		if (p == "") != ok {
-			t.Errorf("uses %q: accepted=%v (%s), want %v", u, p == "", p, ok)
+		p := usesProblem(&yaml.Node{Value: c.uses, LineComment: c.comment}, nil)
+		if (p == "") != c.ok {
+			t.Errorf("uses %q %q: accepted=%v (%s), want %v", c.uses, c.comment, p == "", p, c.ok)
 		}
+	}
+}
+
+// TestPinsAgree: every file pins one action at one commit under one release
+// name, so that an upgrade cannot leave a file behind.
+func TestPinsAgree(t *testing.T) {
+	workflows, actions := workflowFiles(t)
+	type pin struct{ sha, release, where string }
+	byAction := map[string]pin{}
+	for _, f := range append(workflows, actions...) {
+		_, doc := load(t, f)
+		for _, n := range usesNodes(doc) {
+			name, ref, ok := strings.Cut(n.Value, "@")
+			m := versionTag.FindStringSubmatch(strings.TrimSpace(n.LineComment))
+			if !ok || !fullSHA.MatchString(ref) || m == nil {
+				continue // TestWorkflows and TestActions report it
+			}
+			here := pin{ref, m[1], fmt.Sprintf("%s:%d", f, n.Line)}
+			prev, seen := byAction[name]
+			switch {
+			case !seen:
+				byAction[name] = here
+			case prev.sha != here.sha || prev.release != here.release:
+				t.Errorf("%s pinned as %s (%s) at %s but as %s (%s) at %s", name, here.sha, here.release, here.where, prev.sha, prev.release, prev.where)
+			}
+		}
+	}
+	if len(byAction) == 0 {
+		t.Fatal("no SHA-pinned action found")
 	}
 }
 
