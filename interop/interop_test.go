@@ -2,13 +2,21 @@
 // protocol code of, and holds their expected verdicts.
 //
 // js-agent/ is a small agent on the official JS SDK (@a2a-js/sdk, pinned by
-// its package-lock.json) with the directive extension. TestJSSDKAgent starts
-// it through the process driver, runs every suite, and compares each spec's
-// verdict with baseline.json, where every non-pass carries a one-line reason
-// citing ../../shared/a2a-v1.md. A verdict that changes fails the test:
-// either the SDK, the agent or the harness changed, and someone must say
-// which. UPDATE_BASELINE=1 rewrites the verdicts and keeps the reasons of the
-// ones unchanged; a new non-pass gets a TODO that fails the test until a
+// its package-lock.json) with the directive extension. Two tests start it
+// through the process driver and run every suite against it:
+//
+//   - TestJSSDKAgent: one instance, tasks in the SDK's in-memory store,
+//     compared with baseline.json;
+//   - TestJSSDKAgentInstances: three instances sharing the agent's file
+//     store behind the harness's balancer, rolled by the rollout suite to a
+//     next build (--agent-cmd-next, another card version), compared with
+//     baseline-instances.json.
+//
+// In each baseline every non-pass carries a one-line reason citing
+// ../../shared/a2a-v1.md. A verdict that changes fails the test: either the
+// SDK, the agent or the harness changed, and someone must say which.
+// UPDATE_BASELINE=1 rewrites the verdicts of both and keeps the reasons of
+// the ones unchanged; a new non-pass gets a TODO that fails the test until a
 // person writes its reason.
 package interop
 
@@ -21,6 +29,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -40,12 +49,22 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-const baselineFile = "baseline.json"
+// The baselines, one per deployment of the agent.
+const (
+	baselineFile          = "baseline.json"
+	instancesBaselineFile = "baseline-instances.json"
+)
+
+// instances is how many agent instances the multi-instance run starts: three,
+// as the embedded driver does for the rollout suite, so that ROLL-006's
+// cancel crosses to a third instance's stream.
+const instances = 3
 
 // npmCITimeout bounds `npm ci`; from the npm cache it takes seconds.
 const npmCITimeout = 3 * time.Minute
 
-// runTimeout bounds the whole harness run (about 15 s on the 2-core machine).
+// runTimeout bounds one harness run (about 15 s for one instance and 25 s
+// for three on the 2-core machine).
 const runTimeout = 5 * time.Minute
 
 // Baseline is baseline.json: the expected verdict of every spec.
@@ -79,31 +98,68 @@ func need(t *testing.T, tool string) string {
 	return ""
 }
 
+// TestJSSDKAgent runs the agent as its SDK ships it: one instance, tasks
+// in memory.
 func TestJSSDKAgent(t *testing.T) {
-	node := need(t, "node")
-	npm := need(t, "npm")
+	node, agent := jsAgent(t)
+	cmd := fmt.Sprintf("'%s' '%s' --port {port}", node, agent)
+	compare(t, baselineFile, "--agent-cmd", cmd, "--seed", "12")
+}
 
+// TestJSSDKAgentInstances runs the agent as a deployment: three instances
+// sharing tasks and push configs through the agent's file store ({store}),
+// behind the harness's balancer, with every suite, the rollout suite
+// included. The rollout suite replaces the instances by a next build
+// (--agent-cmd-next) that serves another card version, {generation} in it,
+// so that ROLL-001 and ROLL-008 see a card change.
+func TestJSSDKAgentInstances(t *testing.T) {
+	node, agent := jsAgent(t)
+	cmd := fmt.Sprintf("'%s' '%s' --port {port} --store {store} --name js-sdk-{instance}", node, agent)
+	compare(t, instancesBaselineFile, "--agent-cmd", cmd,
+		"--agent-cmd-next", cmd+" --card-version 1.{generation}.0",
+		"--instances", fmt.Sprint(instances), "--seed", "12")
+}
+
+// jsAgent finds node and installs the agent's locked dependencies; it
+// returns node's path and agent.js's.
+func jsAgent(t *testing.T) (node, agent string) {
+	t.Helper()
+	node = need(t, "node")
+	npm := need(t, "npm")
 	dir, err := filepath.Abs("js-agent")
 	if err != nil {
 		t.Fatal(err)
 	}
-	npmCI(t, npm, dir)
+	npmCIOnce.Do(func() { npmCIErr = npmCI(npm, dir) })
+	if npmCIErr != "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal(npmCIErr)
+		}
+		t.Skip("SKIPPING the JS SDK interop test: " + npmCIErr)
+	}
+	return node, filepath.Join(dir, "agent.js")
+}
 
+// compare runs the CLI with args and compares every spec's verdict with
+// the baseline file (rewriting it first under UPDATE_BASELINE).
+func compare(t *testing.T, file string, args ...string) {
+	t.Helper()
 	out := t.TempDir()
-	agent := fmt.Sprintf("'%s' '%s' --port {port}", node, filepath.Join(dir, "agent.js"))
-	rep, stdout := run(t, out, "--agent-cmd", agent, "--seed", "12")
+	began := time.Now()
+	rep, stdout := run(t, out, args...)
 	if rep == nil {
 		t.Fatalf("no report.json; the run printed:\n%s\nagent.log:\n%s", stdout, tail(filepath.Join(out, "agent.log")))
 	}
+	t.Logf("%s: the run took %s: %s", file, time.Since(began).Round(100*time.Millisecond), counts(rep))
 	got := map[string]reports.Result{}
 	for _, r := range rep.Results {
 		got[r.ID] = r
 	}
 
-	base := readBaseline(t)
+	base := readBaseline(t, file)
 	if os.Getenv("UPDATE_BASELINE") != "" {
-		writeBaseline(t, base, got)
-		base = readBaseline(t)
+		writeBaseline(t, file, base, got)
+		base = readBaseline(t, file)
 	}
 
 	var ids []string
@@ -112,7 +168,7 @@ func TestJSSDKAgent(t *testing.T) {
 	}
 	for id := range base.Specs {
 		if !slices.Contains(ids, id) {
-			t.Errorf("%s: in %s but no longer a registered spec (UPDATE_BASELINE=1 drops it)", id, baselineFile)
+			t.Errorf("%s: in %s but no longer a registered spec (UPDATE_BASELINE=1 drops it)", id, file)
 		}
 	}
 	for _, id := range ids {
@@ -122,11 +178,11 @@ func TestJSSDKAgent(t *testing.T) {
 		case !ran:
 			t.Errorf("%s: not in the report", id)
 		case !ok:
-			t.Errorf("%s: %s, and %s has no entry for it (UPDATE_BASELINE=1, then justify)", id, res.Verdict, baselineFile)
+			t.Errorf("%s: %s, and %s has no entry for it (UPDATE_BASELINE=1, then justify)", id, res.Verdict, file)
 		case res.Verdict != want.Verdict:
-			t.Errorf("%s: verdict changed: baseline %s (%s), now %s: %s", id, want.Verdict, want.Why, res.Verdict, res.Reason)
+			t.Errorf("%s: verdict changed: %s says %s (%s), now %s: %s", id, file, want.Verdict, want.Why, res.Verdict, res.Reason)
 		case want.Verdict != reports.Pass && (want.Why == "" || want.Why == todo):
-			t.Errorf("%s: %s with no justification in %s: %s", id, want.Verdict, baselineFile, res.Reason)
+			t.Errorf("%s: %s with no justification in %s: %s", id, want.Verdict, file, res.Reason)
 		}
 	}
 	if t.Failed() {
@@ -134,11 +190,35 @@ func TestJSSDKAgent(t *testing.T) {
 	}
 }
 
+// counts is the report's verdict counts, for the log.
+func counts(rep *reports.Report) string {
+	n := map[reports.Verdict]int{}
+	for _, r := range rep.Results {
+		n[r.Verdict]++
+	}
+	var vs []string
+	for v := range n {
+		vs = append(vs, string(v))
+	}
+	slices.Sort(vs)
+	var out []string
+	for _, v := range vs {
+		out = append(out, fmt.Sprintf("%d %s", n[reports.Verdict(v)], v))
+	}
+	return strings.Join(out, ", ")
+}
+
+// npmCI runs once per test binary: both tests use the same install.
+var (
+	npmCIOnce sync.Once
+	npmCIErr  string
+)
+
 // npmCI installs the agent's dependencies exactly as the committed lockfile
-// says. It prefers the npm cache; without network or cache the test cannot
-// run, which is a skip outside CI.
-func npmCI(t *testing.T, npm, dir string) {
-	t.Helper()
+// says, and returns what went wrong ("" when nothing did). It prefers the
+// npm cache; without network or cache the tests cannot run, which is a skip
+// outside CI.
+func npmCI(npm, dir string) string {
 	cmd := exec.Command(npm, "ci", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error")
 	cmd.Dir = dir
 	cmd.WaitDelay = 5 * time.Second
@@ -148,12 +228,9 @@ func npmCI(t *testing.T, npm, dir string) {
 	err := cmd.Run()
 	timer.Stop()
 	if err != nil {
-		msg := fmt.Sprintf("npm ci in %s failed (%v): is the npm registry or cache reachable?\n%s", dir, err, outb.String())
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip("SKIPPING the JS SDK interop test: " + msg)
+		return fmt.Sprintf("npm ci in %s failed (%v): is the npm registry or cache reachable?\n%s", dir, err, outb.String())
 	}
+	return ""
 }
 
 // run runs the CLI in a child process and returns its report.
@@ -186,10 +263,10 @@ func tail(file string) string {
 	return strings.Join(lines[max(0, len(lines)-40):], "\n")
 }
 
-func readBaseline(t *testing.T) Baseline {
+func readBaseline(t *testing.T, file string) Baseline {
 	t.Helper()
 	b := Baseline{Specs: map[string]Entry{}}
-	data, err := os.ReadFile(baselineFile)
+	data, err := os.ReadFile(file)
 	if os.IsNotExist(err) {
 		return b
 	}
@@ -197,14 +274,14 @@ func readBaseline(t *testing.T) Baseline {
 		t.Fatal(err)
 	}
 	if err := json.Unmarshal(data, &b); err != nil {
-		t.Fatalf("%s: %v", baselineFile, err)
+		t.Fatalf("%s: %v", file, err)
 	}
 	return b
 }
 
 // writeBaseline records the verdicts of this run, keeping the reason of every
 // verdict that did not change.
-func writeBaseline(t *testing.T, old Baseline, got map[string]reports.Result) {
+func writeBaseline(t *testing.T, file string, old Baseline, got map[string]reports.Result) {
 	t.Helper()
 	next := Baseline{Agent: old.Agent, Note: old.Note, Specs: map[string]Entry{}}
 	for id, r := range got {
@@ -224,8 +301,8 @@ func writeBaseline(t *testing.T, old Baseline, got map[string]reports.Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(baselineFile, append(data, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(file, append(data, '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("wrote %s", baselineFile)
+	t.Logf("wrote %s", file)
 }

@@ -3,10 +3,12 @@
 # pinned in its package.json and package-lock.json), started by the process
 # driver. Extra arguments go to `a2a-conform run`, e.g.
 #   scripts/interop-js.sh --out /tmp/js-report
-#   scripts/interop-js.sh --instances 2 --agent-cmd \
-#     'node interop/js-agent/agent.js --port {port} --store {store}'
-# The interop test (go test ./interop) does the same and compares the verdicts
-# with interop/baseline.json.
+#   scripts/interop-js.sh --instances 3 --agent-cmd \
+#     'node interop/js-agent/agent.js --port {port} --store {store}' \
+#     --agent-cmd-next \
+#     'node interop/js-agent/agent.js --port {port} --store {store} --card-version 1.{generation}.0'
+# The interop test (go test ./interop) does both and compares the verdicts
+# with interop/baseline.json and interop/baseline-instances.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v node >/dev/null && command -v npm >/dev/null || {

@@ -3,12 +3,20 @@
 // a2a-conform directive extension (docs/directive-extension.md). It is the
 // third-party agent a2a-conform's interop test runs every suite against: the
 // SDK does the protocol (both bindings, card, store, streams, push); this file
-// only scripts tasks, as a vendor's test build would.
+// scripts tasks, as a vendor's test build would, and with --store adds what a
+// deployment of several instances adds to the SDK (../README.md).
 //
 //   node agent.js --port 8080 [--host 127.0.0.1] [--store DIR] [--name NAME]
+//                 [--card-version V] [--drain-ms N]
 //
-// --store DIR shares tasks between instances through the file system
-// (filestore.js, with its limits); without it tasks live in memory.
+// --store DIR shares tasks and push configs between instances through the
+// file system (filestore.js, with its limits), and a SubscribeToTask for a
+// task running on another instance follows it through that store; without
+// it everything lives in memory. --card-version sets the card's version, so
+// that a next build (a2a-conform --agent-cmd-next) serves another card.
+// SIGTERM drains: no new connections, running scripts and push deliveries
+// get --drain-ms to finish (default 4000, inside the 5 s the process driver
+// waits before SIGKILL); a script still running then ends FAILED.
 import express from "express";
 import {
   AgentEvent,
@@ -19,7 +27,7 @@ import {
 } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import { RequestMalformedError, TaskNotFoundError, UnsupportedOperationError } from "@a2a-js/sdk/errors";
-import { FileTaskStore } from "./filestore.js";
+import { FilePushNotificationStore, FileTaskStore } from "./filestore.js";
 
 const DIRECTIVE_URI = "https://a2a-conform.dev/extensions/directive/v1";
 const DIRECTIVE_KEY = "a2aConformDirective";
@@ -27,6 +35,10 @@ const DIRECTIVE_VERSIONS = [1];
 const MAX_DELAY_MS = 600000;
 const MAX_CHUNKS = 100;
 const MAX_TEXT_BYTES = 64 * 1024;
+// How often a subscription to a task running on another instance reads the
+// shared store: well under the 150 ms steps of the harness's cross-instance
+// scripts, so no state is skipped.
+const FOLLOW_POLL_MS = 25;
 
 const State = { SUBMITTED: 1, WORKING: 2, COMPLETED: 3, FAILED: 4, CANCELED: 5, INPUT_REQUIRED: 6, REJECTED: 7, AUTH_REQUIRED: 8 };
 const TERMINAL = new Set([State.COMPLETED, State.FAILED, State.CANCELED, State.REJECTED]);
@@ -41,7 +53,7 @@ const OUTCOMES = {
 const ROLE_AGENT = 2;
 
 function parseArgs(argv) {
-  const opts = { host: "127.0.0.1", port: 0, store: "", name: "a2a-conform JS SDK agent" };
+  const opts = { host: "127.0.0.1", port: 0, store: "", name: "a2a-conform JS SDK agent", cardVersion: "1.0.0", drainMs: 4000 };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = argv[++i];
@@ -51,10 +63,13 @@ function parseArgs(argv) {
       case "--host": opts.host = value; break;
       case "--store": opts.store = value; break;
       case "--name": opts.name = value; break;
-      default: throw new Error(`unknown flag ${flag} (usage: agent.js --port N [--host H] [--store DIR] [--name NAME])`);
+      case "--card-version": opts.cardVersion = value; break;
+      case "--drain-ms": opts.drainMs = Number(value); break;
+      default: throw new Error(`unknown flag ${flag} (usage: agent.js --port N [--host H] [--store DIR] [--name NAME] [--card-version V] [--drain-ms N])`);
     }
   }
   if (!Number.isInteger(opts.port) || opts.port <= 0 || opts.port > 65535) throw new Error("--port N is required");
+  if (!Number.isInteger(opts.drainMs) || opts.drainMs < 0) throw new Error("--drain-ms wants a whole number of milliseconds");
   return opts;
 }
 
@@ -130,11 +145,24 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 class DirectiveExecutor {
   constructor(taskStore) {
     this.taskStore = taskStore;
-    // taskId → {stopped, last}: the script running on this instance.
+    // taskId → {stopped, last, bus, contextId}: the script running on this
+    // instance.
     this.runs = new Map();
+    // How many executions (scripts and message replies) are in progress: a
+    // drain waits for them.
+    this.active = 0;
   }
 
   async execute(ctx, bus) {
+    this.active++;
+    try {
+      await this.script(ctx, bus);
+    } finally {
+      this.active--;
+    }
+  }
+
+  async script(ctx, bus) {
     const msg = ctx.userMessage;
     const d = findDirective(msg) ?? DEFAULT_DIRECTIVE;
     const text = d.text ?? inputText(msg);
@@ -146,7 +174,7 @@ class DirectiveExecutor {
       return;
     }
 
-    const run = { stopped: false, last: undefined };
+    const run = { stopped: false, last: undefined, bus, contextId };
     this.runs.set(taskId, run);
     const status = (state, message) => ({ state, message, timestamp: new Date().toISOString() });
     const publishStatus = (state, message) => {
@@ -156,11 +184,18 @@ class DirectiveExecutor {
     // Another instance may have canceled the task in the shared store. A
     // cancel on this instance may arrive while the store is read, so
     // run.stopped is checked again after the read: the caller publishes in
-    // the same turn of the event loop as that last check.
+    // the same turn of the event loop as that last check. A terminal state
+    // another instance stored is published here too, so that this
+    // instance's streams and push configs see the task end.
     const stopped = async () => {
       if (run.stopped) return true;
       const t = await this.taskStore.load(taskId, ctx.context);
-      return run.stopped || (t !== undefined && TERMINAL.has(t.status?.state));
+      if (run.stopped) return true;
+      if (t === undefined || !TERMINAL.has(t.status?.state)) return false;
+      run.stopped = true;
+      run.last = { taskId, contextId, status: t.status, metadata: undefined };
+      bus.publish(AgentEvent.statusUpdate(run.last));
+      return true;
     };
 
     try {
@@ -232,6 +267,22 @@ class DirectiveExecutor {
     }));
   }
 
+  // failRunning ends every script still running on this instance FAILED:
+  // the instance is going away and nothing else would finish them.
+  failRunning(why) {
+    for (const [taskId, run] of this.runs) {
+      if (run.stopped) continue;
+      run.stopped = true;
+      run.last = {
+        taskId,
+        contextId: run.contextId,
+        status: { state: State.FAILED, message: agentMessage(why, taskId, run.contextId), timestamp: new Date().toISOString() },
+        metadata: undefined,
+      };
+      run.bus.publish(AgentEvent.statusUpdate(run.last));
+    }
+  }
+
   async findContext(taskId) {
     // The cancel path has no call context; a task of the unauthenticated
     // default scope is the only kind this agent serves.
@@ -247,6 +298,8 @@ class DirectiveRequestHandler extends DefaultRequestHandler {
   constructor(card, store, executor, ...rest) {
     super(card, store, executor, ...rest);
     this.store = store;
+    // Set with --store: tasks may run on another instance.
+    this.shared = false;
   }
 
   async precheck(params, context) {
@@ -268,6 +321,88 @@ class DirectiveRequestHandler extends DefaultRequestHandler {
     await this.precheck(params, context);
     yield* super.sendMessageStream(params, context);
   }
+
+  // SubscribeToTask. The SDK's event buses live in one process: for a task
+  // whose script runs on another instance it returns the snapshot and ends
+  // the stream while the task is still working. With the shared store this
+  // agent follows such a task through the store instead, until it ends or is
+  // interrupted (a2a-v1.md §3.1.6: the Task, then its updates, then the
+  // stream closes). Everything else is the SDK's own path. The check for a
+  // local bus, the snapshot and the follower's starting point are one read
+  // in one turn of the event loop (the store is synchronous), so nothing
+  // falls between the snapshot and the first update.
+  async *resubscribe(params, context) {
+    const taskId = params?.id;
+    if (!this.shared || !this.agentCard.capabilities?.streaming || !taskId || this.eventBusManager.getByTaskId(taskId, context)) {
+      yield* super.resubscribe(params, context);
+      return;
+    }
+    const task = await this.store.load(taskId, context);
+    if (!task || !RUNNING.has(task.status?.state)) {
+      yield* super.resubscribe(params, context);
+      return;
+    }
+    yield { payload: { $case: "task", value: task } };
+    let prev = task;
+    for (;;) {
+      await sleep(FOLLOW_POLL_MS);
+      const now = await this.store.load(taskId, context);
+      if (!now) return;
+      yield* changes(prev, now);
+      prev = now;
+      if (!RUNNING.has(now.status?.state)) return;
+    }
+  }
+}
+
+// The states in which a script is running somewhere, so updates will come.
+const RUNNING = new Set([State.SUBMITTED, State.WORKING]);
+
+// changes yields the stream events that take a subscriber from task prev to
+// task now, as the running instance's bus published them: new artifact parts
+// as chunks (appended to what prev held, or the whole artifact when it is new
+// or was replaced), then the new status. Which chunk was the last is not in
+// the task; a chunk seen together with a terminal state is marked last.
+function* changes(prev, now) {
+  const taskId = now.id;
+  const contextId = now.contextId;
+  const terminal = TERMINAL.has(now.status?.state);
+  const before = new Map((prev.artifacts ?? []).map((a) => [a.artifactId, a]));
+  for (const a of now.artifacts ?? []) {
+    const old = before.get(a.artifactId);
+    const had = old?.parts?.length ?? 0;
+    const parts = a.parts ?? [];
+    const extends_ = old !== undefined && had <= parts.length && JSON.stringify(parts.slice(0, had)) === JSON.stringify(old.parts ?? []);
+    if (extends_ && parts.length === had && JSON.stringify(a) === JSON.stringify(old)) continue;
+    const append = extends_ && had > 0;
+    yield {
+      payload: {
+        $case: "artifactUpdate",
+        value: { taskId, contextId, artifact: { ...a, parts: append ? parts.slice(had) : parts }, append, lastChunk: terminal, metadata: undefined },
+      },
+    };
+  }
+  if (JSON.stringify(now.status) !== JSON.stringify(prev.status)) {
+    yield { payload: { $case: "statusUpdate", value: { taskId, contextId, status: now.status, metadata: undefined } } };
+  }
+}
+
+// TrackingSender is the SDK's push sender, counting deliveries in flight so
+// that a drain can wait for them.
+class TrackingSender {
+  constructor(inner) {
+    this.inner = inner;
+    this.inflight = 0;
+  }
+
+  async send(...args) {
+    this.inflight++;
+    try {
+      return await this.inner.send(...args);
+    } finally {
+      this.inflight--;
+    }
+  }
 }
 
 // ---- the server ----------------------------------------------------------
@@ -283,7 +418,7 @@ async function main() {
       { url: `${base}/a2a/rest`, protocolBinding: "HTTP+JSON", tenant: "", protocolVersion: "1.0" },
     ],
     provider: { organization: "a2a-conform", url: "https://a2a-conform.dev" },
-    version: "1.0.0",
+    version: opts.cardVersion,
     capabilities: {
       streaming: true,
       pushNotifications: true,
@@ -312,22 +447,18 @@ async function main() {
     signatures: [],
   };
 
-  let taskStore;
-  if (opts.store) {
-    taskStore = new FileTaskStore(opts.store);
-    await taskStore.init();
-  } else {
-    taskStore = new InMemoryTaskStore();
-  }
-  const pushStore = new InMemoryPushNotificationStore();
+  const taskStore = opts.store ? new FileTaskStore(opts.store) : new InMemoryTaskStore();
+  const pushStore = opts.store ? new FilePushNotificationStore(opts.store) : new InMemoryPushNotificationStore();
+  const sender = new TrackingSender(new DefaultPushNotificationSender(pushStore));
   const executor = new DirectiveExecutor(taskStore);
   const handler = new DirectiveRequestHandler(
-    card, taskStore, executor, undefined, pushStore, new DefaultPushNotificationSender(pushStore),
+    card, taskStore, executor, undefined, pushStore, sender,
     undefined, undefined,
     // The SDK's own check of part media types against defaultInputModes
     // (§3.1.1 ContentTypeNotSupportedError); off by default in the SDK.
     { validateInputModes: true },
   );
+  handler.shared = Boolean(opts.store);
 
   const app = express();
   app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: handler }));
@@ -341,9 +472,25 @@ async function main() {
     console.error(`listen ${base}: ${err.message}`);
     process.exit(1);
   });
-  const stop = () => {
-    server.close(() => process.exit(0));
+  // The drain: no new connections; the scripts running here and the push
+  // deliveries in flight get opts.drainMs; scripts still running then end
+  // FAILED (and get a moment to be saved and pushed); open streams are cut.
+  let draining = false;
+  const stop = async () => {
+    if (draining) return;
+    draining = true;
+    server.close();
+    const busy = () => executor.active > 0 || sender.inflight > 0;
+    const deadline = Date.now() + opts.drainMs;
+    while (busy() && Date.now() < deadline) await sleep(10);
+    if (executor.runs.size > 0) {
+      console.log(`${opts.name}: ${executor.runs.size} task(s) still running after ${opts.drainMs} ms of drain; ending them FAILED`);
+      executor.failRunning("the agent instance shut down before the task finished");
+      const last = Date.now() + 500;
+      while (sender.inflight > 0 && Date.now() < last) await sleep(10);
+    }
     server.closeAllConnections(); // open streams would hold close() up
+    process.exit(0);
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
