@@ -21,12 +21,17 @@
 #
 # The Go image is pinned to an exact version; the Debian and distroless bases
 # to their release tracks. Pin all three by digest in your own builds
-# (docker buildx imagetools inspect IMAGE:TAG prints it): digests could not
-# be looked up where this file was written.
+# (docker buildx imagetools inspect IMAGE:TAG prints it), through the build
+# arguments below, e.g. --build-arg GO_IMAGE=golang@sha256:…: digests could
+# not be looked up where this file was written. scripts/docker-smoke.sh
+# builds both images and checks them.
 
 ARG GO_VERSION=1.26.8
+ARG GO_IMAGE=golang:${GO_VERSION}-bookworm
+ARG CI_BASE=debian:bookworm-slim
+ARG RELEASE_BASE=gcr.io/distroless/static-debian12:nonroot
 
-FROM golang:${GO_VERSION}-bookworm AS build
+FROM ${GO_IMAGE} AS build
 WORKDIR /src
 # Modules first, so that a source change does not download them again.
 COPY go.mod go.sum ./
@@ -45,7 +50,7 @@ RUN CGO_ENABLED=0 go build -trimpath \
 
 # For CI systems that run a script in the job's image: a shell, CA
 # certificates, the same binary, the same non-root uid.
-FROM debian:bookworm-slim AS ci
+FROM ${CI_BASE} AS ci
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
@@ -58,7 +63,7 @@ CMD ["--help"]
 
 # distroless/static: CA certificates, tzdata, /tmp, and the user nonroot
 # (65532); no shell, no package manager.
-FROM gcr.io/distroless/static-debian12:nonroot AS release
+FROM ${RELEASE_BASE} AS release
 COPY --from=build /out/a2a-conform /usr/local/bin/a2a-conform
 # Reports go to the working directory (./a2a-conform-report by default):
 # mount a host directory there, and run as your own uid to write into it.

@@ -361,10 +361,11 @@ type dockerStage struct {
 	entrypoint bool
 }
 
-// TestDockerfile checks what a build here cannot (no Docker daemon): every
-// COPY source exists and is not excluded by .dockerignore, COPY --from names
-// an earlier stage, the Go directories copied cover every package the
+// TestDockerfile checks the Dockerfile without Docker, on every go test:
+// every COPY source exists and is not excluded by .dockerignore, COPY --from
+// names an earlier stage, the Go directories copied cover every package the
 // binary imports, and every image stage runs as a non-root user.
+// scripts/docker-smoke.sh (CI's image job) builds the images and runs them.
 func TestDockerfile(t *testing.T) {
 	f, err := os.Open(filepath.Join(root, "Dockerfile"))
 	if err != nil {
