@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -64,6 +65,7 @@ func (t *T) Transport() []client.Option {
 // identity's credentials).
 func (t *T) clientAs(headers http.Header, iface a2a.AgentInterface, extra ...client.Option) *client.Client {
 	GinkgoHelper()
+	iface = throughBalancer(t.Env.Topology, iface)
 	opts := t.Transport()
 	for name, values := range headers {
 		for _, v := range values {
@@ -86,6 +88,28 @@ func (t *T) clientAs(headers http.Header, iface a2a.AgentInterface, extra ...cli
 		t.Observe("grpc-transport", "plaintext h2c to "+iface.URL+" (loopback only; spec §10.1 wants TLS outside testing)")
 	}
 	return c
+}
+
+// throughBalancer points an interface that names one instance's own address
+// at the harness's balancer (InstanceOrigins), keeping its path. The
+// balancer's policy then picks the instance (sticky: one for every unpinned
+// call); the recorded exchanges name it. Any other interface is unchanged.
+func throughBalancer(topo Topology, iface a2a.AgentInterface) a2a.AgentInterface {
+	fronted, ok := topo.(InstanceOrigins)
+	if !ok {
+		return iface
+	}
+	u, err := url.Parse(iface.URL)
+	if err != nil || !fronted.IsInstanceOrigin(u.Scheme+"://"+u.Host) {
+		return iface
+	}
+	lb, err := url.Parse(fronted.BalancerURL())
+	if err != nil || lb.Host == "" {
+		return iface
+	}
+	u.Scheme, u.Host = lb.Scheme, lb.Host
+	iface.URL = u.String()
+	return iface
 }
 
 // Client is the client for the first declared interface the harness speaks

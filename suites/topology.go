@@ -27,6 +27,19 @@ type Instances interface {
 	Pin(k int) client.Option
 }
 
+// InstanceOrigins is a deployment whose instances may name their own
+// addresses in the card, and which knows those addresses, past generations
+// included (the process driver: an agent knows only its {port}). A client
+// built from such a card is sent through the balancer instead (ClientFor):
+// the instance it names may have been replaced, and a client of a
+// deployment reaches it through its load balancer.
+type InstanceOrigins interface {
+	Instances
+	// IsInstanceOrigin reports whether origin (scheme://host:port) is, or
+	// was, one instance's own address.
+	IsInstanceOrigin(origin string) bool
+}
+
 // PinHeader is the request header the harness's balancer routes by: a
 // request carrying "k" goes to slot k (Instances.Pin sets it on a client).
 const PinHeader = "A2A-Conform-Pin"

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -89,6 +90,9 @@ type Process struct {
 	closed    bool
 	// For rolling replacement (process_roll.go).
 	roll rollState
+	// ports holds every loopback port an instance was started on, in any
+	// generation (IsInstanceOrigin).
+	ports map[int]bool
 }
 
 type procInstance struct {
@@ -296,6 +300,12 @@ func freePorts(n int) ([]int, error) {
 }
 
 func (p *Process) spawn(index int, command string, port int) (*procInstance, error) {
+	p.mu.Lock()
+	if p.ports == nil {
+		p.ports = map[int]bool{}
+	}
+	p.ports[port] = true
+	p.mu.Unlock()
 	in := &procInstance{
 		index: index, command: command, port: port,
 		url:     "http://127.0.0.1:" + strconv.Itoa(port),
@@ -429,6 +439,31 @@ func (p *Process) URL() string {
 		return ""
 	}
 	return u[0]
+}
+
+// IsInstanceOrigin reports whether origin (scheme://host:port) is, or was,
+// one instance's own address: a loopback host and a port an instance of any
+// generation was started on. An agent started here names that address in
+// its card (it knows only its {port}); once the harness replaces the
+// instance the port is gone, so clients built from the card go through the
+// balancer instead (suites.InstanceOrigins).
+func (p *Process) IsInstanceOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	switch u.Hostname() {
+	case "127.0.0.1", "localhost", "::1":
+	default:
+		return false
+	}
+	port, err := strconv.Atoi(u.Port())
+	if err != nil {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.ports[port]
 }
 
 // URLs are every instance's base URL, in instance order.

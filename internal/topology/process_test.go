@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -267,5 +268,38 @@ func TestPortTakenIsRetriedOnFreshPorts(t *testing.T) {
 	var se *topology.StartError
 	if !errors.As(err, &se) || !strings.Contains(se.Error(), "boom") {
 		t.Fatalf("want the plain start error, got %v", err)
+	}
+}
+
+// Every address an instance was started on, replaced generations included,
+// counts as an instance's own: a card naming one is reached through the
+// balancer. Nothing else does.
+func TestIsInstanceOriginCoversEveryGeneration(t *testing.T) {
+	cmd := fmt.Sprintf("%s=1 exec %s {port}", helperEnv, os.Args[0])
+	p, err := topology.StartProcess(context.Background(), topology.ProcessOptions{Cmd: cmd, Instances: 2, Balance: true, Log: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	first := p.URLs()
+	if _, err := p.Roll(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	second := p.URLs()
+	for _, u := range append(first, second...) {
+		if !p.IsInstanceOrigin(u) {
+			t.Errorf("%s: an instance's own address (of %v, then %v), not recognised", u, first, second)
+		}
+		if local := strings.Replace(u, "127.0.0.1", "localhost", 1); !p.IsInstanceOrigin(local) {
+			t.Errorf("%s: the same loopback address by name, not recognised", local)
+		}
+		if other := strings.Replace(u, "127.0.0.1", "192.0.2.1", 1); p.IsInstanceOrigin(other) {
+			t.Errorf("%s: not loopback, yet taken for an instance's", other)
+		}
+	}
+	for _, u := range []string{p.BalancerURL(), "http://127.0.0.1:1", "grpc://127.0.0.1:1", "::"} {
+		if p.IsInstanceOrigin(u) {
+			t.Errorf("%s taken for an instance's own address", u)
+		}
 	}
 }
