@@ -33,8 +33,8 @@ func TestThroughBalancer(t *testing.T) {
 		{fronted{}, "http://127.0.0.1:4001/a2a/jsonrpc", "http://127.0.0.1:5000/a2a/jsonrpc"}, // a replaced instance
 		{fronted{}, "http://127.0.0.1:4002/a2a/rest?x=1", "http://127.0.0.1:5000/a2a/rest?x=1"},
 		{fronted{}, "http://127.0.0.1:5000/a2a/jsonrpc", "http://127.0.0.1:5000/a2a/jsonrpc"}, // the balancer itself
-		{fronted{}, "https://agent.example.com/a2a", "https://agent.example.com/a2a"},        // the vendor's public URL
-		{fronted{}, "127.0.0.1:4001", "127.0.0.1:4001"},                                      // gRPC host:port
+		{fronted{}, "https://agent.example.com/a2a", "https://agent.example.com/a2a"},         // the vendor's public URL
+		{fronted{}, "127.0.0.1:4001", "127.0.0.1:4001"},                                       // gRPC host:port
 		{plain{}, "http://127.0.0.1:4001/a2a/jsonrpc", "http://127.0.0.1:4001/a2a/jsonrpc"},
 		{nil, "http://127.0.0.1:4001/a2a/jsonrpc", "http://127.0.0.1:4001/a2a/jsonrpc"},
 	} {
