@@ -69,7 +69,13 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// gone reports whether pid no longer runs (absent, or a zombie nobody reaps).
+// goneWithin bounds gone's wait: a SIGKILL sent to a group is delivered to
+// each member asynchronously, so a grandchild may still be running for a
+// moment after the shell was reaped.
+const goneWithin = 2 * time.Second
+
+// gone reports whether pid no longer runs (absent, or a zombie nobody
+// reaps), or stops within goneWithin.
 func gone(t *testing.T, pidFile string) bool {
 	t.Helper()
 	b, err := os.ReadFile(pidFile)
@@ -77,13 +83,20 @@ func gone(t *testing.T, pidFile string) bool {
 		t.Fatalf("pid file: %v", err)
 	}
 	pid := strings.TrimSpace(string(b))
-	st, err := os.ReadFile("/proc/" + pid + "/stat")
-	if err != nil {
-		return true
+	for deadline := time.Now().Add(goneWithin); ; time.Sleep(10 * time.Millisecond) {
+		st, err := os.ReadFile("/proc/" + pid + "/stat")
+		if err != nil {
+			return true
+		}
+		s := string(st)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if f[0] == "Z" || f[0] == "X" {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
 	}
-	s := string(st)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	return f[0] == "Z" || f[0] == "X"
 }
 
 func refused(url string) bool {
