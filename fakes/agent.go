@@ -422,9 +422,19 @@ func (a *Agent) Shutdown(ctx context.Context) error {
 	return err
 }
 
-func (a *Agent) shutdown(ctx context.Context) error {
+// Drain begins what Shutdown does first: new work gets 503, the workers hand
+// their tasks back and the dispatcher stops claiming deliveries; the
+// instance keeps answering on its listener until Shutdown. A drain that
+// lasts (a pod's terminationGracePeriod) is how an instance looks to clients
+// while it goes away; the embedded driver holds it open while a spec acts
+// on the old instance (suites.SteppedRoller).
+func (a *Agent) Drain() {
 	a.draining.Store(true)
 	a.stopWork()
+}
+
+func (a *Agent) shutdown(ctx context.Context) error {
+	a.Drain()
 	err := a.workers.wait(ctx)
 	if err == nil {
 		err = a.inflight.wait(ctx)
