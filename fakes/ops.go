@@ -578,8 +578,10 @@ func (a *Agent) createConfig(ctx context.Context, c *a2a.TaskPushNotificationCon
 	}
 	cfg := withTask(*c, c.TaskID)
 	cfg.Extra = nil
-	if err := a.putConfig(ctx, nil, cfg); err != nil {
-		return nil, a.storeError(err)
+	if !a.lostOnDrain(cfg) {
+		if err := a.putConfig(ctx, nil, cfg); err != nil {
+			return nil, a.storeError(err)
+		}
 	}
 	b, _ := json.Marshal(cfg)
 	return b, nil
