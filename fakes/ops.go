@@ -576,6 +576,9 @@ func (a *Agent) createConfig(ctx context.Context, c *a2a.TaskPushNotificationCon
 	if _, oe := a.loadTask(ctx, c.TaskID); oe != nil && !a.faults.has(faultPushConfigUnknownTask) {
 		return nil, oe
 	}
+	if n := a.opts.RefusePushConfigs; n > 0 && a.refusedPush.Add(1) <= int64(n) {
+		return nil, errUnavailable("this instance cannot confirm push registrations yet; retry")
+	}
 	cfg := withTask(*c, c.TaskID)
 	cfg.Extra = nil
 	if !a.lostOnDrain(cfg) {

@@ -111,3 +111,24 @@ func TestSlowAgentMidRolloutRegistrationPasses(t *testing.T) {
 	}
 	t.Logf("phases: %s; counts: %s", res.Observations["phases"], res.Observations["counts"])
 }
+
+// A correct agent that refuses registrations it cannot confirm yet (503
+// with Retry-After, scenario 2's advice) is retried, not failed: each
+// instance refuses its first one, so the registration through the old
+// instance before its drain and the one through the new instance are each
+// refused once and accepted on a retry, and every accepted config is
+// delivered.
+func TestMidRolloutRefusedRegistrationIsRetriedNotFailed(t *testing.T) {
+	t.Parallel()
+	r := runCLI(t, nil, "--agent-cmd", referenceAgentCmd(" --refuse-push-configs 1"), "--instances", "2",
+		"--focus", "ROLL-009", "--seed", "6", "--header", "Authorization: Bearer x")
+	res := result(t, r, "ROLL-009")
+	if res.Verdict != reports.Pass {
+		t.Fatalf("ROLL-009 against an agent that refuses honestly: %s: %s\n%v", res.Verdict, res.Reason, res.Observations)
+	}
+	for _, want := range []string{"old-before-drain: 2 registered, 2 accepted (2 after a refusal)", "new-while-old-drains: 2 registered, 2 accepted (2 after a refusal)"} {
+		if !strings.Contains(res.Observations["phases"], want) {
+			t.Errorf("phases %q lacks %q", res.Observations["phases"], want)
+		}
+	}
+}

@@ -112,11 +112,18 @@ var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 		steps  []string
 	)
 	began := time.Now()
+	// Retries of refused registrations hold the roll; together they get
+	// PatienceFactor times patience, so that an agent refusing throughout
+	// ends with its refusals reported rather than the spec's timeout.
+	budget := began.Add(suites.PatienceFactor * t.Patience())
 
 	register := func(ctx context.Context, reg *drainReg, c, look *client.Client, draining bool) {
 		reg.token = t.WebhookToken()
 		cfg := &a2a.TaskPushNotificationConfig{TaskID: reg.task.ID, URL: t.Env.Webhook.URL(reg.token)}
 		deadline := time.Now().Add(t.Patience())
+		if deadline.After(budget) {
+			deadline = budget
+		}
 		for {
 			got, err := c.CreateTaskPushNotificationConfig(ctx, cfg)
 			if err == nil {
