@@ -124,6 +124,12 @@ type Options struct {
 	// WarmUp delays readiness after Start begins, so that the 503 window of a
 	// starting instance is observable (default 0).
 	WarmUp time.Duration
+	// RefusePushConfigs answers the first N CreateTaskPushNotificationConfig
+	// calls of this instance with 503 and Retry-After, as an instance that
+	// cannot yet confirm a registration should (scenario 2: "return 503 with
+	// Retry-After; do not accept and drop"): a correct agent whose refusals a
+	// client must retry (`fake --refuse-push-configs N`).
+	RefusePushConfigs int
 	// PollInterval bounds how late an instance sees another process's writes:
 	// events for its streams, due deliveries, orphaned tasks (default 20ms).
 	// Writes through the same *Store are seen at once.
@@ -271,6 +277,8 @@ type Agent struct {
 	// memConfigs holds push configs in instance memory (push-config-not-durable).
 	memMu      sync.Mutex
 	memConfigs map[[2]string]memConfig
+	// refusedPush counts the registrations refused under RefusePushConfigs.
+	refusedPush atomic.Int64
 	// snapshot is the set of configs known at start-up (push-dispatcher-snapshot).
 	snapshot map[[2]string]bool
 }
@@ -430,9 +438,19 @@ func (a *Agent) Shutdown(ctx context.Context) error {
 	return err
 }
 
-func (a *Agent) shutdown(ctx context.Context) error {
+// Drain begins what Shutdown does first: new work gets 503, the workers hand
+// their tasks back and the dispatcher stops claiming deliveries; the
+// instance keeps answering on its listener until Shutdown. A drain that
+// lasts (a pod's terminationGracePeriod) is how an instance looks to clients
+// while it goes away; the embedded driver holds it open while a spec acts
+// on the old instance (suites.SteppedRoller).
+func (a *Agent) Drain() {
 	a.draining.Store(true)
 	a.stopWork()
+}
+
+func (a *Agent) shutdown(ctx context.Context) error {
+	a.Drain()
 	err := a.workers.wait(ctx)
 	if err == nil {
 		err = a.inflight.wait(ctx)

@@ -271,6 +271,19 @@ var faultCases = map[string]func(e *faultEnv) string{
 		}
 		return ""
 	},
+	faultPushConfigLostOnDrain: func(e *faultEnv) string {
+		a, b := e.shared("a"), e.shared("b")
+		task := sendTask(e.t, a.rpc(), userMsg("x"), nil)
+		a.agent.Drain()
+		if _, err := a.rpc().CreateTaskPushNotificationConfig(ctxT(), &a2a.TaskPushNotificationConfig{TaskID: task.ID, ID: "c1", URL: "http://127.0.0.1:1/"}); err != nil {
+			e.t.Fatal(err)
+		}
+		list, err := b.rpc().ListTaskPushNotificationConfigs(ctxT(), &a2a.ListTaskPushNotificationConfigsRequest{TaskID: task.ID})
+		if err != nil || len(list.Configs) != 1 {
+			return fmt.Sprintf("config created on A while it drained, B lists %d (%v)", len(list.Configs), err)
+		}
+		return ""
+	},
 	faultPushDispatcherSnapshot: func(e *faultEnv) string {
 		n, rcv := e.node(Options{}), newReceiver(e.t)
 		sendTask(e.t, n.rpc(), userMsg("x"), &a2a.SendMessageConfiguration{TaskPushNotificationConfig: &a2a.TaskPushNotificationConfig{URL: rcv.srv.URL}})

@@ -576,10 +576,15 @@ func (a *Agent) createConfig(ctx context.Context, c *a2a.TaskPushNotificationCon
 	if _, oe := a.loadTask(ctx, c.TaskID); oe != nil && !a.faults.has(faultPushConfigUnknownTask) {
 		return nil, oe
 	}
+	if n := a.opts.RefusePushConfigs; n > 0 && a.refusedPush.Add(1) <= int64(n) {
+		return nil, errUnavailable("this instance cannot confirm push registrations yet; retry")
+	}
 	cfg := withTask(*c, c.TaskID)
 	cfg.Extra = nil
-	if err := a.putConfig(ctx, nil, cfg); err != nil {
-		return nil, a.storeError(err)
+	if !a.lostOnDrain(cfg) {
+		if err := a.putConfig(ctx, nil, cfg); err != nil {
+			return nil, a.storeError(err)
+		}
 	}
 	b, _ := json.Marshal(cfg)
 	return b, nil

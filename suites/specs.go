@@ -822,6 +822,29 @@ var registry = []Info{
 			"generation, or a revalidation that keeps confirming a card the instance no longer serves, " +
 			"fails.",
 	},
+	{
+		// a2a-v1 §7.1 (spec §3.1.7): "The config MUST persist until the task completes or the
+		// config is explicitly deleted"; §7.2 (spec §4.3.3): "MUST attempt delivery at least once
+		// per configured webhook"; §11: "an instance-local map breaks this". No sentence says
+		// the terminal state is pushed (the agent chooses its events), which is why the spec is
+		// an invariant, as ROLL-003 is.
+		ID: "ROLL-009", Suite: Rollout, Level: INVARIANT,
+		Title:    "Push configs registered mid-rollout, through the old instance just before and while it drains and through the new one while the old drains, all get their task's terminal state",
+		Sections: []string{"3.1.7", "4.3.3"}, Scenario: "2",
+		Needs:     []Need{NeedTopology, NeedBehaviour, NeedPush, NeedWebhook},
+		Enable:    EnableTopology + " The deliveries need the card to advertise push notifications and the agent to reach the harness's receiver (--webhook-url). The tasks are scripted: the directive extension or a prompt map with a \"slow\" key.",
+		Exclusive: true,
+		Timeout:   90 * time.Second,
+		Why: "Scenario 2: a config registered on instance A returned 200, A was drained, the task " +
+			"completed elsewhere and no webhook fired. The harness rolls every instance and, for " +
+			"each one, starts tasks of its own on the old instance; when the new one is ready it " +
+			"registers a config through the old one (not yet draining); once the old one is told to " +
+			"drain it registers one through the old one's own URL and one through the new one. A " +
+			"refusal (503, UNAVAILABLE, a closed connection) is honest and retried within patience " +
+			"(through a draining instance, until it is gone). Every accepted config must get the " +
+			"terminal state its task reached. The counts per phase, deliveries, losses and " +
+			"duplicates are reported.",
+	},
 }
 
 // pushEnable is how to enable the webhook specs.

@@ -51,6 +51,31 @@ type Roller interface {
 	Roll(ctx context.Context, step func(k int)) (generation int, err error)
 }
 
+// SteppedRoller is a Roller that lets a spec act between the steps of each
+// slot's replacement: RollStepped calls at, and waits for it to return, at
+// every stage below for slot k, with the old and the new instance's own base
+// URLs (bypassing the balancer). The embedded and process drivers offer it.
+type SteppedRoller interface {
+	Roller
+	RollStepped(ctx context.Context, at func(ctx context.Context, stage string, k int, oldURL, newURL string)) (generation int, err error)
+}
+
+// The stages of a stepped roll (SteppedRoller), per slot, in this order.
+const (
+	// RollBefore: nothing has changed yet for the slot; newURL is "".
+	RollBefore = "before"
+	// RollReady: the new instance serves its card; the old one still holds
+	// the slot and has not been told to drain, so calls pinned to the slot
+	// reach the old one.
+	RollReady = "ready"
+	// RollDraining: the slot points at the new instance (pinned calls reach
+	// it); the old one has been told to drain (SIGTERM) and is not stopped
+	// yet. It answers at oldURL for as long as its drain lasts: the embedded
+	// driver holds the drain open until at returns; a process drains as its
+	// own code does, within the driver's stop grace.
+	RollDraining = "draining"
+)
+
 // InstanceRestarter stops an instance and starts it again.
 type InstanceRestarter interface {
 	RestartInstance(ctx context.Context, k int) error

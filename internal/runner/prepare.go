@@ -28,6 +28,21 @@ import (
 // for the specs only that driver can run (ROLL-007's CDN).
 var EmbeddedTweak func(*fakes.Options)
 
+// The rollout specs reach the drivers' controls by type assertion on
+// Env.Topology: a method whose signature drifted from suites/topology.go
+// would turn them could-not-run without a word, so the build checks it.
+var (
+	_ suites.SteppedRoller       = (*topology.Embedded)(nil)
+	_ suites.SteppedRoller       = (*topology.Process)(nil)
+	_ suites.Instances           = (*topology.Embedded)(nil)
+	_ suites.Instances           = (*topology.Process)(nil)
+	_ suites.InstanceRestarter   = (*topology.Embedded)(nil)
+	_ suites.InstanceRestarter   = (*topology.Process)(nil)
+	_ suites.StaleCard           = (*topology.Embedded)(nil)
+	_ suites.CapabilityRoller    = (*topology.Embedded)(nil)
+	_ suites.PreviousBuildRoller = (*topology.Embedded)(nil)
+)
+
 // Prepared is a target ready for specs.
 type Prepared struct {
 	Env    *suites.Env

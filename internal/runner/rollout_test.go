@@ -3,6 +3,8 @@ package runner_test
 import (
 	"context"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -163,4 +165,69 @@ func TestStaleCDNClaimsOnASlowAgent(t *testing.T) {
 			t.Errorf("observation claims.extension.1 = %q, want the false activation seen", obs)
 		}
 	})
+}
+
+// ROLL-009 on the embedded driver (3 instances): every phase registered
+// and was accepted, the one through the draining instance included (the
+// driver holds the old instance's drain open while the spec acts), and
+// every config got its terminal state. The fault matrix test proves the
+// other way (push-config-lost-on-drain).
+func TestMidRolloutRegistrationReachesTheDrainingInstance(t *testing.T) {
+	t.Parallel()
+	r := runCLI(t, nil, "--focus", "ROLL-009", "--seed", "9")
+	res := result(t, r, "ROLL-009")
+	if res.Verdict != reports.Pass {
+		t.Fatalf("ROLL-009 on the clean embedded agent: %s: %s\n%v", res.Verdict, res.Reason, res.Observations)
+	}
+	for _, want := range []string{"old-before-drain: 3 registered, 3 accepted", "old-draining: 3 registered, 3 accepted", "new-while-old-drains: 3 registered, 3 accepted"} {
+		if !strings.Contains(res.Observations["phases"], want) {
+			t.Errorf("phases %q lacks %q", res.Observations["phases"], want)
+		}
+	}
+	if !strings.Contains(res.Observations["counts"], "9 judged: 9 got their task's terminal state, 0 lost") {
+		t.Errorf("counts: %s", res.Observations["counts"])
+	}
+}
+
+// ROLL-009 against the reference agent made slow (1 s steps, driven by the
+// prompt map, no directive) as separate processes rolled by the process
+// driver: a correct agent, so it passes, whatever its drain let through.
+func TestSlowAgentMidRolloutRegistrationPasses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("rolls a slow agent's processes")
+	}
+	t.Parallel()
+	cfg := promptMapConfig(t)
+	r := runCLI(t, nil, "--agent-cmd", referenceAgentCmd(" --delay 1s --prompt-map --no-directive"), "--instances", "3",
+		"--config", cfg, "--focus", "ROLL-009", "--seed", "4", "--header", "Authorization: Bearer x")
+	res := result(t, r, "ROLL-009")
+	if res.Verdict != reports.Pass {
+		log, _ := os.ReadFile(filepath.Join(r.out, "agent.log"))
+		t.Fatalf("ROLL-009 on the slow process agent: %s: %s\n%v\nagent.log (tail):\n%s", res.Verdict, res.Reason, res.Observations, tail(string(log), 3000))
+	}
+	if res.Observations["behaviour"] != "prompt-map" || res.Observations["prompt-keys"] != "slow" {
+		t.Errorf("not driven by the prompt map's slow key: %v", res.Observations)
+	}
+	t.Logf("phases: %s; counts: %s", res.Observations["phases"], res.Observations["counts"])
+}
+
+// A correct agent that refuses registrations it cannot confirm yet (503
+// with Retry-After, scenario 2's advice) is retried, not failed: each
+// instance refuses its first one, so the registration through the old
+// instance before its drain and the one through the new instance are each
+// refused once and accepted on a retry, and every accepted config is
+// delivered.
+func TestMidRolloutRefusedRegistrationIsRetriedNotFailed(t *testing.T) {
+	t.Parallel()
+	r := runCLI(t, nil, "--agent-cmd", referenceAgentCmd(" --refuse-push-configs 1"), "--instances", "2",
+		"--focus", "ROLL-009", "--seed", "6", "--header", "Authorization: Bearer x")
+	res := result(t, r, "ROLL-009")
+	if res.Verdict != reports.Pass {
+		t.Fatalf("ROLL-009 against an agent that refuses honestly: %s: %s\n%v", res.Verdict, res.Reason, res.Observations)
+	}
+	for _, want := range []string{"old-before-drain: 2 registered, 2 accepted (2 after a refusal)", "new-while-old-drains: 2 registered, 2 accepted (2 after a refusal)"} {
+		if !strings.Contains(res.Observations["phases"], want) {
+			t.Errorf("phases %q lacks %q", res.Observations["phases"], want)
+		}
+	}
 }

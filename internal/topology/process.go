@@ -566,9 +566,18 @@ func (p *Process) Close() error {
 // leader to be reaped and the group to empty, then SIGKILLs the group. It
 // reports whether SIGKILL was needed.
 func stopGroup(pgid int, leaderExited <-chan struct{}, grace time.Duration) bool {
+	return stopGroupWhile(pgid, leaderExited, grace, nil)
+}
+
+// stopGroupWhile is stopGroup that runs during (when set) between the
+// SIGTERM and the wait; grace counts from the SIGTERM.
+func stopGroupWhile(pgid int, leaderExited <-chan struct{}, grace time.Duration, during func()) bool {
 	signalGroup(pgid, false)
 	graceT := time.NewTimer(grace)
 	defer graceT.Stop()
+	if during != nil {
+		during()
+	}
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for {

@@ -132,14 +132,18 @@ func (p *Process) put(k, gen int, in *procInstance) error {
 
 // stop sends SIGTERM to the instance's process group (its drain), waits
 // StopGrace, then SIGKILLs what is left. Its output stays in the agent log.
-func (p *Process) stop(in *procInstance) {
+func (p *Process) stop(in *procInstance) { p.stopWhile(in, nil) }
+
+// stopWhile is stop that runs during (when set) right after the SIGTERM,
+// while the instance drains; the grace period counts from the signal.
+func (p *Process) stopWhile(in *procInstance, during func()) {
 	if in == nil {
 		return
 	}
 	p.mu.Lock()
 	in.stopped = true
 	p.mu.Unlock()
-	if killed := stopGroup(in.cmd.Process.Pid, in.exited, p.grace); killed {
+	if killed := stopGroupWhile(in.cmd.Process.Pid, in.exited, p.grace, during); killed {
 		p.log.line(fmt.Sprintf("[harness] agent %d was still running %s after SIGTERM; sent SIGKILL", in.index, p.grace))
 	}
 	<-in.exited
@@ -162,6 +166,15 @@ func (p *Process) slot(k int) (*procInstance, error) {
 // advanced: start it, wait until it serves its card, switch the balancer's
 // slot to it, then SIGTERM the old one (drain) and stop it.
 func (p *Process) Roll(ctx context.Context, step func(k int)) (int, error) {
+	return p.RollStepped(ctx, beforeOnly(step))
+}
+
+// RollStepped is Roll that calls at, and waits for it, at each stage of each
+// slot's replacement (RollBefore, RollReady, RollDraining). RollDraining
+// comes right after the old instance's SIGTERM: it answers on its own URL
+// for as long as its own drain lasts, and the stop grace runs from the
+// signal, as a pod's termination grace period does.
+func (p *Process) RollStepped(ctx context.Context, at RollAt) (int, error) {
 	p.mu.Lock()
 	gen := p.roll.gen + 1
 	tmpl := p.roll.next
@@ -176,17 +189,28 @@ func (p *Process) Roll(ctx context.Context, step func(k int)) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if step != nil {
-			step(k)
+		oldURL := ""
+		if old != nil {
+			oldURL = old.url
+		}
+		if at != nil {
+			at(ctx, RollBefore, k, oldURL, "")
 		}
 		in, err := p.launch(ctx, k, gen, tmpl, true)
 		if err != nil {
 			return 0, err
 		}
+		if at != nil && old != nil {
+			at(ctx, RollReady, k, oldURL, in.url)
+		}
 		if err := p.put(k, gen, in); err != nil {
 			return 0, err
 		}
-		p.stop(old)
+		var draining func()
+		if at != nil && old != nil {
+			draining = func() { at(ctx, RollDraining, k, oldURL, in.url) }
+		}
+		p.stopWhile(old, draining)
 	}
 	p.mu.Lock()
 	p.roll.gen, p.roll.cmd = gen, tmpl

@@ -316,3 +316,48 @@ func TestIsInstanceOriginCoversEveryGeneration(t *testing.T) {
 		}
 	}
 }
+
+// The process driver's stepped roll: for each slot, the callback runs once
+// the new process serves (calls pinned to the slot still reach the old one),
+// then right after the old one's SIGTERM (pinned calls reach the new one);
+// the old processes are gone once the roll returns.
+func TestProcessRollStopsBetweenItsSteps(t *testing.T) {
+	cmd := fmt.Sprintf("%s=1 exec %s {port}", helperEnv, os.Args[0])
+	p, err := topology.StartProcess(context.Background(), topology.ProcessOptions{Cmd: cmd, Instances: 2, Balance: true, StopGrace: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	pinned := func(k int) string {
+		req, _ := http.NewRequest(http.MethodGet, p.BalancerURL()+"/.well-known/agent-card.json", nil)
+		req.Header.Set(topology.PinHeader, strconv.Itoa(k))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err.Error()
+		}
+		resp.Body.Close()
+		return fmt.Sprintf("%d %s", resp.StatusCode, resp.Header.Get(topology.InstanceHeader))
+	}
+	var seen, olds []string
+	gen, err := p.RollStepped(context.Background(), func(ctx context.Context, stage string, k int, oldURL, newURL string) {
+		if stage == topology.RollReady {
+			olds = append(olds, oldURL)
+		}
+		seen = append(seen, fmt.Sprintf("%d %s: pinned %s", k, stage, pinned(k)))
+	})
+	if err != nil || gen != 2 {
+		t.Fatalf("RollStepped: generation %d, %v", gen, err)
+	}
+	want := []string{
+		"0 before: pinned 200 process-0-g1", "0 ready: pinned 200 process-0-g1", "0 draining: pinned 200 process-0-g2",
+		"1 before: pinned 200 process-1-g1", "1 ready: pinned 200 process-1-g1", "1 draining: pinned 200 process-1-g2",
+	}
+	if got := strings.Join(seen, "\n"); got != strings.Join(want, "\n") {
+		t.Fatalf("stages:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
+	}
+	for _, u := range olds {
+		if !refused(u) {
+			t.Errorf("old instance %s still answers after the roll", u)
+		}
+	}
+}

@@ -19,6 +19,35 @@ import (
 // dispatcher (scenario 2) to stand out from a push's normal latency.
 const LateWarmUp = 2 * time.Second
 
+// The stages of one slot's replacement at which RollStepped calls back; the
+// same strings as suites.RollBefore, suites.RollReady and suites.RollDraining.
+const (
+	// RollBefore: nothing has changed yet for slot k (newURL is "").
+	RollBefore = "before"
+	// RollReady: the new instance serves its card; the old one still holds
+	// the slot, undrained.
+	RollReady = "ready"
+	// RollDraining: the slot points at the new instance; the old one has been
+	// told to drain and is not stopped yet.
+	RollDraining = "draining"
+)
+
+// RollAt is told the stage of a rolling replacement, for slot k, with the
+// old and new instances' own base URLs; the roll waits for it to return.
+type RollAt = func(ctx context.Context, stage string, k int, oldURL, newURL string)
+
+// beforeOnly adapts Roller's step (told before each slot) to RollAt.
+func beforeOnly(step func(k int)) RollAt {
+	if step == nil {
+		return nil
+	}
+	return func(_ context.Context, stage string, k int, _, _ string) {
+		if stage == RollBefore {
+			step(k)
+		}
+	}
+}
+
 // DrainTimeout bounds how long a replaced or restarted instance may take to
 // drain (its open streams and blocking calls) before it is cut.
 const DrainTimeout = 5 * time.Second
@@ -210,20 +239,42 @@ func (e *Embedded) Generation() int {
 // is ready, point the slot at it, then drain and stop the old one. step, when
 // set, is told before each slot is replaced. It returns the new generation.
 func (e *Embedded) Roll(ctx context.Context, step func(k int)) (int, error) {
+	return e.RollStepped(ctx, beforeOnly(step))
+}
+
+// RollStepped is Roll that calls at, and waits for it, at each stage of each
+// slot's replacement (RollBefore, RollReady, RollDraining; see
+// suites.SteppedRoller). The old instance's drain is held open while at
+// runs for RollDraining: it answers on its own URL, refusing new work, as a
+// pod does between SIGTERM and its exit.
+func (e *Embedded) RollStepped(ctx context.Context, at RollAt) (int, error) {
 	gen := e.Generation() + 1
 	for k := range e.InstanceNames() {
 		old, err := e.slot(k)
 		if err != nil {
 			return 0, err
 		}
-		if step != nil {
-			step(k)
+		oldURL := ""
+		if old != nil {
+			oldURL = old.url
+		}
+		if at != nil {
+			at(ctx, RollBefore, k, oldURL, "")
 		}
 		in, err := e.launch(ctx, k, e.optsFor(k, gen, 0), true)
 		if err != nil {
 			return 0, err
 		}
+		if at != nil && old != nil {
+			at(ctx, RollReady, k, oldURL, in.url)
+		}
 		e.put(k, in)
+		if old != nil {
+			old.agent.Drain()
+			if at != nil {
+				at(ctx, RollDraining, k, oldURL, in.url)
+			}
+		}
 		stopInstance(old)
 	}
 	e.mu.Lock()

@@ -86,17 +86,29 @@ func roller(t *suites.T) suites.Roller {
 // names its own port in the card is still reached through the balancer),
 // pinned to instance k, or spread by the balancer when k < 0.
 func via(t *suites.T, inst suites.Instances, k int) *client.Client {
-	iface := t.Client().Interface()
-	if u, err := url.Parse(iface.URL); err == nil {
-		if lb, err := url.Parse(inst.BalancerURL()); err == nil {
-			u.Scheme, u.Host = lb.Scheme, lb.Host
-			iface.URL = u.String()
-		}
-	}
+	iface := onOrigin(t.Client().Interface(), inst.BalancerURL())
 	if k < 0 {
 		return t.ClientFor(iface)
 	}
 	return t.ClientFor(iface, inst.Pin(k))
+}
+
+// direct is a client for the card's first spoken interface sent straight to
+// one instance's own base URL, bypassing the balancer: how a client with a
+// kept-alive connection still reaches an instance the balancer dropped.
+func direct(t *suites.T, base string) *client.Client {
+	return t.ClientFor(onOrigin(t.Client().Interface(), base))
+}
+
+// onOrigin moves an interface URL to base's scheme and host.
+func onOrigin(iface a2a.AgentInterface, base string) a2a.AgentInterface {
+	if u, err := url.Parse(iface.URL); err == nil {
+		if b, err := url.Parse(base); err == nil {
+			u.Scheme, u.Host = b.Scheme, b.Host
+			iface.URL = u.String()
+		}
+	}
+	return iface
 }
 
 // fetchCard fetches the card from base with the run's headers and

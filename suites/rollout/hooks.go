@@ -45,6 +45,7 @@ var instanceNeeds = map[string]string{
 	"ROLL-005": "it subscribes through one instance to a task running on another",
 	"ROLL-006": "it cancels through one instance a task running on another, then reads the task back from every instance",
 	"ROLL-007": "it holds the card in the harness's own CDN while it rolls the instances behind it from a previous build to one without a capability, an interface and an extension that card claims",
+	"ROLL-009": "it registers push configs through an old instance once its successor is ready and again on the old instance's own URL while it drains, and through the new one",
 }
 
 // hooksFor returns the hooks driver and the first of points it has a

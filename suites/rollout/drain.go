@@ -1,0 +1,458 @@
+package rollout
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/internal/invariants"
+	"github.com/a2a-conform/a2a-conform/suites"
+)
+
+// Where ROLL-009 registers a config, relative to its slot's replacement.
+const (
+	// phaseBefore: through the old instance (pinned), once the new one is
+	// ready and before the old one is told to drain.
+	phaseBefore = "old-before-drain"
+	// phaseDraining: through the old instance's own URL, after it was told
+	// to drain, as a client holding a connection to it would.
+	phaseDraining = "old-draining"
+	// phaseNew: through the new instance (pinned), while the old one drains.
+	phaseNew = "new-while-old-drains"
+)
+
+var drainPhases = []string{phaseBefore, phaseDraining, phaseNew}
+
+// retryPause is the wait before registering again after an honest refusal
+// (503, UNAVAILABLE, a transport failure). The client's errors do not carry
+// Retry-After; the reference agent asks for 1 s, and a quarter of that keeps
+// the retries inside a drain that lasts about a second.
+const retryPause = 250 * time.Millisecond
+
+// maxRefusalTexts bounds the distinct refusal texts the report lists.
+const maxRefusalTexts = 5
+
+// drainReg is one ROLL-009 config: its task (the spec's own, started on the
+// old instance), where it was registered, and how that went.
+type drainReg struct {
+	phase, via string
+	slot       int
+	task       *a2a.Task
+	token, id  string
+	// acked is when the agent acknowledged it, counted from the roll's start.
+	acked    time.Duration
+	accepted bool
+	// refusals counts the refused attempts; refusal is the last one's text.
+	refusals int
+	refusal  string
+	// gone: the draining instance stopped answering before it accepted.
+	gone bool
+	// badURL: refused as invalid params (the agent refuses the receiver's URL).
+	badURL bool
+	// atRest: the task was terminal or interrupted at the first look after
+	// the acknowledgement, so no transition was owed to the config.
+	atRest  bool
+	rest    a2a.TaskState
+	lookErr string
+}
+
+// drainOutcome is how a judged ROLL-009 config ended.
+type drainOutcome struct {
+	reg   *drainReg
+	end   a2a.TaskState
+	ended bool
+	// still is what the task showed last when it did not end.
+	still string
+	got   delivered
+}
+
+// ROLL-009 (§3.1.7, §4.3.3, scenario 2): while every instance is replaced
+// one by one, the spec starts tasks of its own on each old instance and
+// registers a config for each: through the old instance once the new one is
+// ready (before the drain), through the old instance's own URL once it was
+// told to drain, and through the new instance while the old one drains. A
+// refusal is honest and retried within patience. Every accepted config must
+// get the terminal state its task reached; the counts per phase,
+// deliveries, losses and duplicates are reported.
+var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
+	inst := instances(t, 2)
+	roll, ok := t.Env.Topology.(suites.SteppedRoller)
+	if !ok {
+		t.CouldNotRun("driver %q cannot stop a rolling replacement between its steps (new instance ready, old instance draining); the embedded and process drivers can.", driverName(t))
+	}
+	if !t.Card().PushNotifications() {
+		t.NotApplicable("the card does not advertise capabilities.pushNotifications (DISC-014 checks that every push operation is then refused).")
+	}
+	if t.Env.Webhook == nil {
+		t.CouldNotRun("the run has no webhook receiver.")
+	}
+	script := slowScript(step)
+	// Built once here, so that a run without scripted behaviour ends
+	// could-not-run before anything changes in the deployment.
+	_ = t.Scripted(script)
+
+	var (
+		regs    []*drainReg
+		perSlot = map[int][]*drainReg{}
+		// The first task that could not be started, judged after the roll.
+		failedStart *struct {
+			c    *client.Client
+			k    int
+			resp *a2a.SendMessageResponse
+			err  error
+		}
+		// A hook must not end the spec inside the driver's roll (it would
+		// leave an instance half replaced): what it raises is re-raised
+		// once the roll has finished.
+		raised any
+		steps  []string
+	)
+	began := time.Now()
+	// Retries of refused registrations hold the roll; together they get
+	// PatienceFactor times patience, so that an agent refusing throughout
+	// ends with its refusals reported rather than the spec's timeout.
+	budget := began.Add(suites.PatienceFactor * t.Patience())
+
+	// deadline is patience from now, within the budget.
+	deadline := func() time.Time {
+		if d := time.Now().Add(t.Patience()); d.Before(budget) {
+			return d
+		}
+		return budget
+	}
+	pause := func(ctx context.Context) {
+		select {
+		case <-ctx.Done():
+		case <-time.After(retryPause):
+		}
+	}
+
+	register := func(ctx context.Context, reg *drainReg, c, look *client.Client, draining bool) {
+		reg.token = t.WebhookToken()
+		cfg := &a2a.TaskPushNotificationConfig{TaskID: reg.task.ID, URL: t.Env.Webhook.URL(reg.token)}
+		until := deadline()
+		for {
+			got, err := c.CreateTaskPushNotificationConfig(ctx, cfg)
+			if err == nil {
+				reg.accepted, reg.acked = true, time.Since(began)
+				if got != nil {
+					reg.id = got.ID
+				}
+				break
+			}
+			reg.refusals++
+			reg.refusal = suites.ErrText(err)
+			ce, _ := client.AsError(err)
+			switch {
+			case refusesURL(ce):
+				reg.badURL = true
+				return
+			case !busy(ce):
+				return // refused for good: counted, nothing to deliver
+			case draining && ce != nil && ce.Class == client.Transport:
+				reg.gone = true // the draining instance is gone
+				return
+			case time.Now().After(until) || ctx.Err() != nil:
+				return
+			}
+			pause(ctx)
+		}
+		// The config is owed the task's terminal state only if that came
+		// after the acknowledgement: a task still running now ends later.
+		task, err := t.Get(ctx, look, reg.task.ID)
+		switch {
+		case err != nil:
+			reg.lookErr = suites.ErrText(err)
+		case task.Status.State.Terminal() || task.Status.State.Interrupted():
+			reg.atRest, reg.rest = true, task.Status.State
+		}
+	}
+
+	at := func(ctx context.Context, stage string, k int, oldURL, newURL string) {
+		defer func() {
+			if r := recover(); r != nil && raised == nil {
+				raised = r
+			}
+		}()
+		if raised != nil || failedStart != nil {
+			return
+		}
+		switch stage {
+		case suites.RollBefore:
+			steps = append(steps, fmt.Sprintf("instance %d at %s", k, since(began)))
+		case suites.RollReady:
+			old := via(t, inst, k)
+			for _, phase := range drainPhases {
+				// A send refused for the moment is retried, as a
+				// registration is.
+				var resp *a2a.SendMessageResponse
+				var err error
+				for until := deadline(); ; pause(ctx) {
+					msg := t.Scripted(script)
+					resp, err = t.Send(ctx, old, &a2a.SendMessageRequest{Message: &msg,
+						Configuration: &a2a.SendMessageConfiguration{ReturnImmediately: true}})
+					ce, _ := client.AsError(err)
+					if err == nil || !busy(ce) || time.Now().After(until) || ctx.Err() != nil {
+						break
+					}
+				}
+				if err != nil || resp == nil || resp.Task == nil {
+					failedStart = &struct {
+						c    *client.Client
+						k    int
+						resp *a2a.SendMessageResponse
+						err  error
+					}{old, k, resp, err}
+					return
+				}
+				reg := &drainReg{phase: phase, slot: k, task: resp.Task}
+				regs = append(regs, reg)
+				perSlot[k] = append(perSlot[k], reg)
+			}
+			reg := perSlot[k][0]
+			reg.via = fmt.Sprintf("the old instance %d, pinned through the balancer, its successor ready", k)
+			register(ctx, reg, old, old, false)
+		case suites.RollDraining:
+			for _, reg := range perSlot[k] {
+				switch reg.phase {
+				case phaseDraining:
+					reg.via = fmt.Sprintf("the old instance %d's own URL %s, after it was told to drain", k, oldURL)
+					register(ctx, reg, direct(t, oldURL), via(t, inst, k), true)
+				case phaseNew:
+					reg.via = fmt.Sprintf("the new instance %d, pinned through the balancer, while the old one drained", k)
+					register(ctx, reg, via(t, inst, k), via(t, inst, k), false)
+				}
+			}
+		}
+	}
+	gen, err := roll.RollStepped(ctx, at)
+	if raised != nil {
+		panic(raised)
+	}
+	if err != nil {
+		t.Indeterminate("the rolling replacement failed: %v", err)
+	}
+	t.Observe("rollout", fmt.Sprintf("generation %d; replaced %v; took %s", gen, steps, since(began)))
+	t.Observe("phases", phaseCounts(regs))
+	if failedStart != nil {
+		if ce, _ := client.AsError(failedStart.err); busy(ce) {
+			t.Indeterminate("the old instance %d refused to start the spec's task for as long as the spec could wait (%s), so nothing was registered through it", failedStart.k, suites.ErrText(failedStart.err))
+		}
+		t.NoTask(failedStart.c, script, failedStart.resp, failedStart.err)
+	}
+
+	var judged []*drainReg
+	registered, accepted, badURL := 0, 0, 0
+	for _, reg := range regs {
+		if reg.token != "" {
+			registered++
+		}
+		if reg.badURL {
+			badURL++
+		}
+		if !reg.accepted {
+			continue
+		}
+		accepted++
+		if !reg.atRest && reg.lookErr == "" {
+			judged = append(judged, reg)
+		}
+	}
+	if accepted == 0 {
+		if badURL > 0 {
+			t.CouldNotRun("the agent refused the harness's receiver URL %s as a webhook (%s); agents SHOULD refuse loopback and private addresses (§13.2), so give the run a --webhook-url this agent accepts.",
+				t.Env.Webhook.Base(), refusalTexts(regs))
+		}
+		t.Indeterminate("the agent refused every one of the %d registrations (%s), honestly, so no accepted config was there to judge", registered, refusalTexts(regs))
+	}
+	if len(judged) == 0 {
+		first := firstAccepted(regs)
+		if first.lookErr != "" {
+			t.Indeterminate("no accepted config could be judged: looking at task %s after its config was acknowledged failed (%s)", first.task.ID, first.lookErr)
+		}
+		t.ShowedRunning(script, &a2a.Task{ID: first.task.ID, Status: a2a.TaskStatus{State: first.rest}},
+			"every task was at rest when its config was acknowledged, so no transition was owed to any config")
+	}
+
+	// Each judged config: wait for its task's terminal state, then for the
+	// delivery of that state; all at once, each within patience.
+	c := via(t, inst, -1)
+	out := make([]drainOutcome, len(judged))
+	var wg sync.WaitGroup
+	for i, reg := range judged {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			o := drainOutcome{reg: reg}
+			o.end, o.still = awaitEnd(ctx, t, c, reg.task.ID)
+			if o.ended = o.end.Terminal(); o.ended {
+				o.got = waitDelivery(ctx, t.Env.Webhook, reg.token, o.end, t.Patience())
+			}
+			out[i] = o
+		}()
+	}
+	wg.Wait()
+
+	delivered, lost, unended, deliveries, dups := 0, 0, 0, 0, 0
+	var losses []invariants.Violation
+	for _, o := range out {
+		deliveries += len(o.got.all)
+		dups += o.got.dups
+		switch {
+		case !o.ended:
+			unended++
+		case o.got.terminal:
+			delivered++
+		default:
+			lost++
+			reg := o.reg
+			losses = append(losses, invariants.Violation{Invariant: "push-delivered-mid-rollout",
+				Where: fmt.Sprintf("push config %s of task %s (phase %s), registered through %s, acknowledged %s after the roll began",
+					configID(reg.id), reg.task.ID, reg.phase, reg.via, reg.acked.Round(time.Millisecond)),
+				Expected: "a delivery of " + string(o.end) + ", the state the task reached (§3.1.7: a config MUST persist until the task completes; §4.3.3: delivery at least once per configured webhook)",
+				Actual:   fmt.Sprintf("%s within %s after the task ended (%s)", plural(len(o.got.all), "delivery"), t.Patience().Round(time.Millisecond), strings.TrimSpace(o.got.states))})
+		}
+	}
+	t.Observe("counts", fmt.Sprintf("%d configs registered, %d accepted, %d judged: %d got their task's terminal state, %d lost, %d whose task did not end within %s; %d deliveries, %d duplicate(s); %d accepted but not judged (task at rest before the acknowledgement, or not readable)",
+		registered, accepted, len(judged), delivered, lost, unended, t.Patience().Round(time.Millisecond), deliveries, dups, accepted-len(judged)))
+	if lost > 0 && !t.Env.WebhookReachable && t.Env.Webhook.Reached() == 0 {
+		t.CouldNotRun("the agent accepted %s but nothing arrived at the harness's receiver, nor for any other config in this run: the agent may not reach %s. Give --webhook-url with the base URL the agent can reach (and --webhook-listen for the address to listen on).",
+			plural(accepted, "config"), t.Env.Webhook.Base())
+	}
+	t.Record(losses...)
+	if unended > 0 {
+		// A wait that ran out of patience leaves those configs unjudged:
+		// indeterminate, as every spec's wait for a state is (losses found
+		// are reported first).
+		t.Indeterminate("timed out after %s waiting for %s of %d to reach a terminal state (e.g. %s), so their configs could not be judged (patience %s: raise --patience for a slower agent)",
+			t.Patience().Round(time.Millisecond), plural(unended, "task"), len(judged), firstStill(out), t.Patience().Round(time.Millisecond))
+	}
+})
+
+// awaitEnd polls the task until it is terminal or patience runs out; it
+// returns the last state seen and, when it did not end, what it showed.
+func awaitEnd(ctx context.Context, t *suites.T, c *client.Client, id string) (a2a.TaskState, string) {
+	deadline := time.Now().Add(t.Patience())
+	still := "no answer"
+	for {
+		task, err := t.Get(ctx, c, id)
+		if err == nil {
+			if task.Status.State.Terminal() {
+				return task.Status.State, ""
+			}
+			still = "task " + id + " still " + string(task.Status.State)
+		} else {
+			still = "task " + id + ": " + suites.ErrText(err)
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return "", still
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(suites.Poll):
+		}
+	}
+}
+
+// busy reports a refusal that says "not now": 503 (or 502, 504 from a
+// proxy, 429), gRPC or HTTP+JSON UNAVAILABLE, or no answer at all.
+func busy(ce *client.Error) bool {
+	if ce == nil {
+		return false
+	}
+	switch ce.HTTPStatus {
+	case 429, 502, 503, 504:
+		return true
+	}
+	return ce.Class == client.Transport || ce.Status == "UNAVAILABLE"
+}
+
+// refusesURL reports a refusal of the webhook URL itself (invalid params),
+// which agents that keep loopback out (§13.2) give the harness's receiver.
+func refusesURL(ce *client.Error) bool {
+	return ce != nil && ce.Class == client.A2A && (ce.Code == a2a.CodeInvalidParams || (ce.HTTPStatus == 400 && ce.Kind == ""))
+}
+
+// phaseCounts says, per phase, how many configs were registered, accepted
+// (and after how many refusals) and refused.
+func phaseCounts(regs []*drainReg) string {
+	var parts []string
+	for _, phase := range drainPhases {
+		n, acc, retried, refused, gone := 0, 0, 0, 0, 0
+		for _, r := range regs {
+			if r.phase != phase || r.token == "" {
+				continue
+			}
+			n++
+			switch {
+			case r.accepted:
+				acc++
+				if r.refusals > 0 {
+					retried++
+				}
+			case r.gone:
+				gone++
+			default:
+				refused++
+			}
+		}
+		p := fmt.Sprintf("%s: %d registered, %d accepted (%d after a refusal), %d refused", phase, n, acc, retried, refused)
+		if gone > 0 {
+			p += fmt.Sprintf(", %d unanswered (the draining instance was gone)", gone)
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// refusalTexts lists the distinct last refusals, bounded.
+func refusalTexts(regs []*drainReg) string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range regs {
+		if r.refusal != "" && !seen[r.refusal] {
+			seen[r.refusal] = true
+			out = append(out, r.refusal)
+		}
+	}
+	sort.Strings(out)
+	if len(out) > maxRefusalTexts {
+		out = append(out[:maxRefusalTexts], fmt.Sprintf("%d more", len(out)-maxRefusalTexts))
+	}
+	if len(out) == 0 {
+		return "no answer"
+	}
+	return strings.Join(out, "; ")
+}
+
+func firstAccepted(regs []*drainReg) *drainReg {
+	for _, r := range regs {
+		if r.accepted {
+			return r
+		}
+	}
+	return regs[0]
+}
+
+// firstStill is what the first task that did not end showed last.
+func firstStill(out []drainOutcome) string {
+	for _, o := range out {
+		if !o.ended {
+			return o.still
+		}
+	}
+	return ""
+}
+
+// configID names a config in a report, also one the agent gave no id.
+func configID(id string) string {
+	if id == "" {
+		return "(no id returned)"
+	}
+	return id
+}
