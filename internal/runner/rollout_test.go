@@ -5,6 +5,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -225,9 +227,17 @@ func TestMidRolloutRefusedRegistrationIsRetriedNotFailed(t *testing.T) {
 	if res.Verdict != reports.Pass {
 		t.Fatalf("ROLL-009 against an agent that refuses honestly: %s: %s\n%v", res.Verdict, res.Reason, res.Observations)
 	}
-	for _, want := range []string{"old-before-drain: 2 registered, 2 accepted (2 after a refusal)", "new-while-old-drains: 2 registered, 2 accepted (2 after a refusal)"} {
-		if !strings.Contains(res.Observations["phases"], want) {
-			t.Errorf("phases %q lacks %q", res.Observations["phases"], want)
-		}
+	// Which registrations meet an instance's first (refused) call depends
+	// on how the phases fall on the instances; that some were retried and
+	// none stayed refused does not.
+	phases := res.Observations["phases"]
+	retried := regexp.MustCompile(`\((\d+) after a refusal\)`).FindAllStringSubmatch(phases, -1)
+	n := 0
+	for _, m := range retried {
+		k, _ := strconv.Atoi(m[1])
+		n += k
+	}
+	if n == 0 || strings.Contains(phases, "registered, 0 accepted") || !strings.Contains(phases, "new-while-old-drains: 2 registered, 2 accepted") {
+		t.Errorf("phases %q: want registrations accepted after a refusal, every one accepted in the end", phases)
 	}
 }
