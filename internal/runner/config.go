@@ -41,12 +41,17 @@ type Config struct {
 	SecondHeaders []string `json:"second-header,omitempty" yaml:"second-header,omitempty"`
 	// CAFile is a PEM file of CA certificates the harness trusts besides the
 	// system's, for an https:// agent whose certificate a private CA signed.
-	CAFile        string `json:"ca-file,omitempty" yaml:"ca-file,omitempty"`
-	AgentCmd      string `json:"agent-cmd,omitempty" yaml:"agent-cmd,omitempty"`
-	AgentCmdNext  string `json:"agent-cmd-next,omitempty" yaml:"agent-cmd-next,omitempty"`
-	Instances     int    `json:"instances,omitempty" yaml:"instances,omitempty"`
-	WebhookListen string `json:"webhook-listen,omitempty" yaml:"webhook-listen,omitempty"`
-	WebhookURL    string `json:"webhook-url,omitempty" yaml:"webhook-url,omitempty"`
+	CAFile string `json:"ca-file,omitempty" yaml:"ca-file,omitempty"`
+	// GRPCDescriptorSet is a serialized FileDescriptorSet (protoc
+	// --include_imports --descriptor_set_out) defining lf.a2a.v1.A2AService,
+	// used on gRPC interfaces in place of the built-in a2a.proto (which
+	// matches the official v1.0.0 file), e.g. for a later protocol version.
+	GRPCDescriptorSet string `json:"grpc-descriptor-set,omitempty" yaml:"grpc-descriptor-set,omitempty"`
+	AgentCmd          string `json:"agent-cmd,omitempty" yaml:"agent-cmd,omitempty"`
+	AgentCmdNext      string `json:"agent-cmd-next,omitempty" yaml:"agent-cmd-next,omitempty"`
+	Instances         int    `json:"instances,omitempty" yaml:"instances,omitempty"`
+	WebhookListen     string `json:"webhook-listen,omitempty" yaml:"webhook-listen,omitempty"`
+	WebhookURL        string `json:"webhook-url,omitempty" yaml:"webhook-url,omitempty"`
 
 	// HookRotateCard, HookRestartInstance and HookRolloutStep are the hooks
 	// driver's commands (with Target): shell command lines the rollout specs

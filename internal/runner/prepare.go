@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/fakes"
+	"github.com/a2a-conform/a2a-conform/internal/a2agrpc"
 	"github.com/a2a-conform/a2a-conform/internal/client"
 	"github.com/a2a-conform/a2a-conform/internal/topology"
 	"github.com/a2a-conform/a2a-conform/internal/webhook"
@@ -98,6 +100,11 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		return nil, err
 	}
 	p := &Prepared{Env: &suites.Env{Headers: hdr, TLSConfig: tlsCfg}}
+	if cfg.GRPCDescriptorSet != "" {
+		if p.Env.GRPCSchema, err = loadDescriptorSet(cfg.GRPCDescriptorSet); err != nil {
+			return nil, err
+		}
+	}
 	p.Env.Options = suites.Options{
 		Seed: cfg.Seed, SubscribeVerb: cfg.SubscribeVerb, RaceTrials: cfg.RaceTrials,
 		Settle: 300 * time.Millisecond, Patience: cfg.Patience, Parallel: cfg.Parallel,
@@ -398,4 +405,28 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// maxDescriptorSet bounds a --grpc-descriptor-set file (the official a2a.proto
+// with its imports is a few tens of KiB).
+const maxDescriptorSet = 16 << 20
+
+func loadDescriptorSet(path string) (*a2agrpc.Schema, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--grpc-descriptor-set: %w", err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxDescriptorSet+1))
+	if err != nil {
+		return nil, fmt.Errorf("--grpc-descriptor-set: %w", err)
+	}
+	if len(b) > maxDescriptorSet {
+		return nil, fmt.Errorf("--grpc-descriptor-set: %s is over %d MiB", path, maxDescriptorSet>>20)
+	}
+	s, err := a2agrpc.FromDescriptorSet(b, path)
+	if err != nil {
+		return nil, fmt.Errorf("--grpc-descriptor-set: %w", err)
+	}
+	return s, nil
 }
