@@ -4,7 +4,6 @@ package runner_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -357,19 +356,10 @@ func TestHooksDriverCatchesTheRotationFaults(t *testing.T) {
 // so the run does not wait out the sleep.
 func TestHooksThatFailOrHangAreCouldNotRun(t *testing.T) {
 	t.Parallel()
-	a, err := fakes.New(fakes.Options{Name: "staging"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(a)
-	defer srv.Close()
-	if err := a.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	defer a.Shutdown(context.Background())
+	target := startVariant(t, fakes.Options{Name: "staging"})
 	began := time.Now()
 	canary := "canary-hook-7d41c2"
-	r := runCLI(t, nil, "--target", srv.URL, "--focus", "ROLL-001,ROLL-002,ROLL-008", "--seed", "23",
+	r := runCLI(t, nil, "--target", target, "--focus", "ROLL-001,ROLL-002,ROLL-008", "--seed", "23",
 		"--header", "Authorization: Bearer "+canary,
 		"--hook-rotate-card", `echo "error: configmap agent-card not found (token `+canary+`)" >&2; exit 4`,
 		"--hook-rollout-step", `echo "waiting for rollout to finish: 0 of 2 updated replicas are available..."; sleep 120`,
@@ -425,17 +415,8 @@ func TestHooksThatFailOrHangAreCouldNotRun(t *testing.T) {
 // card to change, are could-not-run naming the hooks that would run them.
 func TestHooksDriverWithOnlyARestartHook(t *testing.T) {
 	t.Parallel()
-	a, err := fakes.New(fakes.Options{Name: "staging"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(a)
-	defer srv.Close()
-	if err := a.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	defer a.Shutdown(context.Background())
-	r := runCLI(t, nil, "--target", srv.URL, "--focus", "ROLL-001,ROLL-002,ROLL-008", "--seed", "25",
+	target := startVariant(t, fakes.Options{Name: "staging"})
+	r := runCLI(t, nil, "--target", target, "--focus", "ROLL-001,ROLL-002,ROLL-008", "--seed", "25",
 		"--hook-restart-instance", `echo "restarted $A2A_CONFORM_INSTANCE"`)
 	if r.report == nil {
 		t.Fatalf("no report (exit %d)\n%s\n%s", r.exit, r.stdout, r.stderr)
@@ -461,17 +442,8 @@ func TestHooksDriverWithOnlyARestartHook(t *testing.T) {
 // no rotation to cross: it is could-not-run, saying so, never a pass.
 func TestHooksDriverRotationThatChangesNothing(t *testing.T) {
 	t.Parallel()
-	a, err := fakes.New(fakes.Options{Name: "staging"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(a)
-	defer srv.Close()
-	if err := a.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	defer a.Shutdown(context.Background())
-	r := runCLI(t, nil, "--target", srv.URL, "--focus", "ROLL-002", "--seed", "26", "--hook-rotate-card", "true")
+	target := startVariant(t, fakes.Options{Name: "staging"})
+	r := runCLI(t, nil, "--target", target, "--focus", "ROLL-002", "--seed", "26", "--hook-rotate-card", "true")
 	if r.report == nil || len(r.report.Results) != 1 {
 		t.Fatalf("no report for ROLL-002 (exit %d)\n%s\n%s", r.exit, r.stdout, r.stderr)
 	}

@@ -1,8 +1,6 @@
 package runner_test
 
 import (
-	"context"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,17 +17,8 @@ import (
 // rollout spec is could-not-run, naming the drivers that would run it, and
 // none passes.
 func TestRolloutSpecsNeedADriver(t *testing.T) {
-	a, err := fakes.New(fakes.Options{Name: "target"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(a)
-	defer srv.Close()
-	if err := a.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	defer a.Shutdown(context.Background())
-	r := runCLI(t, nil, "--target", srv.URL, "--suite", "rollout", "--seed", "2")
+	target := startVariant(t, fakes.Options{Name: "target"})
+	r := runCLI(t, nil, "--target", target, "--suite", "rollout", "--seed", "2")
 	if r.report == nil {
 		t.Fatalf("no report (exit %d)\n%s\n%s", r.exit, r.stdout, r.stderr)
 	}
