@@ -315,16 +315,7 @@ func taskAcrossHook(ctx context.Context, t *suites.T, hk suites.HookRunner, poin
 		t.Unchecked("a follow-up to a lost task gets TaskNotFound", fmt.Sprintf(
 			"the task was found on %d reads and not on %d: behind the target some instance still has it, and a follow-up may rightly reach that one", found, lost))
 	case lost > 0:
-		follow := a2a.Message{MessageID: suites.NewID("msg"), Role: a2a.RoleUser, TaskID: task.ID, Parts: []a2a.Part{a2a.TextPart("follow-up after the rotation")}}
-		resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &follow, Configuration: &a2a.SendMessageConfiguration{ReturnImmediately: true}})
-		if !isKind(err, a2a.ErrTaskNotFound) {
-			actual := suites.ErrText(err)
-			if err == nil && resp != nil && resp.Task != nil {
-				actual = fmt.Sprintf("a task %s in %s with %d history message(s)", resp.Task.ID, resp.Task.Status.State, len(resp.Task.History))
-			}
-			t.Record(invariants.Violation{Invariant: "lost-task-not-recreated", Where: "SendMessage naming the lost task " + task.ID,
-				Expected: "TaskNotFoundError (§3.1.1: the id is the server's; a task it lost is unknown)", Actual: actual})
-		}
+		followUpLostTask(ctx, t, c, task.ID)
 	default:
 		// The task survived: it is still where its script left it.
 		end := t.WaitFor(ctx, c, task.ID, "input-required", suites.TerminalOrInterrupted)

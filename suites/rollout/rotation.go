@@ -179,16 +179,7 @@ var _ = suites.Spec("ROLL-002", func(ctx context.Context, t *suites.T) {
 	}
 	t.Observe("lost-on", fmt.Sprintf("%d of %d instances answered TaskNotFound", lost, live(inst)))
 	if lost > 0 {
-		follow := a2a.Message{MessageID: suites.NewID("msg"), Role: a2a.RoleUser, TaskID: task.ID, Parts: []a2a.Part{a2a.TextPart("follow-up after the rotation")}}
-		resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &follow, Configuration: &a2a.SendMessageConfiguration{ReturnImmediately: true}})
-		if !isKind(err, a2a.ErrTaskNotFound) {
-			actual := suites.ErrText(err)
-			if err == nil && resp != nil && resp.Task != nil {
-				actual = fmt.Sprintf("a task %s in %s with %d history message(s)", resp.Task.ID, resp.Task.Status.State, len(resp.Task.History))
-			}
-			t.Record(invariants.Violation{Invariant: "lost-task-not-recreated", Where: "SendMessage naming the lost task " + task.ID,
-				Expected: "TaskNotFoundError (§3.1.1: the id is the server's; a task it lost is unknown)", Actual: actual})
-		}
+		followUpLostTask(ctx, t, c, task.ID)
 		return
 	}
 	// The task survived: it must go on to the end its script set.
