@@ -194,15 +194,7 @@ func (e *HookError) Error() string {
 	} else {
 		fmt.Fprintf(&b, "failed: %s after %s", e.Status, e.Took.Round(time.Millisecond))
 	}
-	if len(e.Output) == 0 {
-		b.WriteString("; it wrote no output")
-		return b.String()
-	}
-	fmt.Fprintf(&b, "; its last %d output line(s):", len(e.Output))
-	for _, l := range e.Output {
-		b.WriteString("\n  | ")
-		b.WriteString(l)
-	}
+	writeOutputTail(&b, e.Output)
 	return b.String()
 }
 

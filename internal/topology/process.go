@@ -133,15 +133,7 @@ func (e *StartError) Error() string {
 		fmt.Fprintf(&b, " (%s)", e.Status)
 	}
 	fmt.Fprintf(&b, "; command: /bin/sh -c %s", strconv.Quote(e.Command))
-	if len(e.Output) == 0 {
-		b.WriteString("; it wrote no output")
-		return b.String()
-	}
-	fmt.Fprintf(&b, "; its last %d output line(s):", len(e.Output))
-	for _, l := range e.Output {
-		b.WriteString("\n  | ")
-		b.WriteString(l)
-	}
+	writeOutputTail(&b, e.Output)
 	return b.String()
 }
 
@@ -678,4 +670,18 @@ func (w *prefixWriter) tailLines() []string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return append([]string(nil), w.tail...)
+}
+
+// writeOutputTail ends an error message of a command (an instance, a hook)
+// with the last lines it wrote, or says it wrote none.
+func writeOutputTail(b *strings.Builder, lines []string) {
+	if len(lines) == 0 {
+		b.WriteString("; it wrote no output")
+		return
+	}
+	fmt.Fprintf(b, "; its last %d output line(s):", len(lines))
+	for _, l := range lines {
+		b.WriteString("\n  | ")
+		b.WriteString(l)
+	}
 }
