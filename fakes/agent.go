@@ -525,15 +525,7 @@ func (a *Agent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case a.opts.Admin && strings.HasPrefix(path, AdminPath):
 		a.serveAdmin(rw, r, strings.TrimPrefix(path, AdminPath))
 	case path == JSONRPCPath:
-		a.echoExtensions(rw, r)
-		if !a.gate(rw, r) {
-			return
-		}
-		if r, ok := a.authenticate(rw, r); ok {
-			a.served.add()
-			defer a.served.done()
-			a.serveJSONRPC(rw, r)
-		}
+		a.serveJSONRPCBinding(rw, r)
 	case path == RESTPath || strings.HasPrefix(path, RESTPath+"/"):
 		a.serveRESTBinding(rw, r)
 	case path == PreviousBuildRESTPath || strings.HasPrefix(path, PreviousBuildRESTPath+"/"):
@@ -558,6 +550,20 @@ func (a *Agent) serveRESTBinding(rw http.ResponseWriter, r *http.Request) {
 			return
 		}
 		a.serveREST(rw, r)
+	}
+}
+
+// serveJSONRPCBinding serves one JSON-RPC call as every binding call is
+// served: extensions echoed, the warm-up gate, authentication, then the call.
+func (a *Agent) serveJSONRPCBinding(rw http.ResponseWriter, r *http.Request) {
+	a.echoExtensions(rw, r)
+	if !a.gate(rw, r) {
+		return
+	}
+	if r, ok := a.authenticate(rw, r); ok {
+		a.served.add()
+		defer a.served.done()
+		a.serveJSONRPC(rw, r)
 	}
 }
 

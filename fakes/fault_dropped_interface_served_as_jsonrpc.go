@@ -42,13 +42,5 @@ func (a *Agent) previousRESTAsJSONRPC(w http.ResponseWriter, r *http.Request) {
 	out.ContentLength = int64(len(body))
 	out.Header = r.Header.Clone()
 	out.Header.Set("Content-Type", JSONRPCContentType)
-	a.echoExtensions(w, out)
-	if !a.gate(w, out) {
-		return
-	}
-	if out, ok := a.authenticate(w, out); ok {
-		a.served.add()
-		defer a.served.done()
-		a.serveJSONRPC(w, out)
-	}
+	a.serveJSONRPCBinding(w, out)
 }
