@@ -268,8 +268,11 @@ func refusedBy(t *suites.T, where string, s *client.Stream, err error, kind a2a.
 }
 
 // onceMore repeats a call whose first try got no answer at all: a
-// connection cut on the way (through the harness's CDN and balancer) says
-// nothing about the agent, and the claims are judged on an answer.
+// connection lost on the way says nothing about the agent, and the claims
+// are judged on an answer. (It was added while the balancer still cut
+// streams, a harness defect since fixed in readWholeBody; it stays for
+// agents behind real networks. Every call it repeats is a refusal probe
+// whose second task, if one were created, is judged the same way.)
 func onceMore[V any](call func() (V, error)) (V, error) {
 	v, err := call()
 	if isTransport(err) {
