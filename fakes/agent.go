@@ -535,9 +535,10 @@ func (a *Agent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// serveRESTBinding serves one HTTP+JSON request, from the service
-// parameters to the answer.
-func (a *Agent) serveRESTBinding(rw http.ResponseWriter, r *http.Request) {
+// serveBinding serves one binding request as every one is served:
+// extensions echoed, the warm-up gate, authentication (which tags the
+// request with the caller's identity), then the call, counted in flight.
+func (a *Agent) serveBinding(rw http.ResponseWriter, r *http.Request, serve func(http.ResponseWriter, *http.Request)) {
 	a.echoExtensions(rw, r)
 	if !a.gate(rw, r) {
 		return
@@ -545,26 +546,25 @@ func (a *Agent) serveRESTBinding(rw http.ResponseWriter, r *http.Request) {
 	if r, ok := a.authenticate(rw, r); ok {
 		a.served.add()
 		defer a.served.done()
+		serve(rw, r)
+	}
+}
+
+// serveRESTBinding serves one HTTP+JSON request (or a v0.3 one, for the
+// faults that speak it).
+func (a *Agent) serveRESTBinding(rw http.ResponseWriter, r *http.Request) {
+	a.serveBinding(rw, r, func(rw http.ResponseWriter, r *http.Request) {
 		if a.servesV03REST(r) {
 			a.serveV03REST(rw, r)
 			return
 		}
 		a.serveREST(rw, r)
-	}
+	})
 }
 
-// serveJSONRPCBinding serves one JSON-RPC call as every binding call is
-// served: extensions echoed, the warm-up gate, authentication, then the call.
+// serveJSONRPCBinding serves one JSON-RPC call.
 func (a *Agent) serveJSONRPCBinding(rw http.ResponseWriter, r *http.Request) {
-	a.echoExtensions(rw, r)
-	if !a.gate(rw, r) {
-		return
-	}
-	if r, ok := a.authenticate(rw, r); ok {
-		a.served.add()
-		defer a.served.done()
-		a.serveJSONRPC(rw, r)
-	}
+	a.serveBinding(rw, r, a.serveJSONRPC)
 }
 
 // notFound answers a path no binding of this build serves.
