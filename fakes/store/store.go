@@ -134,11 +134,35 @@ func OpenMemory() *Store {
 // synchronous=NORMAL survives a process crash, which is what the harness's
 // restart specs exercise; it may lose the last commits on power loss.
 func OpenSQLite(path string) (*Store, error) {
+	return openSQLite(path, BusyTimeout)
+}
+
+// openSQLite opens path with the given busy timeout. Opening is retried while
+// it fails with SQLITE_BUSY, for up to three busy timeouts: when several
+// processes open a new file at once, one converting it to WAL while another
+// creates the schema, SQLite may answer SQLITE_BUSY at once instead of waiting
+// (it refuses to wait where waiting could deadlock), and an agent instance
+// must not die of that at start (seen in CI: "database is locked" from a
+// second instance started beside the first).
+func openSQLite(path string, busy time.Duration) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("store: empty SQLite path")
 	}
+	deadline := time.Now().Add(3 * busy)
+	pause := 5 * time.Millisecond
+	for {
+		s, err := openSQLiteOnce(path, busy)
+		if err == nil || !isBusy(err) || time.Now().Add(pause).After(deadline) {
+			return s, err
+		}
+		time.Sleep(pause)
+		pause = min(2*pause, 250*time.Millisecond)
+	}
+}
+
+func openSQLiteOnce(path string, busy time.Duration) (*Store, error) {
 	q := url.Values{}
-	q.Set("_busy_timeout", fmt.Sprint(BusyTimeout.Milliseconds()))
+	q.Set("_busy_timeout", fmt.Sprint(busy.Milliseconds()))
 	q.Set("_journal_mode", "WAL")
 	q.Set("_synchronous", "NORMAL")
 	q.Set("_txlock", "immediate")
@@ -158,6 +182,19 @@ func OpenSQLite(path string) (*Store, error) {
 	}
 	return s, nil
 }
+
+// isBusy reports whether err is SQLite's SQLITE_BUSY (or one of its extended
+// codes), the "database is locked" answer.
+func isBusy(err error) bool {
+	var coded interface{ Code() int }
+	if errors.As(err, &coded) {
+		return coded.Code()&0xff == sqliteBusy
+	}
+	return false
+}
+
+// sqliteBusy is SQLITE_BUSY, SQLite's primary result code 5.
+const sqliteBusy = 5
 
 // Path is the database file, or "" for an in-memory store.
 func (s *Store) Path() string { return s.path }

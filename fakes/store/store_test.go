@@ -2,9 +2,11 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -310,5 +312,67 @@ func TestMigratesSchemaVersion1(t *testing.T) {
 	rec, err := s.GetTask(ctx, "old")
 	if err != nil || rec.Principal != "" {
 		t.Fatalf("old task after migration: %+v, %v", rec, err)
+	}
+}
+
+// holdLock opens path with a plain connection (rollback journal, no busy
+// wait) and takes SQLite's exclusive lock on it, as another process starting
+// up may; release ends the transaction.
+func holdLock(t *testing.T, path string) (release func()) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"CREATE TABLE IF NOT EXISTS other (x)", "BEGIN EXCLUSIVE"} {
+		if _, err := conn.ExecContext(context.Background(), q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var once sync.Once
+	release = func() {
+		once.Do(func() {
+			if _, err := conn.ExecContext(context.Background(), "COMMIT"); err != nil {
+				t.Error(err)
+			}
+			conn.Close()
+			db.Close()
+		})
+	}
+	t.Cleanup(release)
+	return release
+}
+
+// An instance that opens the shared file while another process holds it
+// locked for longer than a busy timeout does not die of SQLITE_BUSY: the
+// open is retried (CI saw a second agent instance exit at start with
+// "database is locked"). The retries are bounded: a lock that outlasts them
+// still fails, with SQLite's own error.
+func TestOpenWaitsOutABusyFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "busy.db")
+	release := holdLock(t, path)
+	timer := time.AfterFunc(200*time.Millisecond, release)
+	defer timer.Stop()
+	s, err := openSQLite(path, 100*time.Millisecond)
+	if err != nil {
+		t.Fatalf("open while another holds the lock for 2 busy timeouts: %v", err)
+	}
+	defer s.Close()
+	if err := s.Update(context.Background(), func(tx *Tx) error {
+		return tx.InsertTask(newTask("t", "c", a2a.TaskStateWorking, time.Now()))
+	}); err != nil {
+		t.Fatalf("the store opened after waiting does not work: %v", err)
+	}
+
+	other := filepath.Join(t.TempDir(), "held.db")
+	holdLock(t, other)
+	_, err = openSQLite(other, 50*time.Millisecond)
+	if err == nil || !isBusy(err) || !strings.Contains(err.Error(), "locked") {
+		t.Fatalf("open of a file locked for good: %v, want SQLITE_BUSY", err)
 	}
 }
