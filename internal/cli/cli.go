@@ -158,7 +158,7 @@ func runFlagSet(stderr io.Writer, a *runArgs) *flag.FlagSet {
 	fs.StringVar(&c.WebhookListen, "webhook-listen", "", "`ADDR` the harness's push receiver listens on (default 127.0.0.1:0)")
 	fs.StringVar(&c.WebhookURL, "webhook-url", "", "base `URL` at which the agent reaches the receiver, when not the listen address")
 	fs.StringVar(&c.SubscribeVerb, "subscribe-verb", "", "HTTP verb for REST SubscribeToTask: POST (spec prose, default) or GET (proto)")
-	fs.IntVar(&c.RaceTrials, "race-trials", 0, fmt.Sprintf("trials of the cancel-then-complete race (default %d)", runner.DefaultRaceTrials))
+	fs.IntVar(&c.RaceTrials, "race-trials", 0, fmt.Sprintf("trials of the cancel-then-complete race (default %d; at least 10, so each side can reach the 5 decided trials its bound needs)", runner.DefaultRaceTrials))
 	fs.StringVar(&c.JWKS, "jwks", "", "JSON Web Key Set `FILE` verifying card signatures that carry no jku")
 	fs.DurationVar(&c.RequestTimeout, "request-timeout", 0, "how long to wait for an answer to start (default 30s); after 3 unanswered requests in a row the target counts as stopped")
 	fs.IntVar(&c.Parallel, "parallel", 0, fmt.Sprintf("how many specs run at once (default %d; 1 runs them one after another, with the same verdicts); a spec that needs the agent to itself always runs alone", suites.DefaultParallel))

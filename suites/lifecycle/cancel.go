@@ -285,7 +285,8 @@ var _ = suites.Spec("LIFE-011", func(ctx context.Context, t *suites.T) {
 // completing first) must occur, or the bound measured nothing. When one side
 // is missing the window is re-centred and widened and more trials run; if a
 // side is still missing the spec is indeterminate, naming it. The bound is
-// stated per side.
+// stated per side. Each side needs max(5, n/10) decided trials, so a run of
+// fewer than 10 trials is raised to 10.
 var _ = suites.Spec("LIFE-014", func(ctx context.Context, t *suites.T) {
 	c := t.Client()
 	n := t.Env.Options.RaceTrials
@@ -314,9 +315,12 @@ var _ = suites.Spec("LIFE-014", func(ctx context.Context, t *suites.T) {
 	// round with one side missing moves it towards the missing side.
 	centre, half := completion, d
 	for round := 0; round < raceRounds; round++ {
-		trials := n
+		// A round can always decide both sides: the first runs at least
+		// 2*need trials and a re-centred one at least need (with
+		// --race-trials 8 the first round of 8 could never give 5 a side).
+		trials := max(n, 2*need)
 		if round > 0 {
-			trials = n / 2
+			trials = max(n/2, need)
 		}
 		lo := centre - half
 		if lo < 0 {
