@@ -298,7 +298,7 @@ func TestActions(t *testing.T) {
 				}
 			}
 			inputs, _ := m["inputs"].(map[string]any)
-			for _, want := range []string{"target", "agent-cmd", "config", "headers"} {
+			for _, want := range []string{"target", "agent-cmd", "config", "headers", "second-headers"} {
 				if _, ok := inputs[want]; !ok {
 					t.Errorf("%s: no input %q", a, want)
 				}
@@ -306,6 +306,9 @@ func TestActions(t *testing.T) {
 			b, _ := os.ReadFile(filepath.Join(root, a))
 			if !strings.Contains(string(b), "A2A_CONFORM_HEADERS: ${{ inputs.headers }}") {
 				t.Errorf("%s: the headers input must reach the harness as $A2A_CONFORM_HEADERS, never as an argument", a)
+			}
+			if !strings.Contains(string(b), "A2A_CONFORM_SECOND_HEADERS: ${{ inputs.second-headers }}") {
+				t.Errorf("%s: the second-headers input must reach the harness as $A2A_CONFORM_SECOND_HEADERS, never as an argument", a)
 			}
 			for _, n := range usesNodes(doc) {
 				checkUses(t, a, n, nil)
