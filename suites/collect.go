@@ -113,6 +113,13 @@ func resultOf(t *T, r SpecReport) reports.Result {
 		res.Verdict = reports.Indeterminate
 		res.Reason = "unexpected spec state " + r.State.String()
 	}
+	// A spec that ended on something else (a MUST violated, a could-not-run)
+	// still says which SHOULD it saw missed, so the reason accounts for every
+	// violation the result lists; finishBody already says it when the
+	// SHOULD is what the verdict rests on.
+	if len(t.soft) > 0 && res.Verdict != reports.Pass && !strings.Contains(res.Reason, shouldMissed) {
+		res.Reason += " Also, " + shouldMissed + ": " + invariants.Summarize(t.soft, 20)
+	}
 	return res
 }
 

@@ -98,6 +98,9 @@ func (t *T) Unchecked(part, why string) {
 	t.unchecked = append(t.unchecked, part+": "+why)
 }
 
+// shouldMissed opens the part of a reason that lists SHOULD misses.
+const shouldMissed = "a SHOULD was not met"
+
 // flushPending fails the spec with the recorded violations, if any, adding
 // what else ended it (a could-not-run or indeterminate reason).
 func (t *T) flushPending(also string) {
@@ -140,7 +143,7 @@ func (t *T) finishBody() {
 	t.mu.Unlock()
 	missed := ""
 	if len(soft) > 0 {
-		missed = "a SHOULD was not met: " + invariants.Summarize(soft, 20)
+		missed = shouldMissed + ": " + invariants.Summarize(soft, 20)
 	}
 	switch {
 	case len(parts) > 0 && missed != "":

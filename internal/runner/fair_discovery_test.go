@@ -174,6 +174,27 @@ func TestShouldPartsOfMustSpecsWarn(t *testing.T) {
 	}
 }
 
+// A spec that fails a MUST and also saw a SHOULD missed names both in its
+// reason: card-not-json serves an HTML page (the MUST: a card) as text/html
+// (the SHOULD: a JSON media type), and the result lists both violations.
+func TestFailingSpecNamesTheShouldItSawMissed(t *testing.T) {
+	t.Parallel()
+	r := runCLI(t, nil, "--focus", "DISC-001", "--seed", "2", "--fault", "card-not-json")
+	res := result(t, r, "DISC-001")
+	if res.Verdict != reports.Fail {
+		t.Fatalf("DISC-001 with card-not-json: %s: %s, want fail", res.Verdict, res.Reason)
+	}
+	if !strings.Contains(res.Reason, "AgentCard") {
+		t.Errorf("the reason does not name the MUST broken: %s", res.Reason)
+	}
+	if !strings.Contains(res.Reason, "a SHOULD was not met") || !strings.Contains(res.Reason, "text/html") {
+		t.Errorf("the reason does not name the SHOULD missed beside the fail: %s", res.Reason)
+	}
+	if len(res.Violations) < 2 {
+		t.Errorf("want the MUST and the SHOULD violations listed, got %+v", res.Violations)
+	}
+}
+
 // LIFE-030's follow-up part is a SHOULD: an agent that refuses messages in
 // TASK_STATE_AUTH_REQUIRED warns, and the run does not fail.
 func TestAuthRequiredRefusingMessagesWarns(t *testing.T) {
