@@ -41,6 +41,15 @@ func (t *T) ClientFor(iface a2a.AgentInterface, extra ...client.Option) *client.
 	return t.clientAs(t.Env.Headers, iface, extra...)
 }
 
+// ClientAtInstance is ClientFor for an interface on one instance's own
+// address, called there and not moved to the balancer as ClientFor moves
+// an instance's address (throughBalancer): for a spec that must reach that
+// very instance, such as one draining after the balancer has let it go.
+func (t *T) ClientAtInstance(iface a2a.AgentInterface, extra ...client.Option) *client.Client {
+	GinkgoHelper()
+	return t.newClient(t.Env.Headers, iface, extra...)
+}
+
 // Transport are the options every client of the run needs to reach the
 // agent: the recorded HTTP client, the gRPC call recorder and schema, the
 // trusted roots and the TLS log. Credentials are not among them.
@@ -65,7 +74,12 @@ func (t *T) Transport() []client.Option {
 // identity's credentials).
 func (t *T) clientAs(headers http.Header, iface a2a.AgentInterface, extra ...client.Option) *client.Client {
 	GinkgoHelper()
-	iface = throughBalancer(t.Env.Topology, iface)
+	return t.newClient(headers, throughBalancer(t.Env.Topology, iface), extra...)
+}
+
+// newClient builds a recorded client for iface as given.
+func (t *T) newClient(headers http.Header, iface a2a.AgentInterface, extra ...client.Option) *client.Client {
+	GinkgoHelper()
 	opts := t.Transport()
 	for name, values := range headers {
 		for _, v := range values {

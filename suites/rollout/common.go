@@ -98,7 +98,7 @@ func via(t *suites.T, inst suites.Instances, k int) *client.Client {
 // one instance's own base URL, bypassing the balancer: how a client with a
 // kept-alive connection still reaches an instance the balancer dropped.
 func direct(t *suites.T, base string) *client.Client {
-	return t.ClientFor(onOrigin(t.Client().Interface(), base))
+	return t.ClientAtInstance(onOrigin(t.Client().Interface(), base))
 }
 
 // onOrigin moves an interface URL to base's scheme and host.
