@@ -124,6 +124,12 @@ type Options struct {
 	// WarmUp delays readiness after Start begins, so that the 503 window of a
 	// starting instance is observable (default 0).
 	WarmUp time.Duration
+	// DrainGrace keeps a served instance (Serve, ServeWithGRPC) answering
+	// for this long after its context ends, draining (refusing new tasks,
+	// answering the rest) before it shuts down, as a pod does between
+	// SIGTERM and its exit during its termination grace period (default 0:
+	// it shuts down at once, after its in-flight work).
+	DrainGrace time.Duration
 	// RefusePushConfigs answers the first N CreateTaskPushNotificationConfig
 	// calls of this instance with 503 and Retry-After, as an instance that
 	// cannot yet confirm a registration should (scenario 2: "return 503 with

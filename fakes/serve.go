@@ -87,6 +87,7 @@ func ServeWithGRPC(ctx context.Context, listen, grpcListen string, opts Options)
 		a.Shutdown(context.Background())
 		return err
 	}
+	drainFor(a, opts.DrainGrace, serveErr)
 	sctx, cancel := context.WithTimeout(context.Background(), ShutdownGrace)
 	defer cancel()
 	aerr := a.Shutdown(sctx)
@@ -114,4 +115,19 @@ func listenURL(addr net.Addr) string {
 		ip = net.IPv4(127, 0, 0, 1)
 	}
 	return "http://" + net.JoinHostPort(ip.String(), fmt.Sprint(tcp.Port))
+}
+
+// drainFor keeps a told to stop answering, draining, for grace (Options.
+// DrainGrace) or until its server fails; serveErr is left for the caller.
+func drainFor(a *Agent, grace time.Duration, serveErr chan error) {
+	if grace <= 0 {
+		return
+	}
+	a.Drain()
+	a.log.Info("draining", "grace", grace.String())
+	select {
+	case <-time.After(grace):
+	case err := <-serveErr:
+		serveErr <- err
+	}
 }

@@ -40,6 +40,7 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	listHostile := fs.Bool("list-hostile", false, "list the hostile agent's behaviours and exit")
 	generation := fs.Int("generation", 1, "card `GENERATION` to start at (card version 1.<N>.0); the process driver passes {generation}")
 	warmUp := fs.Duration("warm-up", 0, "answer 503 with Retry-After for this long after start-up, as an instance loading its state would")
+	drainGrace := fs.Duration("drain-grace", 0, "after SIGTERM, keep answering for this long, draining (refusing new tasks, answering the rest), before shutting down, as a pod does during its termination grace period")
 	refusePush := fs.Int("refuse-push-configs", 0, "answer the first `N` CreateTaskPushNotificationConfig calls with 503 and Retry-After, as an instance that cannot yet confirm a registration should (a correct agent whose refusals clients retry)")
 	var faultF, allowF, tokenF listFlag
 	fs.Var(&faultF, "fault", "faults to switch on, comma-separated")
@@ -74,12 +75,17 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	opts := fakes.Options{Name: *name, Faults: splitComma(faultF), StepDelay: *delay, PromptMap: *prompts, DisableDirective: *noDirective,
-		WebhookAllow: splitComma(allowF), Generation: *generation, WarmUp: *warmUp, RefusePushConfigs: *refusePush}
+		WebhookAllow: splitComma(allowF), Generation: *generation, WarmUp: *warmUp, RefusePushConfigs: *refusePush,
+		DrainGrace: *drainGrace}
 	if toks := splitComma(tokenF); len(toks) > 0 {
 		opts.RequireAuth, opts.OtherTokens = toks[0], toks[1:]
 	}
 	if *generation < 1 || *warmUp < 0 || *warmUp > 10*time.Minute || *refusePush < 0 {
 		fmt.Fprintf(stderr, "fake: --generation %d, --warm-up %s, --refuse-push-configs %d: want a generation ≥ 1, a warm-up between 0 and 10m and a count ≥ 0\n", *generation, *warmUp, *refusePush)
+		return runner.ExitUsage
+	}
+	if *drainGrace < 0 || *drainGrace > 10*time.Minute {
+		fmt.Fprintf(stderr, "fake: --drain-grace %s: between 0 and 10m\n", *drainGrace)
 		return runner.ExitUsage
 	}
 	if *delay < 0 || *delay > 10*time.Minute {

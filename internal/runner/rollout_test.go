@@ -180,6 +180,49 @@ func TestMidRolloutRegistrationReachesTheDrainingInstance(t *testing.T) {
 	}
 }
 
+// ROLL-009 under the process driver, where the old instance is a process
+// told to stop with SIGTERM. A fake that drains for a second after the
+// signal (--drain-grace, as a pod's termination grace period) accepts the
+// registration made on its own URL while it drains: a clean one delivers
+// to it and passes; with push-config-lost-on-drain the config dies with the
+// process and ROLL-009 fails, on every seed. (Without a drain window the
+// old process may be gone before the draining-phase registration, which is
+// then never accepted and proves nothing either way.)
+func TestMidRolloutRegistrationUnderTheProcessDriver(t *testing.T) {
+	if testing.Short() {
+		t.Skip("rolls the agent's processes four times")
+	}
+	t.Parallel()
+	drained := func(t *testing.T, res reports.Result) {
+		t.Helper()
+		if !strings.Contains(res.Observations["phases"], "old-draining: 2 registered, 2 accepted") {
+			t.Errorf("phases %q: want both registrations on the draining process accepted", res.Observations["phases"])
+		}
+	}
+	t.Run("clean", func(t *testing.T) {
+		t.Parallel()
+		r := runCLI(t, nil, "--agent-cmd", referenceAgentCmd(" --drain-grace 1s"), "--instances", "2",
+			"--focus", "ROLL-009", "--seed", "1", "--header", "Authorization: Bearer x")
+		res := result(t, r, "ROLL-009")
+		if res.Verdict != reports.Pass {
+			t.Fatalf("ROLL-009 on the clean process agent: %s: %s\n%v", res.Verdict, res.Reason, res.Observations)
+		}
+		drained(t, res)
+	})
+	for _, seed := range []string{"1", "2", "3"} {
+		t.Run("push-config-lost-on-drain/seed-"+seed, func(t *testing.T) {
+			t.Parallel()
+			r := runCLI(t, nil, "--agent-cmd", referenceAgentCmd(" --drain-grace 1s --fault push-config-lost-on-drain"), "--instances", "2",
+				"--focus", "ROLL-009", "--seed", seed, "--header", "Authorization: Bearer x")
+			res := result(t, r, "ROLL-009")
+			if res.Verdict != reports.Fail {
+				t.Fatalf("ROLL-009 with push-config-lost-on-drain under the process driver: %s: %s\n%v", res.Verdict, res.Reason, res.Observations)
+			}
+			drained(t, res)
+		})
+	}
+}
+
 // ROLL-009 against the reference agent made slow (1 s steps, driven by the
 // prompt map, no directive) as separate processes rolled by the process
 // driver: a correct agent, so it passes, whatever its drain let through.

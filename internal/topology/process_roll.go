@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strconv"
 	"time"
 
@@ -171,9 +172,10 @@ func (p *Process) Roll(ctx context.Context, step func(k int)) (int, error) {
 
 // RollStepped is Roll that calls at, and waits for it, at each stage of each
 // slot's replacement (RollBefore, RollReady, RollDraining). RollDraining
-// comes right after the old instance's SIGTERM: it answers on its own URL
-// for as long as its own drain lasts, and the stop grace runs from the
-// signal, as a pod's termination grace period does.
+// comes once the old instance has shown that it took its SIGTERM (see
+// awaitDrainSign): it answers on its own URL for as long as its own drain
+// lasts, and the stop grace runs from the signal, as a pod's termination
+// grace period does.
 func (p *Process) RollStepped(ctx context.Context, at RollAt) (int, error) {
 	p.mu.Lock()
 	gen := p.roll.gen + 1
@@ -208,7 +210,10 @@ func (p *Process) RollStepped(ctx context.Context, at RollAt) (int, error) {
 		}
 		var draining func()
 		if at != nil && old != nil {
-			draining = func() { at(ctx, RollDraining, k, oldURL, in.url) }
+			draining = func() {
+				p.awaitDrainSign(ctx, old)
+				at(ctx, RollDraining, k, oldURL, in.url)
+			}
 		}
 		p.stopWhile(old, draining)
 	}
@@ -261,4 +266,46 @@ func (p *Process) StartInstance(ctx context.Context, k int, wait bool) error {
 		return err
 	}
 	return p.put(k, gen, in)
+}
+
+// drainSignWait bounds awaitDrainSign.
+const drainSignWait = time.Second
+
+// drainSignPoll is how often awaitDrainSign reads the card.
+const drainSignPoll = 10 * time.Millisecond
+
+// awaitDrainSign waits, at most drainSignWait, until an instance sent
+// SIGTERM shows it took the signal: its card stops answering 200 (a 503 or
+// no answer, as the reference agent and a pod failing its readiness do) or
+// it exits. A signal is handled asynchronously, so without this the steps
+// for "the old instance drains" could reach an instance that has not yet
+// noticed, and prove nothing about its drain. An agent that serves its card
+// all through its drain costs the whole bound; the agent log says which.
+func (p *Process) awaitDrainSign(ctx context.Context, in *procInstance) {
+	c := &http.Client{Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}, Timeout: readyRequestTimeout,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	defer c.CloseIdleConnections()
+	began := time.Now()
+	wctx, cancel := context.WithTimeout(ctx, drainSignWait)
+	defer cancel()
+	for {
+		status, err := cardStatus(wctx, c, in.url)
+		switch {
+		case err != nil && wctx.Err() == nil:
+			p.log.line(fmt.Sprintf("[harness] agent %d stopped answering %s after SIGTERM (%v)", in.index, time.Since(began).Round(time.Millisecond), err))
+			return
+		case err == nil && status != http.StatusOK:
+			p.log.line(fmt.Sprintf("[harness] agent %d answered its card %d %s after SIGTERM: draining", in.index, status, time.Since(began).Round(time.Millisecond)))
+			return
+		}
+		select {
+		case <-in.exited:
+			p.log.line(fmt.Sprintf("[harness] agent %d exited %s after SIGTERM", in.index, time.Since(began).Round(time.Millisecond)))
+			return
+		case <-wctx.Done():
+			p.log.line(fmt.Sprintf("[harness] agent %d still served its card %s after SIGTERM; going on", in.index, drainSignWait))
+			return
+		case <-time.After(drainSignPoll):
+		}
+	}
 }

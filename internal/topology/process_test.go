@@ -11,11 +11,13 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -35,15 +37,34 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// drainHelperEnv makes the helper agent take SIGTERM slowly, as a real
+// agent may: it keeps answering 200 for drainNotice after the signal, then
+// answers 503 (draining) for a second, then exits.
+const drainHelperEnv = "TOPOLOGY_TEST_DRAIN"
+
+const drainNotice = 150 * time.Millisecond
+
 func serveHelper(port string) {
 	var n atomic.Int32
+	var draining atomic.Bool
 	http.HandleFunc("/.well-known/agent-card.json", func(w http.ResponseWriter, r *http.Request) {
-		if n.Add(1) <= 2 {
-			http.Error(w, "starting", http.StatusServiceUnavailable)
+		if n.Add(1) <= 2 || draining.Load() {
+			http.Error(w, "starting or draining", http.StatusServiceUnavailable)
 			return
 		}
 		fmt.Fprint(w, `{"name":"helper"}`)
 	})
+	if os.Getenv(drainHelperEnv) == "1" {
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, syscall.SIGTERM)
+		go func() {
+			<-sig
+			time.Sleep(drainNotice)
+			draining.Store(true)
+			time.Sleep(time.Second)
+			os.Exit(0)
+		}()
+	}
 	fmt.Println("helper listening on", port)
 	if err := http.ListenAndServe("127.0.0.1:"+port, nil); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -359,5 +380,41 @@ func TestProcessRollStopsBetweenItsSteps(t *testing.T) {
 		if !refused(u) {
 			t.Errorf("old instance %s still answers after the roll", u)
 		}
+	}
+}
+
+// A process takes its SIGTERM asynchronously: the roll's draining step waits
+// until the old instance shows it took it (its card answers 503 here), so
+// that what a spec does "while the old instance drains" reaches an instance
+// that is draining, not one that has not noticed the signal yet.
+func TestProcessRollDrainingStepWaitsForTheDrainSign(t *testing.T) {
+	cmd := fmt.Sprintf("%s=1 %s=1 exec %s {port}", helperEnv, drainHelperEnv, os.Args[0])
+	log := &syncBuffer{}
+	p, err := topology.StartProcess(context.Background(), topology.ProcessOptions{Cmd: cmd, Instances: 1, Balance: true, StopGrace: 3 * time.Second, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	var seen []string
+	_, err = p.RollStepped(context.Background(), func(ctx context.Context, stage string, k int, oldURL, newURL string) {
+		if stage != topology.RollDraining {
+			return
+		}
+		resp, err := http.Get(oldURL + "/.well-known/agent-card.json")
+		if err != nil {
+			seen = append(seen, err.Error())
+			return
+		}
+		resp.Body.Close()
+		seen = append(seen, strconv.Itoa(resp.StatusCode))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 1 || seen[0] != "503" {
+		t.Fatalf("the old instance's card at the draining step: %v, want 503 (draining); agent log:\n%s", seen, log)
+	}
+	if !strings.Contains(log.String(), "answered its card 503") {
+		t.Errorf("the agent log does not say when the old instance showed its drain:\n%s", log)
 	}
 }
