@@ -225,14 +225,15 @@ func TestMidRolloutRegistrationUnderTheProcessDriver(t *testing.T) {
 
 // ROLL-009 against the reference agent made slow (1 s steps, driven by the
 // prompt map, no directive) as separate processes rolled by the process
-// driver: a correct agent, so it passes, whatever its drain let through.
+// driver, each draining for a second after SIGTERM: a correct agent, so it
+// passes, with the registrations on the draining processes accepted.
 func TestSlowAgentMidRolloutRegistrationPasses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("rolls a slow agent's processes")
 	}
 	t.Parallel()
 	cfg := promptMapConfig(t)
-	r := runCLI(t, nil, "--agent-cmd", referenceAgentCmd(" --delay 1s --prompt-map --no-directive"), "--instances", "3",
+	r := runCLI(t, nil, "--agent-cmd", referenceAgentCmd(" --delay 1s --prompt-map --no-directive --drain-grace 1s"), "--instances", "3",
 		"--config", cfg, "--focus", "ROLL-009", "--seed", "4", "--header", "Authorization: Bearer x")
 	res := result(t, r, "ROLL-009")
 	if res.Verdict != reports.Pass {
@@ -242,6 +243,9 @@ func TestSlowAgentMidRolloutRegistrationPasses(t *testing.T) {
 	if res.Observations["behaviour"] != "prompt-map" || res.Observations["prompt-keys"] != "slow" {
 		t.Errorf("not driven by the prompt map's slow key: %v", res.Observations)
 	}
+	if !strings.Contains(res.Observations["phases"], "old-draining: 3 registered, 3 accepted") {
+		t.Errorf("phases %q: want every registration on a draining process (1 s drain) accepted", res.Observations["phases"])
+	}
 	t.Logf("phases: %s; counts: %s", res.Observations["phases"], res.Observations["counts"])
 }
 
@@ -250,10 +254,11 @@ func TestSlowAgentMidRolloutRegistrationPasses(t *testing.T) {
 // instance refuses its first one, so the registration through the old
 // instance before its drain and the one through the new instance are each
 // refused once and accepted on a retry, and every accepted config is
-// delivered.
+// delivered. The old processes drain for a second after SIGTERM
+// (--drain-grace), so the registrations on their own URLs are answered too.
 func TestMidRolloutRefusedRegistrationIsRetriedNotFailed(t *testing.T) {
 	t.Parallel()
-	r := runCLI(t, nil, "--agent-cmd", referenceAgentCmd(" --refuse-push-configs 1"), "--instances", "2",
+	r := runCLI(t, nil, "--agent-cmd", referenceAgentCmd(" --refuse-push-configs 1 --drain-grace 1s"), "--instances", "2",
 		"--focus", "ROLL-009", "--seed", "6", "--header", "Authorization: Bearer x")
 	res := result(t, r, "ROLL-009")
 	if res.Verdict != reports.Pass {
@@ -269,7 +274,8 @@ func TestMidRolloutRefusedRegistrationIsRetriedNotFailed(t *testing.T) {
 		k, _ := strconv.Atoi(m[1])
 		n += k
 	}
-	if n == 0 || strings.Contains(phases, "registered, 0 accepted") || !strings.Contains(phases, "new-while-old-drains: 2 registered, 2 accepted") {
+	if n == 0 || strings.Contains(phases, "registered, 0 accepted") || !strings.Contains(phases, "old-draining: 2 registered, 2 accepted") ||
+		!strings.Contains(phases, "new-while-old-drains: 2 registered, 2 accepted") {
 		t.Errorf("phases %q: want registrations accepted after a refusal, every one accepted in the end", phases)
 	}
 }
