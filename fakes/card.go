@@ -235,7 +235,11 @@ func (a *Agent) serveCard(w http.ResponseWriter, r *http.Request) {
 			maxAge = 0
 		}
 		h.Set("Cache-Control", fmt.Sprintf("max-age=%d", maxAge))
-		if !a.faults.has(faultNoConditionalGet) && (ifNoneMatch(r.Header.Values("If-None-Match"), etag) || a.notModifiedSince(r)) {
+		matched := ifNoneMatch(r.Header.Values("If-None-Match"), etag)
+		if a.faults.has(faultAnyETagNotModified) && len(r.Header.Values("If-None-Match")) > 0 {
+			matched = true
+		}
+		if !a.faults.has(faultNoConditionalGet) && (matched || a.notModifiedSince(r)) {
 			w.WriteHeader(http.StatusNotModified)
 			return
 		}

@@ -114,6 +114,15 @@ var faultCases = map[string]func(e *faultEnv) string{
 		}
 		return ""
 	},
+	faultAnyETagNotModified: func(e *faultEnv) string {
+		n := e.node(Options{})
+		etag := fetchCard(e.t, n, nil).Header.Get("ETag")
+		n.agent.Rotate(Rotation{})
+		if cr := fetchCard(e.t, n, map[string]string{"If-None-Match": etag}); cr.Status == 304 {
+			return "304 for the pre-rotation ETag"
+		}
+		return ""
+	},
 	faultNoConditionalGet: func(e *faultEnv) string {
 		n := e.node(Options{})
 		etag := fetchCard(e.t, n, nil).Header.Get("ETag")

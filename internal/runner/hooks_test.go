@@ -318,8 +318,9 @@ func TestHooksDriverIsFairToASlowAgent(t *testing.T) {
 
 // The same specs fail, under their own IDs, against the faults that break
 // what they check, when only a hook changes the deployment: a card whose
-// ETag never changes (ROLL-001, ROLL-008), an agent that loses its tasks
-// when it restarts (ROLL-002).
+// ETag never changes (ROLL-001, ROLL-008), one that revalidates any ETag
+// (ROLL-001's conditional GET through the target, ROLL-008), an agent that
+// loses its tasks when it restarts (ROLL-002).
 func TestHooksDriverCatchesTheRotationFaults(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
@@ -327,6 +328,7 @@ func TestHooksDriverCatchesTheRotationFaults(t *testing.T) {
 		want  map[string]reports.Verdict
 	}{
 		{"etag-never-changes", map[string]reports.Verdict{"ROLL-001": reports.Fail, "ROLL-008": reports.Fail}},
+		{"any-etag-not-modified", map[string]reports.Verdict{"ROLL-001": reports.Fail, "ROLL-008": reports.Fail}},
 		{"lose-tasks-on-restart", map[string]reports.Verdict{"ROLL-002": reports.Fail}},
 	} {
 		t.Run(c.fault, func(t *testing.T) {
