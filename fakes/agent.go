@@ -136,6 +136,10 @@ type Options struct {
 	// Retry-After; do not accept and drop"): a correct agent whose refusals a
 	// client must retry (`fake --refuse-push-configs N`).
 	RefusePushConfigs int
+	// CancelLatency makes CancelTask wait this long before it acts, as an
+	// agent whose cancels go through a queue does: a correct agent on
+	// which a cancel sent at once can still lose the race to a short task.
+	CancelLatency time.Duration
 	// PollInterval bounds how late an instance sees another process's writes:
 	// events for its streams, due deliveries, orphaned tasks (default 20ms).
 	// Writes through the same *Store are seen at once.

@@ -361,6 +361,13 @@ func (a *Agent) cancel(ctx context.Context, req *a2a.CancelTaskRequest) ([]byte,
 	if req.ID == "" {
 		return nil, errInvalidParams("id", "id is required")
 	}
+	if d := a.opts.CancelLatency; d > 0 {
+		select {
+		case <-ctx.Done():
+			return nil, errUnavailable("the cancel was abandoned")
+		case <-time.After(d):
+		}
+	}
 	rec, oe := a.cancelTask(ctx, req.ID)
 	if oe != nil {
 		return nil, oe

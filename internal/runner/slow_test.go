@@ -136,6 +136,30 @@ func TestRaceWithOneSideMissingIsIndeterminate(t *testing.T) {
 	}
 }
 
+// An agent that takes 150 ms to act on a cancel (a queue in front of its
+// cancels) is correct, but against the directive's 75 ms race task even a
+// cancel sent at once loses: LIFE-014 scripts longer tasks until the cancel
+// side is decided too, and passes; with cancel-then-complete it still
+// fails. (A loaded CI machine slows the cancel path just so: the JS SDK
+// interop run once ended indeterminate this way.)
+func TestRaceLengthensTasksWhenCancelsCannotLand(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		faults []string
+		want   reports.Verdict
+	}{{nil, reports.Pass}, {[]string{"cancel-then-complete"}, reports.Fail}} {
+		r := runVariant(t, fakes.Options{CancelLatency: 150 * time.Millisecond, Faults: c.faults},
+			"--focus", "LIFE-014", "--race-trials", "40", "--seed", "5")
+		res := result(t, r, "LIFE-014")
+		if res.Verdict != c.want {
+			t.Fatalf("LIFE-014, cancels acted on after 150 ms, faults %v: %s (%s), want %s\n%v", c.faults, res.Verdict, res.Reason, c.want, res.Observations)
+		}
+		if w := res.Observations["race.window"]; !strings.Contains(w, "trials of 300ms tasks") {
+			t.Errorf("faults %v: the race did not lengthen its tasks: %s", c.faults, w)
+		}
+	}
+}
+
 // Every spec asks for the least behaviour that serves it: against the slow
 // reference agent and a prompt map holding only "slow" and "complete", no
 // spec fails or is indeterminate; each one those keys cannot serve is
