@@ -193,34 +193,37 @@ func TestMidRolloutRegistrationUnderTheProcessDriver(t *testing.T) {
 		t.Skip("rolls the agent's processes four times")
 	}
 	t.Parallel()
-	drained := func(t *testing.T, res reports.Result) {
-		t.Helper()
-		if !strings.Contains(res.Observations["phases"], "old-draining: 2 registered, 2 accepted") {
-			t.Errorf("phases %q: want both registrations on the draining process accepted", res.Observations["phases"])
-		}
-	}
-	t.Run("clean", func(t *testing.T) {
-		t.Parallel()
-		r := runCLI(t, nil, "--agent-cmd", referenceAgentCmd(" --drain-grace 1s"), "--instances", "2",
-			"--focus", "ROLL-009", "--seed", "1", "--header", "Authorization: Bearer x")
-		res := result(t, r, "ROLL-009")
-		if res.Verdict != reports.Pass {
-			t.Fatalf("ROLL-009 on the clean process agent: %s: %s\n%v", res.Verdict, res.Reason, res.Observations)
-		}
-		drained(t, res)
-	})
-	for _, seed := range []string{"1", "2", "3"} {
-		t.Run("push-config-lost-on-drain/seed-"+seed, func(t *testing.T) {
+	for _, c := range []struct {
+		name, agent string
+		seed        string
+		want        reports.Verdict
+	}{
+		{"clean", "", "1", reports.Pass},
+		{"push-config-lost-on-drain/seed-1", " --fault push-config-lost-on-drain", "1", reports.Fail},
+		{"push-config-lost-on-drain/seed-2", " --fault push-config-lost-on-drain", "2", reports.Fail},
+		{"push-config-lost-on-drain/seed-3", " --fault push-config-lost-on-drain", "3", reports.Fail},
+	} {
+		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			r := runCLI(t, nil, "--agent-cmd", referenceAgentCmd(" --drain-grace 1s --fault push-config-lost-on-drain"), "--instances", "2",
-				"--focus", "ROLL-009", "--seed", seed, "--header", "Authorization: Bearer x")
-			res := result(t, r, "ROLL-009")
-			if res.Verdict != reports.Fail {
-				t.Fatalf("ROLL-009 with push-config-lost-on-drain under the process driver: %s: %s\n%v", res.Verdict, res.Reason, res.Observations)
+			_, res := rollProcesses(t, " --drain-grace 1s"+c.agent, 2, c.seed)
+			if res.Verdict != c.want {
+				t.Fatalf("ROLL-009 (%s) under the process driver: %s: %s, want %s\n%v", c.name, res.Verdict, res.Reason, c.want, res.Observations)
 			}
-			drained(t, res)
+			if !strings.Contains(res.Observations["phases"], "old-draining: 2 registered, 2 accepted") {
+				t.Errorf("phases %q: want both registrations on the draining process accepted", res.Observations["phases"])
+			}
 		})
 	}
+}
+
+// rollProcesses runs ROLL-009 alone with the reference agent as n processes
+// started with the given fake flags, rolled by the process driver.
+func rollProcesses(t *testing.T, agentFlags string, n int, seed string, more ...string) (cliRun, reports.Result) {
+	t.Helper()
+	args := append([]string{"--agent-cmd", referenceAgentCmd(agentFlags), "--instances", strconv.Itoa(n),
+		"--focus", "ROLL-009", "--seed", seed, "--header", "Authorization: Bearer x"}, more...)
+	r := runCLI(t, nil, args...)
+	return r, result(t, r, "ROLL-009")
 }
 
 // ROLL-009 against the reference agent made slow (1 s steps, driven by the
@@ -233,9 +236,7 @@ func TestSlowAgentMidRolloutRegistrationPasses(t *testing.T) {
 	}
 	t.Parallel()
 	cfg := promptMapConfig(t)
-	r := runCLI(t, nil, "--agent-cmd", referenceAgentCmd(" --delay 1s --prompt-map --no-directive --drain-grace 1s"), "--instances", "3",
-		"--config", cfg, "--focus", "ROLL-009", "--seed", "4", "--header", "Authorization: Bearer x")
-	res := result(t, r, "ROLL-009")
+	r, res := rollProcesses(t, " --delay 1s --prompt-map --no-directive --drain-grace 1s", 3, "4", "--config", cfg)
 	if res.Verdict != reports.Pass {
 		log, _ := os.ReadFile(filepath.Join(r.out, "agent.log"))
 		t.Fatalf("ROLL-009 on the slow process agent: %s: %s\n%v\nagent.log (tail):\n%s", res.Verdict, res.Reason, res.Observations, tail(string(log), 3000))
@@ -258,9 +259,7 @@ func TestSlowAgentMidRolloutRegistrationPasses(t *testing.T) {
 // (--drain-grace), so the registrations on their own URLs are answered too.
 func TestMidRolloutRefusedRegistrationIsRetriedNotFailed(t *testing.T) {
 	t.Parallel()
-	r := runCLI(t, nil, "--agent-cmd", referenceAgentCmd(" --refuse-push-configs 1 --drain-grace 1s"), "--instances", "2",
-		"--focus", "ROLL-009", "--seed", "6", "--header", "Authorization: Bearer x")
-	res := result(t, r, "ROLL-009")
+	_, res := rollProcesses(t, " --refuse-push-configs 1 --drain-grace 1s", 2, "6")
 	if res.Verdict != reports.Pass {
 		t.Fatalf("ROLL-009 against an agent that refuses honestly: %s: %s\n%v", res.Verdict, res.Reason, res.Observations)
 	}
