@@ -406,6 +406,23 @@ func Ctx(parent context.Context, d time.Duration) (context.Context, context.Canc
 	return context.WithTimeout(parent, d)
 }
 
+// ErrFields names what identifies an agent's error on the wire before any
+// binding-specific detail: its class, A2A error kind, JSON-RPC code and HTTP
+// status, each when present.
+func ErrFields(ce *client.Error) string {
+	s := string(ce.Class)
+	if ce.Kind != "" {
+		s += " " + string(ce.Kind)
+	}
+	if ce.Code != 0 {
+		s += fmt.Sprintf(" code %d", ce.Code)
+	}
+	if ce.HTTPStatus != 0 {
+		s += fmt.Sprintf(" HTTP %d", ce.HTTPStatus)
+	}
+	return s
+}
+
 // ErrText names an error the way a report reader needs it: the class, the
 // A2A error kind, the JSON-RPC code, the HTTP status and the start of the
 // agent's message (cut on a rune boundary). nil is "success", for the
@@ -418,16 +435,7 @@ func ErrText(err error) string {
 	if !ok {
 		return err.Error()
 	}
-	s := string(ce.Class)
-	if ce.Kind != "" {
-		s += " " + string(ce.Kind)
-	}
-	if ce.Code != 0 {
-		s += fmt.Sprintf(" code %d", ce.Code)
-	}
-	if ce.HTTPStatus != 0 {
-		s += fmt.Sprintf(" HTTP %d", ce.HTTPStatus)
-	}
+	s := ErrFields(ce)
 	if ce.Binding == a2a.BindingGRPC && ce.Status != "" {
 		s += " gRPC " + ce.Status
 	}

@@ -60,16 +60,7 @@ func (a answer) shape() string {
 	if !ok {
 		return "error: " + a.err.Error()
 	}
-	s := string(ce.Class)
-	if ce.Kind != "" {
-		s += " " + string(ce.Kind)
-	}
-	if ce.Code != 0 {
-		s += fmt.Sprintf(" code %d", ce.Code)
-	}
-	if ce.HTTPStatus != 0 {
-		s += fmt.Sprintf(" HTTP %d", ce.HTTPStatus)
-	}
+	s := suites.ErrFields(ce)
 	if ce.Status != "" {
 		s += " status " + ce.Status
 	}
