@@ -348,13 +348,7 @@ func (h *Hooks) exec(ctx context.Context, point, command string, env []string) h
 // still settling must not make the spec judge a target that is not there.
 func (h *Hooks) waitTarget(ctx context.Context) (time.Duration, error) {
 	began := time.Now()
-	client := &http.Client{
-		Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true},
-		Timeout:   readyRequestTimeout,
-		CheckRedirect: func(*http.Request, []*http.Request) error {
-			return http.ErrUseLastResponse
-		},
-	}
+	client := cardProbeClient()
 	defer client.CloseIdleConnections()
 	rctx, cancel := context.WithTimeout(ctx, h.o.ReadyTimeout)
 	defer cancel()

@@ -350,13 +350,7 @@ var errReadyCanceled = errors.New("readiness wait canceled")
 // waitReady polls the instance's card until it answers, the process exits or
 // ctx ends. On failure it cancels the other instances' waits.
 func (in *procInstance) waitReady(ctx context.Context, cancel func(), bound time.Duration) error {
-	client := &http.Client{
-		Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true},
-		Timeout:   readyRequestTimeout,
-		CheckRedirect: func(*http.Request, []*http.Request) error {
-			return http.ErrUseLastResponse
-		},
-	}
+	client := cardProbeClient()
 	defer client.CloseIdleConnections()
 	last := "no answer yet"
 	for {
@@ -383,6 +377,20 @@ func (in *procInstance) waitReady(ctx context.Context, cancel func(), bound time
 			return errReadyCanceled
 		case <-time.After(readyPoll):
 		}
+	}
+}
+
+// cardProbeClient is the client of the drivers' card probes (readiness, a
+// hook's target, a drain's sign): no proxy, a fresh connection each time so
+// that a stopped instance is seen at once, each request bounded by
+// readyRequestTimeout, and redirects answered as they are.
+func cardProbeClient() *http.Client {
+	return &http.Client{
+		Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true},
+		Timeout:   readyRequestTimeout,
+		CheckRedirect: func(*http.Request, []*http.Request) error {
+			return http.ErrUseLastResponse
+		},
 	}
 }
 

@@ -282,8 +282,7 @@ const drainSignPoll = 10 * time.Millisecond
 // noticed, and prove nothing about its drain. An agent that serves its card
 // all through its drain costs the whole bound; the agent log says which.
 func (p *Process) awaitDrainSign(ctx context.Context, in *procInstance) {
-	c := &http.Client{Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}, Timeout: readyRequestTimeout,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	c := cardProbeClient()
 	defer c.CloseIdleConnections()
 	began := time.Now()
 	wctx, cancel := context.WithTimeout(ctx, drainSignWait)
