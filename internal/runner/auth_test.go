@@ -113,15 +113,26 @@ func TestScopingWithoutASecondIdentity(t *testing.T) {
 }
 
 // A second identity the agent does not accept proves nothing about
-// scoping: every refusal would be an authentication failure.
+// scoping: every refusal would be an authentication failure. So too when
+// ListTasks is served without credentials (auth-list-unauthenticated), so
+// that the first check lets the identity through: the refusals of an id
+// nobody issued (401) still show the caller was not authenticated.
 func TestScopingWithARefusedSecondIdentity(t *testing.T) {
 	t.Parallel()
-	r := runVariant(t, fakes.Options{RequireAuth: "only-token"}, "--header", "Authorization: Bearer only-token",
-		"--second-header", "Authorization: Bearer unknown-token", "--focus", "LIFE-031,LIFE-032", "--seed", "3")
-	for _, id := range []string{"LIFE-031", "LIFE-032"} {
-		res := result(t, r, id)
-		if res.Verdict != reports.CouldNotRun || !strings.Contains(res.Reason, "refused the second identity's credentials") {
-			t.Errorf("%s with a second identity the agent refuses: %s: %s, want could-not-run", id, res.Verdict, res.Reason)
+	for _, c := range []struct {
+		faults []string
+		reason string
+	}{
+		{nil, "refused the second identity's credentials"},
+		{[]string{"auth-list-unauthenticated"}, "did not authenticate the second identity"},
+	} {
+		r := runVariant(t, fakes.Options{RequireAuth: "only-token", Faults: c.faults}, "--header", "Authorization: Bearer only-token",
+			"--second-header", "Authorization: Bearer unknown-token", "--focus", "LIFE-031,LIFE-032", "--seed", "3")
+		for _, id := range []string{"LIFE-031", "LIFE-032"} {
+			res := result(t, r, id)
+			if res.Verdict != reports.CouldNotRun || !strings.Contains(res.Reason, c.reason) {
+				t.Errorf("%s with a second identity the agent refuses (faults %v): %s: %s, want could-not-run", id, c.faults, res.Verdict, res.Reason)
+			}
 		}
 	}
 }
