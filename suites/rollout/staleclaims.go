@@ -23,11 +23,14 @@ import (
 // at the URL the stale card gives it. Every honest refusal passes: no
 // connection, an HTTP error status (404 for a route the build no longer
 // has), or the binding's own error. So does an answer that is still that
-// binding's SendMessage response: the build serves the interface after all.
-// An answer that accepts the request (2xx) but is not the declared
-// binding's response (another binding's envelope, no task or message)
-// serves the stale claim as something else: a violation of the binding's
-// response rules (§9.4 JSON-RPC, §11 HTTP+JSON; a2a-v1.md §1.2, §1.3).
+// binding's SendMessage response: the build serves the interface after all,
+// and so does another binding's error (a handler mounted on a shared path
+// prefix refusing in its own framing). An answer that accepts the request
+// (2xx) with another binding's successful SendMessage response (a JSON-RPC
+// result, an HTTP+JSON task or message) serves the stale claim as something
+// else: a violation of the binding's response rules (§9.4 JSON-RPC, §11
+// HTTP+JSON; a2a-v1.md §1.2, §1.3). Any other 2xx body (a web app's page,
+// say) cannot be told apart and is left unchecked.
 func actOnDroppedInterface(ctx context.Context, t *suites.T, iface a2a.AgentInterface, script suites.Script) (seen string, v *invariants.Violation) {
 	c := t.ClientFor(iface)
 	resp, err := onceMore(func() (*a2a.SendMessageResponse, error) {
@@ -58,34 +61,49 @@ func actOnDroppedInterface(ctx context.Context, t *suites.T, iface a2a.AgentInte
 	case ce.Class == client.A2A:
 		return "refused with the binding's error: " + suites.ErrText(err), nil
 	}
+	other, served := framing(ce.Body, iface.ProtocolBinding)
+	switch {
+	case other != "" && !served:
+		return "refused in another binding's framing" + other + ": " + suites.ErrText(err), nil
+	case !served:
+		t.Unchecked("SendMessage on the stale card's "+iface.ProtocolBinding+" interface "+suites.Cut(iface.URL, 200),
+			fmt.Sprintf("it answered HTTP %d with neither a %s response nor another binding's, so whether it acted on the request is unknown: %s", ce.HTTPStatus, iface.ProtocolBinding, suites.ErrText(err)))
+		return "unknown: an answer of no binding (" + suites.ErrText(err) + ")", nil
+	}
 	return "accepted and answered as something else", &invariants.Violation{Invariant: "stale-interface-refused",
 		Where: "SendMessage on the stale card's " + iface.ProtocolBinding + " interface " + suites.Cut(iface.URL, 200) + ", which the live card no longer declares",
 		Expected: "refused (no connection, an HTTP error status, or the binding's own error), or answered as " + iface.ProtocolBinding +
 			" as the stale card declares (§5.3; the binding's response rules, a2a-v1.md §1.2, §1.3): never accepted and served as something else",
 		Actual: fmt.Sprintf("accepted (HTTP %d) with an answer that is not a %s SendMessage response%s: %s",
-			ce.HTTPStatus, iface.ProtocolBinding, framing(ce.Body, iface.ProtocolBinding), suites.ErrText(err))}
+			ce.HTTPStatus, iface.ProtocolBinding, other, suites.ErrText(err))}
 }
 
 // framing names what an answer that is not the declared binding's response
-// looks like, when it looks like another binding's.
-func framing(body []byte, binding string) string {
+// looks like, when it looks like another binding's ("" when it does not),
+// and whether it is that binding's success (the request was acted on)
+// rather than its error.
+func framing(body []byte, binding string) (other string, served bool) {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(bytes.TrimSpace(body), &m) != nil {
-		return ""
+		return "", false
 	}
 	_, rpc := m["jsonrpc"]
 	_, task := m["task"]
 	_, message := m["message"]
 	switch {
 	case rpc && binding != a2a.BindingJSONRPC:
-		if res, ok := m["result"]; ok && bytes.Contains(res, []byte(`"task"`)) {
-			return " (a JSON-RPC envelope with a task inside: another binding's answer)"
+		res, ok := m["result"]
+		switch {
+		case ok && bytes.Contains(res, []byte(`"task"`)):
+			return " (a JSON-RPC envelope with a task inside: another binding's answer)", true
+		case ok:
+			return " (a JSON-RPC envelope with a result: another binding's answer)", true
 		}
-		return " (a JSON-RPC envelope: another binding's answer)"
+		return " (a JSON-RPC error envelope: another binding's refusal)", false
 	case (task || message) && binding == a2a.BindingJSONRPC:
-		return " (an HTTP+JSON SendMessageResponse: another binding's answer)"
+		return " (an HTTP+JSON SendMessageResponse: another binding's answer)", true
 	}
-	return ""
+	return "", false
 }
 
 // actOnDroppedExtension sends SendMessage through the stale card's surviving
