@@ -3,6 +3,7 @@ package rollout
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -263,6 +264,7 @@ var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 			judged = append(judged, reg)
 		}
 	}
+	uncheckedPhases(t, regs, judged)
 	if accepted == 0 {
 		if badURL > 0 {
 			t.CouldNotRun("the agent refused the harness's receiver URL %s as a webhook (%s); agents SHOULD refuse loopback and private addresses (§13.2), so give the run a --webhook-url this agent accepts.",
@@ -408,6 +410,35 @@ func phaseCounts(regs []*drainReg) string {
 		parts = append(parts, p)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// uncheckedPhases marks as unchecked each phase the spec's title names (the
+// old instance just before its drain, the new one while the old drains) of
+// which no config could be judged, with why: every registration refused,
+// the task already at rest, or the task unreadable after the
+// acknowledgement. The draining instance's own URL is not among them: an
+// instance that is gone accepted nothing, so nothing is owed there.
+func uncheckedPhases(t *suites.T, regs, judged []*drainReg) {
+	for _, phase := range []string{phaseBefore, phaseNew} {
+		if slices.ContainsFunc(judged, func(r *drainReg) bool { return r.phase == phase }) {
+			continue
+		}
+		var why []string
+		for _, r := range regs {
+			if r.phase != phase {
+				continue
+			}
+			switch {
+			case !r.accepted:
+				why = append(why, "task "+r.task.ID+": not accepted ("+suites.Cut(r.refusal, 160)+")")
+			case r.lookErr != "":
+				why = append(why, "task "+r.task.ID+": unreadable after the acknowledgement ("+r.lookErr+")")
+			case r.atRest:
+				why = append(why, "task "+r.task.ID+": already "+string(r.rest)+" when acknowledged")
+			}
+		}
+		t.Unchecked("configs registered "+phase+" get their task's terminal state", strings.Join(why, "; "))
+	}
 }
 
 // refusalTexts lists the distinct last refusals, bounded.
