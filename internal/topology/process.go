@@ -578,20 +578,29 @@ func stopGroupWhile(pgid int, leaderExited <-chan struct{}, grace time.Duration,
 	if during != nil {
 		during()
 	}
+	gone := func() bool {
+		select {
+		case <-leaderExited:
+			return !groupAlive(pgid)
+		default:
+			return false
+		}
+	}
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		select {
 		case <-graceT.C:
+			// during may outlast the grace: a group that exited in
+			// time meanwhile needs no SIGKILL, nor a log saying so.
+			if gone() {
+				return false
+			}
 			signalGroup(pgid, true)
 			return true
 		case <-tick.C:
-			select {
-			case <-leaderExited:
-				if !groupAlive(pgid) {
-					return false
-				}
-			default:
+			if gone() {
+				return false
 			}
 		}
 	}
