@@ -102,9 +102,12 @@ type streamItem struct {
 	at  time.Time
 }
 
-// readItems reads s in the background until it ends or fails.
+// readItems reads s in the background until it ends or fails. After
+// maxStreamEvents it stops reading and says so with a last item whose error
+// is no client error, which streamEnded takes for a stream broken under
+// the spec, never for one the agent closed.
 func readItems(s *client.Stream) <-chan streamItem {
-	out := make(chan streamItem, maxStreamEvents)
+	out := make(chan streamItem, maxStreamEvents+1)
 	go func() {
 		defer close(out)
 		for n := 0; n < maxStreamEvents; n++ {
@@ -116,6 +119,7 @@ func readItems(s *client.Stream) <-chan streamItem {
 				}
 			}
 		}
+		out <- streamItem{err: fmt.Errorf("the harness stopped reading after %d events", maxStreamEvents), at: time.Now()}
 	}()
 	return out
 }
