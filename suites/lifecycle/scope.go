@@ -292,9 +292,11 @@ func answerOf(err error, describe func() string) answer {
 
 // subscribeAnswer opens a subscription and reads its first event: a refusal
 // before the stream or as its first event, or a served stream. A stream that
-// stays silent for closeGrace is neither.
+// stays silent for the run's patience is neither (a served stream's first
+// event is the task's snapshot, which a slow agent may still take seconds
+// to send).
 func subscribeAnswer(ctx context.Context, t *suites.T, c *client.Client, id string) answer {
-	sctx, cancel := suites.Ctx(ctx, closeGrace(t))
+	sctx, cancel := suites.Ctx(ctx, t.Patience())
 	defer cancel()
 	s, err := c.SubscribeToTask(sctx, &a2a.SubscribeToTaskRequest{ID: id})
 	if err != nil {
@@ -325,7 +327,7 @@ func subscribeAnswer(ctx context.Context, t *suites.T, c *client.Client, id stri
 	case <-sctx.Done():
 		s.Close()
 		<-got
-		return answer{err: errors.New("silent stream"), unknown: fmt.Sprintf("a stream that opened and sent nothing within %s", closeGrace(t))}
+		return answer{err: errors.New("silent stream"), unknown: fmt.Sprintf("a stream that opened and sent nothing within %s", t.Patience())}
 	}
 }
 
