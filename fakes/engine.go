@@ -256,6 +256,9 @@ func (a *Agent) cancelTask(ctx context.Context, id string) (*store.Task, *opErro
 	var (
 		rec   *store.Task
 		opErr *opError
+		// hide: other-identity-cancel-applied cancels another identity's
+		// task and answers as for an unknown id.
+		hide bool
 	)
 	err := a.st.Update(ctx, func(tx *store.Tx) error {
 		var err error
@@ -268,8 +271,11 @@ func (a *Agent) cancelTask(ctx context.Context, id string) (*store.Task, *opErro
 			return err
 		}
 		if !a.mayAccess(ctx, rec) {
-			opErr = a.hiddenTask(rec, id)
-			return opErr
+			if !a.visible(rec) || !a.faults.has(faultOtherIdentityCancelApplied) {
+				opErr = a.hiddenTask(rec, id)
+				return opErr
+			}
+			hide = true
 		}
 		if state := rec.Task.Status.State; state.Terminal() {
 			if a.faults.has(faultCancelTerminalAccepted) {
@@ -295,6 +301,9 @@ func (a *Agent) cancelTask(ctx context.Context, id string) (*store.Task, *opErro
 		rec.Version++
 		return a.emit(tx, rec, statusEvent(rec), a2a.TaskStateCanceled)
 	})
+	if hide {
+		return nil, a.taskNotFound(id)
+	}
 	if opErr == errAckOnly {
 		return rec, nil
 	}

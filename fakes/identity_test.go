@@ -270,6 +270,41 @@ func init() {
 		}
 		return ""
 	}
+	faultCases[faultUnfilteredListLeaksOtherIdentity] = func(e *faultEnv) string {
+		n := e.node(Options{RequireAuth: tokenA, OtherTokens: []string{tokenB}})
+		a, b := n.as(tokenA)[0], n.as(tokenB)[0]
+		task := sendTask(e.t, a, userMsg("mine"), nil)
+		byCtx, err := b.ListTasks(ctxT(), &a2a.ListTasksRequest{ContextID: task.ContextID})
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		if len(byCtx.Tasks) > 0 {
+			return fmt.Sprintf("identity B lists %d of A's tasks by context (the fault leaks only unfiltered lists)", len(byCtx.Tasks))
+		}
+		all, err := b.ListTasks(ctxT(), &a2a.ListTasksRequest{})
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		for _, got := range all.Tasks {
+			if got.ID == task.ID {
+				return "identity B lists A's task without filters"
+			}
+		}
+		return ""
+	}
+	faultCases[faultOtherIdentityCancelApplied] = func(e *faultEnv) string {
+		n := e.node(Options{RequireAuth: tokenA, OtherTokens: []string{tokenB}})
+		a, b := n.as(tokenA)[0], n.as(tokenB)[0]
+		task := sendTask(e.t, a, scripted(directive.Directive{Outcome: directive.OutcomeInputRequired}), nil)
+		_, err := b.CancelTask(ctxT(), &a2a.CancelTaskRequest{ID: task.ID})
+		if ce, ok := client.AsError(err); !ok || ce.Kind != a2a.ErrTaskNotFound {
+			return "identity B's cancel answered " + kindOf(err) + ", not TaskNotFoundError"
+		}
+		if got, err := a.GetTask(ctxT(), &a2a.GetTaskRequest{ID: task.ID}); err == nil && got.Status.State == a2a.TaskStateCanceled {
+			return "identity B's refused cancel canceled A's task"
+		}
+		return ""
+	}
 	faultCases[faultOtherIdentityTaskForbidden] = func(e *faultEnv) string {
 		n := e.node(Options{RequireAuth: tokenA, OtherTokens: []string{tokenB}})
 		bs := n.as(tokenB)

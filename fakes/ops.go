@@ -507,7 +507,9 @@ func (a *Agent) listTasks(ctx context.Context, req *a2a.ListTasksRequest) ([]byt
 	q := store.ListQuery{ContextID: req.ContextID, State: req.Status, Limit: int(size) + 1,
 		OldestFirst: a.faults.has(faultListOldestFirst),
 		// Only the caller's own tasks, filters or none (spec §13.1).
-		Scoped: !a.faults.has(faultListLeaksOtherIdentity), Principal: principalOf(ctx)}
+		Scoped: !a.faults.has(faultListLeaksOtherIdentity) &&
+			!(req.ContextID == "" && a.faults.has(faultUnfilteredListLeaksOtherIdentity)),
+		Principal: principalOf(ctx)}
 	if a.faults.has(faultListIgnoresFilter) {
 		q.ContextID, q.State = "", ""
 	}
