@@ -292,6 +292,15 @@ func init() {
 		}
 		return ""
 	}
+	faultCases[faultOtherIdentityPushConfigCreated] = func(e *faultEnv) string {
+		n := e.node(Options{RequireAuth: tokenA, OtherTokens: []string{tokenB}})
+		task := sendTask(e.t, n.as(tokenA)[0], userMsg("mine"), nil)
+		cfg := &a2a.TaskPushNotificationConfig{TaskID: task.ID, URL: "http://127.0.0.1:9/hook"}
+		if got, err := n.as(tokenB)[0].CreateTaskPushNotificationConfig(ctxT(), cfg); err == nil {
+			return "identity B created config " + got.ID + " on A's task"
+		}
+		return ""
+	}
 	faultCases[faultOtherIdentityCancelApplied] = func(e *faultEnv) string {
 		n := e.node(Options{RequireAuth: tokenA, OtherTokens: []string{tokenB}})
 		a, b := n.as(tokenA)[0], n.as(tokenB)[0]

@@ -582,7 +582,7 @@ func (a *Agent) createConfig(ctx context.Context, c *a2a.TaskPushNotificationCon
 	if oe := a.webhookAllowed(c.URL, "url"); oe != nil {
 		return nil, oe
 	}
-	if _, oe := a.loadTask(ctx, c.TaskID); oe != nil && !a.faults.has(faultPushConfigUnknownTask) {
+	if _, oe := a.loadTask(ctx, c.TaskID); oe != nil && !a.faults.has(faultPushConfigUnknownTask) && !a.othersConfigAllowed(ctx, c.TaskID) {
 		return nil, oe
 	}
 	if n := a.opts.RefusePushConfigs; n > 0 && a.refusedPush.Add(1) <= int64(n) {

@@ -229,6 +229,24 @@ func probeBinding(ctx context.Context, t *suites.T, a, b *client.Client) scopeRu
 				got, err := b.GetTaskPushNotificationConfig(ctx, &a2a.TaskPushNotificationConfigRef{TaskID: id, ID: cfgID})
 				return answerOf(err, func() string { return "config " + got.ID + " (" + suites.Cut(got.URL, 80) + ")" })
 			}})
+		if t.Env.Webhook != nil {
+			// A write: a webhook of the second identity's on the task. The
+			// harness's receiver, under a token nobody authorized, so a
+			// config wrongly created delivers nowhere else; its owner
+			// deletes it.
+			ops = append(ops, op{"CreateTaskPushNotificationConfig", func(id string) answer {
+				got, err := b.CreateTaskPushNotificationConfig(ctx, &a2a.TaskPushNotificationConfig{TaskID: id, URL: t.Env.Webhook.URL(t.WebhookToken())})
+				if err == nil && got != nil && got.ID != "" {
+					_ = a.DeleteTaskPushNotificationConfig(ctx, &a2a.TaskPushNotificationConfigRef{TaskID: id, ID: got.ID})
+				}
+				return answerOf(err, func() string {
+					if got == nil {
+						return "a config created on it"
+					}
+					return "config " + got.ID + " created on it"
+				})
+			}})
+		}
 	}
 	if card.Streaming() {
 		ops = append(ops, op{"SubscribeToTask", func(id string) answer { return subscribeAnswer(ctx, t, b, id) }})
@@ -419,9 +437,9 @@ func uncheckedLists(t *suites.T, r scopeRun, where func(string) string) {
 
 // LIFE-031 (spec §13.1; TCK AUTH-SCOPE-002): results are limited to what
 // the caller may access. A second identity that names the run identity's
-// task gets nothing of it on any binding: GetTask, the push configs,
-// SubscribeToTask, a message naming it and CancelTask are refused (and the
-// task is left as it was), and ListTasks, of the task's own context or
+// task gets nothing of it on any binding: GetTask, the push configs (read,
+// and a config of its own created on the task), SubscribeToTask, a message
+// naming it and CancelTask are refused (and the task is left as it was), and ListTasks, of the task's own context or
 // unfiltered, leaves it out.
 var _ = suites.Spec("LIFE-031", func(ctx context.Context, t *suites.T) {
 	probeScope(ctx, t, judgeServed)
