@@ -279,3 +279,26 @@ func TestRefusedAsInvalid(t *testing.T) {
 		}
 	}
 }
+
+// LIFE-031/032 compare refusals; what is not the agent's refusal (no
+// answer, a gateway's 5xx or 429 without the binding's error body) is
+// unknown, never compared, while the binding's own errors are refusals.
+func TestAnswerOfTellsRefusalsFromNoAnswer(t *testing.T) {
+	for _, c := range []struct {
+		err     *client.Error
+		unknown bool
+	}{
+		{&client.Error{Class: client.Transport}, true},
+		{&client.Error{Class: client.HTTP, HTTPStatus: 502}, true},
+		{&client.Error{Class: client.HTTP, HTTPStatus: 429}, true},
+		{&client.Error{Class: client.HTTP, HTTPStatus: 403}, false},
+		{&client.Error{Class: client.HTTP, HTTPStatus: 401}, false},
+		{&client.Error{Class: client.A2A, HTTPStatus: 404, Kind: a2a.ErrTaskNotFound}, false},
+		{&client.Error{Class: client.A2A, HTTPStatus: 500, Code: a2a.CodeInternalError}, false},
+	} {
+		a := answerOf(c.err, nil)
+		if (a.unknown != "") != c.unknown || (!c.unknown && !a.refused()) {
+			t.Errorf("%s HTTP %d: unknown %q, refused %v; want unknown %v", c.err.Class, c.err.HTTPStatus, a.unknown, a.refused(), c.unknown)
+		}
+	}
+}

@@ -297,11 +297,17 @@ func probeBinding(ctx context.Context, t *suites.T, a, b *client.Client) scopeRu
 	return r
 }
 
-// answerOf is a reply: refused with err, or served what describes.
+// answerOf is a reply: refused with err, or served what describes. No
+// answer (transport), and a 5xx or 429 without the binding's error body (a
+// gateway's, or the agent overloaded), tell nothing of what the agent meant.
 func answerOf(err error, describe func() string) answer {
 	if err != nil {
-		if ce, ok := client.AsError(err); ok && ce.Class == client.Transport {
+		ce, ok := client.AsError(err)
+		switch {
+		case ok && ce.Class == client.Transport:
 			return answer{err: err, unknown: "no answer: " + suites.ErrText(err)}
+		case ok && ce.Class == client.HTTP && (ce.HTTPStatus >= 500 || ce.HTTPStatus == http.StatusTooManyRequests):
+			return answer{err: err, unknown: "no answer of the agent's binding: " + suites.ErrText(err)}
 		}
 		return answer{err: err}
 	}
