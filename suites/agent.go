@@ -311,8 +311,30 @@ func (t *T) WaitFor(ctx context.Context, c *client.Client, id string, what strin
 func (t *T) waitFor(ctx context.Context, c *client.Client, id string, what string, ok func(a2a.TaskState) bool, patience time.Duration) *a2a.Task {
 	GinkgoHelper()
 	start := time.Now()
-	var last *a2a.Task
-	var lastErr error
+	last, lastErr, matched := t.Await(ctx, c, id, ok, patience)
+	if matched {
+		return last
+	}
+	still := "no answer"
+	if last != nil {
+		still = "still " + string(last.Status.State)
+	}
+	if lastErr != nil {
+		still += " (last error: " + lastErr.Error() + ")"
+	}
+	t.Indeterminate("timed out after %s waiting for task %s to be %s, %s (patience %s: raise --patience for a slower agent)",
+		time.Since(start).Round(time.Millisecond), id, what, still, patience.Round(time.Millisecond))
+	return nil
+}
+
+// Await polls task id until ok holds for its state, for at most patience,
+// and never ends the spec, so a spec's own goroutines may call it (WaitFor
+// is Await that ends the spec indeterminate on a timeout). It returns the
+// last task seen (nil if none), the last error when the last read failed,
+// and whether ok held. A terminal state it sees counts towards the run's
+// measure of the agent's pace.
+func (t *T) Await(ctx context.Context, c *client.Client, id string, ok func(a2a.TaskState) bool, patience time.Duration) (last *a2a.Task, lastErr error, matched bool) {
+	start := time.Now()
 	for {
 		task, err := t.Get(ctx, c, id)
 		if err == nil {
@@ -321,21 +343,13 @@ func (t *T) waitFor(ctx context.Context, c *client.Client, id string, what strin
 				t.sawEnd(id)
 			}
 			if ok(task.Status.State) {
-				return task
+				return task, nil, true
 			}
 		} else {
 			lastErr = err
 		}
 		if time.Since(start) > patience || ctx.Err() != nil {
-			still := "no answer"
-			if last != nil {
-				still = "still " + string(last.Status.State)
-			}
-			if lastErr != nil {
-				still += " (last error: " + lastErr.Error() + ")"
-			}
-			t.Indeterminate("timed out after %s waiting for task %s to be %s, %s (patience %s: raise --patience for a slower agent)",
-				time.Since(start).Round(time.Millisecond), id, what, still, patience.Round(time.Millisecond))
+			return last, lastErr, false
 		}
 		select {
 		case <-ctx.Done():

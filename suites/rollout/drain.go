@@ -339,26 +339,16 @@ var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 // awaitEnd polls the task until it is terminal or patience runs out; it
 // returns the last state seen and, when it did not end, what it showed.
 func awaitEnd(ctx context.Context, t *suites.T, c *client.Client, id string) (a2a.TaskState, string) {
-	deadline := time.Now().Add(t.Patience())
-	still := "no answer"
-	for {
-		task, err := t.Get(ctx, c, id)
-		if err == nil {
-			if task.Status.State.Terminal() {
-				return task.Status.State, ""
-			}
-			still = "task " + id + " still " + string(task.Status.State)
-		} else {
-			still = "task " + id + ": " + suites.ErrText(err)
-		}
-		if time.Now().After(deadline) || ctx.Err() != nil {
-			return "", still
-		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(suites.Poll):
-		}
+	last, err, ended := t.Await(ctx, c, id, suites.Terminal, t.Patience())
+	switch {
+	case ended:
+		return last.Status.State, ""
+	case err != nil:
+		return "", "task " + id + ": " + suites.ErrText(err)
+	case last != nil:
+		return "", "task " + id + " still " + string(last.Status.State)
 	}
+	return "", "no answer"
 }
 
 // busy reports a refusal that says "not now": 503 (or 502, 504 from a
