@@ -62,6 +62,15 @@ type drainReg struct {
 	lookErr string
 }
 
+// failedSend is a task ROLL-009 could not start through the old instance
+// of slot k: what the send got, judged once the roll is over.
+type failedSend struct {
+	c    *client.Client
+	k    int
+	resp *a2a.SendMessageResponse
+	err  error
+}
+
 // drainOutcome is how a judged ROLL-009 config ended.
 type drainOutcome struct {
 	reg   *drainReg
@@ -101,12 +110,7 @@ var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 		regs    []*drainReg
 		perSlot = map[int][]*drainReg{}
 		// The first task that could not be started, judged after the roll.
-		failedStart *struct {
-			c    *client.Client
-			k    int
-			resp *a2a.SendMessageResponse
-			err  error
-		}
+		failedStart *failedSend
 		// A hook must not end the spec inside the driver's roll (it would
 		// leave an instance half replaced): what it raises is re-raised
 		// once the roll has finished.
@@ -203,12 +207,7 @@ var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 					}
 				}
 				if err != nil || resp == nil || resp.Task == nil {
-					failedStart = &struct {
-						c    *client.Client
-						k    int
-						resp *a2a.SendMessageResponse
-						err  error
-					}{old, k, resp, err}
+					failedStart = &failedSend{old, k, resp, err}
 					return
 				}
 				reg := &drainReg{phase: phase, slot: k, task: resp.Task}
