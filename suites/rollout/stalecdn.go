@@ -144,7 +144,10 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 	if !streaming && !push {
 		t.Observe("claims.capabilities", "not applicable: the held card advertises neither streaming nor push notifications, so no build can drop one")
 	}
-	task, _ := start(ctx, t, old, script, nil)
+	var task *a2a.Task
+	if streaming || push {
+		task, _ = start(ctx, t, old, script, nil)
+	}
 	if streaming {
 		s, err := onceMore(func() (*client.Stream, error) {
 			msg := t.Scripted(script)
