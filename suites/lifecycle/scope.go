@@ -120,7 +120,8 @@ func (l listAnswer) shape() string {
 
 // authRefusal reports an answer that refuses the caller itself (401, 403,
 // UNAUTHENTICATED, PERMISSION_DENIED, or a JSON-RPC error that is no A2A
-// error), which a spec cannot tell from a refusal of the task.
+// error and not "method not found"), which a spec cannot tell from a
+// refusal of the task.
 func authRefusal(err error) bool {
 	ce, ok := client.AsError(err)
 	if !ok {
@@ -128,7 +129,7 @@ func authRefusal(err error) bool {
 	}
 	return ce.HTTPStatus == http.StatusUnauthorized || ce.HTTPStatus == http.StatusForbidden ||
 		ce.Status == "UNAUTHENTICATED" || ce.Status == "PERMISSION_DENIED" ||
-		(ce.Class == client.A2A && ce.Kind == "" && ce.Code != 0 && ce.Binding == a2a.BindingJSONRPC)
+		(ce.Class == client.A2A && ce.Kind == "" && ce.Code != 0 && ce.Code != a2a.CodeMethodNotFound && ce.Binding == a2a.BindingJSONRPC)
 }
 
 // probeScope runs the scoping probes on every binding, judging each binding
