@@ -26,7 +26,7 @@ var _ = suites.Spec("PUSH-008", func(ctx context.Context, t *suites.T) {
 	h := newHook(t, "Bearer")
 	hist := t.History()
 	var n atomic.Int32
-	t.Env.Webhook.OnDelivery(h.token, func(d webhook.Delivery) {
+	t.Env.Webhook.OnDelivery(h.Token, func(d webhook.Delivery) {
 		state, ok := d.Resp.State()
 		if d.DecodeErr != nil || !ok || !d.Trusted() || !d.Acknowledged() {
 			return
@@ -67,6 +67,6 @@ var _ = suites.Spec("PUSH-008", func(ctx context.Context, t *suites.T) {
 		notDelivered(t, h, task.ID, "TASK_STATE_CANCELED (the cancel was acknowledged)", time.Since(began))
 	}
 	checkBodies(t, h, task.ID, task.ContextID)
-	t.Observe("pushes", describe(h.deliveries(t)))
+	t.Observe("pushes", describe(h.Deliveries(t)))
 	t.Violated(invariants.TerminalImmutable(hist.Observations())...)
 })

@@ -7,10 +7,8 @@ package webhook
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
@@ -34,16 +32,10 @@ var workingScript = suites.Script{Outcome: directive.OutcomeCompleted, Delay: St
 // message comes: it stays alive as long as a spec needs, then completes.
 var waitingScript = suites.Script{Outcome: directive.OutcomeInputRequired}
 
-// hook is one push config of the spec's own: a receiver token claimed for
-// the spec, credentials invented here (redacted from every report) that the
-// receiver requires, and the config to register.
-type hook struct {
-	token string
-	auth  string
-	cfg   a2a.TaskPushNotificationConfig
-	// acked is when the agent acknowledged the config.
-	acked time.Time
-}
+// hook is one push config of the spec's own (suites.PushHook): a receiver
+// token claimed for the spec, credentials invented here (redacted from every
+// report) that the receiver requires, and the config to register.
+type hook = suites.PushHook
 
 // needPush ends the spec when push cannot be tried: not advertised (DISC-014
 // judges that the operations are then refused) or no receiver.
@@ -58,65 +50,14 @@ func needPush(t *suites.T) {
 
 // newHook makes a config for the run's receiver with scheme and fresh
 // credentials (and a token).
-func newHook(t *suites.T, scheme string) *hook {
-	token := t.WebhookToken()
-	secret := "a2a-conform-push-" + webhook.NewToken()
-	if strings.EqualFold(scheme, "Basic") {
-		secret = base64.StdEncoding.EncodeToString([]byte("a2a-conform:" + webhook.NewToken()))
-	}
-	tok := "a2a-conform-token-" + webhook.NewToken()
-	if t.Env.Transcript != nil {
-		t.Env.Transcript.AddSecret(secret, tok)
-	}
-	h := &hook{token: token, auth: scheme + " " + secret, cfg: a2a.TaskPushNotificationConfig{
-		URL: t.Env.Webhook.URL(token), Token: tok,
-		Authentication: &a2a.AuthenticationInfo{Scheme: scheme, Credentials: secret}}}
-	t.Env.Webhook.Authorize(token, h.auth)
-	return h
-}
-
-// deliveries are the POSTs to the hook so far.
-func (h *hook) deliveries(t *suites.T) []webhook.Delivery { return t.Env.Webhook.Deliveries(h.token) }
-
-// acknowledged are the trusted deliveries the receiver acknowledged.
-func (h *hook) acknowledged(t *suites.T) []webhook.Delivery {
-	var out []webhook.Delivery
-	for _, d := range h.deliveries(t) {
-		if d.Trusted() && d.Acknowledged() {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
-// states lists the task states the hook's acknowledged deliveries carried.
-func (h *hook) states(t *suites.T, taskID string) []a2a.TaskState {
-	var out []a2a.TaskState
-	for _, d := range h.acknowledged(t) {
-		if s, ok := d.Resp.State(); ok && d.TaskID() == taskID {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// pushed reports whether a trusted, acknowledged delivery to the hook carried
-// a state of the task that ok accepts.
-func (h *hook) pushed(t *suites.T, taskID string, ok func(a2a.TaskState) bool) bool {
-	for _, s := range h.states(t, taskID) {
-		if ok(s) {
-			return true
-		}
-	}
-	return false
-}
+func newHook(t *suites.T, scheme string) *hook { return t.NewPushHook(scheme) }
 
 // awaitPush waits until the hook got a state of the task that ok accepts,
 // or patience (counted from now) runs out; it reports whether it came.
 func awaitPush(ctx context.Context, t *suites.T, h *hook, taskID string, ok func(a2a.TaskState) bool) bool {
 	deadline := time.Now().Add(t.Patience())
 	for {
-		if h.pushed(t, taskID, ok) {
+		if h.Pushed(t, taskID, ok) {
 			return true
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
@@ -138,101 +79,44 @@ func awaitPush(ctx context.Context, t *suites.T, h *hook, taskID string, ok func
 func notDelivered(t *suites.T, h *hook, taskID, what string, waited time.Duration) {
 	if !t.Env.WebhookReachable && t.Env.Webhook.Reached() == 0 {
 		t.CouldNotRun("the agent accepted push config %s for task %s (url %s) but nothing arrived at the harness's receiver in %s, nor for any other config in this run: the agent may not reach %s. Give --webhook-url with the base URL the agent can reach (and --webhook-listen for the address to listen on).",
-			h.cfg.ID, taskID, h.cfg.URL, waited.Round(time.Millisecond), t.Env.Webhook.Base())
+			h.Config.ID, taskID, h.Config.URL, waited.Round(time.Millisecond), t.Env.Webhook.Base())
 	}
-	t.Record(invariants.Violation{Invariant: "push-delivered", Where: fmt.Sprintf("push config %s of task %s", h.cfg.ID, taskID),
-		Expected: what + " pushed to " + h.cfg.URL,
-		Actual:   fmt.Sprintf("not within %s after it happened (%s)", waited.Round(time.Millisecond), describe(h.deliveries(t)))})
+	t.Record(invariants.Violation{Invariant: "push-delivered", Where: fmt.Sprintf("push config %s of task %s", h.Config.ID, taskID),
+		Expected: what + " pushed to " + h.Config.URL,
+		Actual:   fmt.Sprintf("not within %s after it happened (%s)", waited.Round(time.Millisecond), describe(h.Deliveries(t)))})
 }
 
 // describe summarises what reached a hook.
-func describe(ds []webhook.Delivery) string {
-	if len(ds) == 0 {
-		return "nothing arrived"
-	}
-	var parts []string
-	for _, d := range ds {
-		p := fmt.Sprintf("#%d HTTP %d", d.Attempt, d.Status)
-		if s, ok := d.Resp.State(); ok {
-			p += " " + string(s)
-		} else if m := d.Resp.Members(); len(m) > 0 {
-			p += " " + strings.Join(m, "+")
-		}
-		if d.Untrusted != "" {
-			p += " (" + d.Untrusted + ")"
-		}
-		parts = append(parts, p)
-	}
-	return fmt.Sprintf("%d POSTs: %s", len(ds), suites.Cut(strings.Join(parts, ", "), 600))
-}
+func describe(ds []webhook.Delivery) string { return suites.DescribeDeliveries(ds) }
 
 // checkBodies records a violation for every delivery to the hook that is
 // not a valid one-member StreamResponse about taskID, or that is untrusted
 // (unauthenticated: not the config's credentials).
 func checkBodies(t *suites.T, h *hook, taskID, contextID string) {
-	for _, d := range h.deliveries(t) {
-		where := fmt.Sprintf("push #%d to config %s of task %s", d.Attempt, h.cfg.ID, taskID)
-		switch d.Untrusted {
-		case webhook.Unauthenticated:
-			t.Record(invariants.Violation{Invariant: "push-credentials", Where: where,
-				Expected: "Authorization: " + h.cfg.Authentication.Scheme + " <the config's credentials>",
-				Actual:   redactAuth(d.Header.Get("Authorization"), h)})
-			continue
-		case webhook.OverCap:
-			t.Record(invariants.Violation{Invariant: "push-body", Where: where,
-				Expected: fmt.Sprintf("a StreamResponse of at most %d bytes", webhook.MaxBody), Actual: "a larger body"})
-			continue
-		}
-		for _, v := range d.Invalid {
-			v.Where = where + " body " + v.Where
-			t.Record(v)
-		}
-		if d.DecodeErr != nil || len(d.Invalid) > 0 {
-			continue
-		}
-		if got := d.TaskID(); got != taskID {
-			t.Record(invariants.Violation{Invariant: "push-body", Where: where,
-				Expected: "an event about task " + taskID + " (the config's task)", Actual: "an event about task " + fmt.Sprintf("%q", got)})
-		}
-		if su := d.Resp.StatusUpdate; su != nil && contextID != "" && su.ContextID != contextID {
-			t.Record(invariants.Violation{Invariant: "push-body", Where: where,
-				Expected: "contextId " + contextID, Actual: fmt.Sprintf("%q", su.ContextID)})
-		}
-	}
-}
-
-// redactAuth shows the scheme of what the agent sent, and whether its
-// credentials were the config's, without writing any credential out.
-func redactAuth(got string, h *hook) string {
-	if got == "" {
-		return "no Authorization header"
-	}
-	scheme, _, _ := strings.Cut(got, " ")
-	return fmt.Sprintf("Authorization with scheme %q and other credentials (%d bytes)", suites.Cut(scheme, 40), len(got))
+	t.Record(t.PushBodies(h, taskID, contextID, "")...)
 }
 
 // create registers the hook on a task and records when it was acknowledged;
 // a refusal ends the spec (a refusal of the harness's loopback URL by an
 // agent that validates webhooks could-not-run, naming --webhook-url).
 func create(ctx context.Context, t *suites.T, c *client.Client, h *hook, taskID string) {
-	cfg := h.cfg
+	cfg := h.Config
 	cfg.TaskID = taskID
 	got, err := c.CreateTaskPushNotificationConfig(ctx, &cfg)
 	if err != nil {
 		refused(t, c, h, "CreateTaskPushNotificationConfig for task "+taskID, err)
 	}
-	h.acked = time.Now()
-	h.cfg.TaskID = taskID
+	h.Acked = time.Now()
+	h.Config.TaskID = taskID
 	if got != nil && got.ID != "" {
-		h.cfg.ID = got.ID
+		h.Config.ID = got.ID
 	}
 }
 
 // refused ends a spec whose config the agent refused.
 func refused(t *suites.T, c *client.Client, h *hook, op string, err error) {
-	if ce, ok := client.AsError(err); ok && ce.Class == client.A2A && (ce.Code == a2a.CodeInvalidParams || (ce.HTTPStatus == 400 && ce.Kind == "")) {
-		t.CouldNotRun("the agent refused the harness's receiver URL %s as a webhook (%s: %s); agents SHOULD refuse loopback and private addresses (§13.2), so give the run a --webhook-url this agent accepts.",
-			h.cfg.URL, op, suites.ErrText(err))
+	if suites.RefusesWebhookURL(err) {
+		t.CouldNotRun("%s", t.WebhookURLRefused(h.Config.URL, op, err))
 	}
 	t.Violated(invariants.Violation{Invariant: "push-config", Where: op + " (" + c.Binding() + ")",
 		Expected: "the config, created (the card advertises pushNotifications)", Actual: suites.ErrText(err)})
@@ -244,7 +128,7 @@ func start(ctx context.Context, t *suites.T, c *client.Client, s suites.Script, 
 	msg := t.Scripted(s)
 	conf := &a2a.SendMessageConfiguration{ReturnImmediately: true}
 	if h != nil {
-		cfg := h.cfg
+		cfg := h.Config
 		conf.TaskPushNotificationConfig = &cfg
 	}
 	resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg, Configuration: conf})
@@ -253,8 +137,8 @@ func start(ctx context.Context, t *suites.T, c *client.Client, s suites.Script, 
 	}
 	t.NoTask(c, s, resp, err)
 	if h != nil {
-		h.acked = time.Now()
-		h.cfg.TaskID = resp.Task.ID
+		h.Acked = time.Now()
+		h.Config.TaskID = resp.Task.ID
 	}
 	return resp.Task
 }

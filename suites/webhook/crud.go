@@ -52,49 +52,49 @@ var _ = suites.Spec("PUSH-001", func(ctx context.Context, t *suites.T) {
 	op := func(s string) string { return s + " (" + c.Binding() + ")" }
 
 	for _, h := range []*hook{a, b} {
-		cfg := h.cfg
+		cfg := h.Config
 		cfg.TaskID = task.ID
 		got, err := c.CreateTaskPushNotificationConfig(ctx, &cfg)
 		if err != nil {
 			refused(t, c, h, "CreateTaskPushNotificationConfig for task "+task.ID, err)
 		}
-		h.cfg.TaskID = task.ID
+		h.Config.TaskID = task.ID
 		if got.ID == "" {
 			t.Violated(invariants.Violation{Invariant: "push-config", Where: op("CreateTaskPushNotificationConfig for task " + task.ID),
 				Expected: "the config with its assigned id", Actual: "no id"})
 		}
-		h.cfg.ID = got.ID
-		if got.URL != h.cfg.URL {
+		h.Config.ID = got.ID
+		if got.URL != h.Config.URL {
 			t.Record(invariants.Violation{Invariant: "push-config", Where: op("CreateTaskPushNotificationConfig " + got.ID),
-				Expected: "url " + h.cfg.URL, Actual: fmt.Sprintf("%q", got.URL)})
+				Expected: "url " + h.Config.URL, Actual: fmt.Sprintf("%q", got.URL)})
 		}
 	}
-	if a.cfg.ID == b.cfg.ID {
+	if a.Config.ID == b.Config.ID {
 		t.Violated(invariants.Violation{Invariant: "push-config", Where: op("CreateTaskPushNotificationConfig x2 for task " + task.ID),
-			Expected: "two configs with distinct ids", Actual: "both got id " + a.cfg.ID})
+			Expected: "two configs with distinct ids", Actual: "both got id " + a.Config.ID})
 	}
 
 	// Get returns what was set. Secrets on read may be returned or redacted
 	// (a2a-v1 §7.1, #1681): only the url, the id and, when an authentication
 	// block comes back, its scheme are judged.
-	ref := &a2a.TaskPushNotificationConfigRef{TaskID: task.ID, ID: a.cfg.ID}
+	ref := &a2a.TaskPushNotificationConfigRef{TaskID: task.ID, ID: a.Config.ID}
 	got, err := c.GetTaskPushNotificationConfig(ctx, ref)
 	switch {
 	case err != nil:
-		t.Record(invariants.Violation{Invariant: "push-config", Where: op("GetTaskPushNotificationConfig " + a.cfg.ID),
+		t.Record(invariants.Violation{Invariant: "push-config", Where: op("GetTaskPushNotificationConfig " + a.Config.ID),
 			Expected: "the config just created", Actual: suites.ErrText(err)})
 	default:
-		if got.URL != a.cfg.URL || (got.ID != "" && got.ID != a.cfg.ID) {
-			t.Record(invariants.Violation{Invariant: "push-config", Where: op("GetTaskPushNotificationConfig " + a.cfg.ID),
-				Expected: "id " + a.cfg.ID + ", url " + a.cfg.URL, Actual: fmt.Sprintf("id %q, url %q", got.ID, got.URL)})
+		if got.URL != a.Config.URL || (got.ID != "" && got.ID != a.Config.ID) {
+			t.Record(invariants.Violation{Invariant: "push-config", Where: op("GetTaskPushNotificationConfig " + a.Config.ID),
+				Expected: "id " + a.Config.ID + ", url " + a.Config.URL, Actual: fmt.Sprintf("id %q, url %q", got.ID, got.URL)})
 		}
 		switch {
 		case got.Authentication == nil:
 			t.Observe("secrets-on-read", "authentication left out")
-		case !strings.EqualFold(got.Authentication.Scheme, a.cfg.Authentication.Scheme):
-			t.Record(invariants.Violation{Invariant: "push-config", Where: op("GetTaskPushNotificationConfig " + a.cfg.ID),
-				Expected: "authentication.scheme " + a.cfg.Authentication.Scheme, Actual: fmt.Sprintf("%q", got.Authentication.Scheme)})
-		case got.Authentication.Credentials == a.cfg.Authentication.Credentials:
+		case !strings.EqualFold(got.Authentication.Scheme, a.Config.Authentication.Scheme):
+			t.Record(invariants.Violation{Invariant: "push-config", Where: op("GetTaskPushNotificationConfig " + a.Config.ID),
+				Expected: "authentication.scheme " + a.Config.Authentication.Scheme, Actual: fmt.Sprintf("%q", got.Authentication.Scheme)})
+		case got.Authentication.Credentials == a.Config.Authentication.Credentials:
 			t.Observe("secrets-on-read", "credentials returned as set")
 		default:
 			t.Observe("secrets-on-read", "credentials redacted or left out")
@@ -106,31 +106,31 @@ var _ = suites.Spec("PUSH-001", func(ctx context.Context, t *suites.T) {
 	if err != nil {
 		t.Record(invariants.Violation{Invariant: "push-config", Where: op("ListTaskPushNotificationConfigs for task " + task.ID),
 			Expected: "both configs", Actual: suites.ErrText(err)})
-	} else if have := ids(list); !slices.Contains(have, a.cfg.ID) || !slices.Contains(have, b.cfg.ID) {
+	} else if have := ids(list); !slices.Contains(have, a.Config.ID) || !slices.Contains(have, b.Config.ID) {
 		t.Record(invariants.Violation{Invariant: "push-config", Where: op("ListTaskPushNotificationConfigs for task " + task.ID),
-			Expected: "ids " + a.cfg.ID + " and " + b.cfg.ID, Actual: fmt.Sprintf("ids %v", have)})
+			Expected: "ids " + a.Config.ID + " and " + b.Config.ID, Actual: fmt.Sprintf("ids %v", have)})
 	}
 
 	// Delete removes it for good; a second delete is harmless.
 	if err := c.DeleteTaskPushNotificationConfig(ctx, ref); err != nil {
-		t.Violated(invariants.Violation{Invariant: "push-config", Where: op("DeleteTaskPushNotificationConfig " + a.cfg.ID),
+		t.Violated(invariants.Violation{Invariant: "push-config", Where: op("DeleteTaskPushNotificationConfig " + a.Config.ID),
 			Expected: "success", Actual: suites.ErrText(err)})
 	}
 	deleted := time.Now()
 	if err := c.DeleteTaskPushNotificationConfig(ctx, ref); err != nil {
-		t.Record(invariants.Violation{Invariant: "push-delete-idempotent", Where: op("second DeleteTaskPushNotificationConfig " + a.cfg.ID),
+		t.Record(invariants.Violation{Invariant: "push-delete-idempotent", Where: op("second DeleteTaskPushNotificationConfig " + a.Config.ID),
 			Expected: "success (delete MUST be idempotent)", Actual: suites.ErrText(err)})
 	}
 	if got, err := c.GetTaskPushNotificationConfig(ctx, ref); err == nil {
-		t.Record(invariants.Violation{Invariant: "push-config", Where: op("GetTaskPushNotificationConfig " + a.cfg.ID + " after its delete"),
+		t.Record(invariants.Violation{Invariant: "push-config", Where: op("GetTaskPushNotificationConfig " + a.Config.ID + " after its delete"),
 			Expected: "an error (the config is deleted)", Actual: "the config, url " + fmt.Sprintf("%q", got.URL)})
 	} else {
 		t.Observe("get-after-delete", suites.ErrText(err))
 	}
 	if list, err := listAll(ctx, c, task.ID); err == nil {
-		if have := ids(list); slices.Contains(have, a.cfg.ID) || !slices.Contains(have, b.cfg.ID) {
-			t.Record(invariants.Violation{Invariant: "push-config", Where: op("ListTaskPushNotificationConfigs after deleting " + a.cfg.ID),
-				Expected: "id " + b.cfg.ID + " and not " + a.cfg.ID, Actual: fmt.Sprintf("ids %v", have)})
+		if have := ids(list); slices.Contains(have, a.Config.ID) || !slices.Contains(have, b.Config.ID) {
+			t.Record(invariants.Violation{Invariant: "push-config", Where: op("ListTaskPushNotificationConfigs after deleting " + a.Config.ID),
+				Expected: "id " + b.Config.ID + " and not " + a.Config.ID, Actual: fmt.Sprintf("ids %v", have)})
 		}
 	}
 
@@ -142,20 +142,20 @@ var _ = suites.Spec("PUSH-001", func(ctx context.Context, t *suites.T) {
 	if !awaitPush(ctx, t, b, task.ID, isTerminal) {
 		// Without b's push the silence at a shows nothing.
 		if !t.Env.WebhookReachable && t.Env.Webhook.Reached() == 0 {
-			t.Unchecked("nothing is pushed to a deleted config", fmt.Sprintf("nothing arrived at the receiver in this run, not even for the config kept (%s), so silence at the deleted one proves nothing; give --webhook-url with an address the agent reaches", b.cfg.URL))
+			t.Unchecked("nothing is pushed to a deleted config", fmt.Sprintf("nothing arrived at the receiver in this run, not even for the config kept (%s), so silence at the deleted one proves nothing; give --webhook-url with an address the agent reaches", b.Config.URL))
 		} else {
-			t.Unchecked("nothing is pushed to a deleted config", fmt.Sprintf("the config kept (%s) did not get the task's %s either within %s (PUSH-004 judges delivery), so silence at the deleted one proves nothing", b.cfg.ID, ended.Status.State, time.Since(start).Round(time.Millisecond)))
+			t.Unchecked("nothing is pushed to a deleted config", fmt.Sprintf("the config kept (%s) did not get the task's %s either within %s (PUSH-004 judges delivery), so silence at the deleted one proves nothing", b.Config.ID, ended.Status.State, time.Since(start).Round(time.Millisecond)))
 		}
 		return
 	}
 	pause(ctx, t.Settle())
-	for _, d := range a.deliveries(t) {
+	for _, d := range a.Deliveries(t) {
 		if s, ok := d.Resp.State(); ok && s.Terminal() && d.At.After(deleted) {
-			t.Record(invariants.Violation{Invariant: "push-delete", Where: fmt.Sprintf("push #%d to deleted config %s", d.Attempt, a.cfg.ID),
+			t.Record(invariants.Violation{Invariant: "push-delete", Where: fmt.Sprintf("push #%d to deleted config %s", d.Attempt, a.Config.ID),
 				Expected: "no push after the config was deleted", Actual: fmt.Sprintf("%s, %s after the delete was acknowledged", s, d.At.Sub(deleted).Round(time.Millisecond))})
 		}
 	}
-	t.Observe("pushes", fmt.Sprintf("kept config: %s; deleted config: %s", describe(b.deliveries(t)), describe(a.deliveries(t))))
+	t.Observe("pushes", fmt.Sprintf("kept config: %s; deleted config: %s", describe(b.Deliveries(t)), describe(a.Deliveries(t))))
 })
 
 func pause(ctx context.Context, d time.Duration) {
@@ -172,7 +172,7 @@ var _ = suites.Spec("PUSH-002", func(ctx context.Context, t *suites.T) {
 		h := newHook(t, "Bearer")
 		unknown := suites.NewID("a2a-conform-unknown-task")
 		where := func(op string) string { return op + " on unknown task " + unknown + " (" + c.Binding() + ")" }
-		cfg := h.cfg
+		cfg := h.Config
 		cfg.TaskID = unknown
 		_, err := c.CreateTaskPushNotificationConfig(ctx, &cfg)
 		if ce, ok := client.AsError(err); ok && ce.Class == client.A2A && ce.Code == a2a.CodeInvalidParams {

@@ -41,7 +41,7 @@ func follow(ctx context.Context, t *suites.T, c *client.Client, id string, since
 // on a remote agent this includes their skew).
 func latencies(t *suites.T, h *hook) []time.Duration {
 	var out []time.Duration
-	for _, d := range h.acknowledged(t) {
+	for _, d := range h.Acknowledged(t) {
 		su := d.Resp.StatusUpdate
 		if su == nil || su.Status.Timestamp == "" {
 			continue
@@ -67,31 +67,31 @@ var _ = suites.Spec("PUSH-003", func(ctx context.Context, t *suites.T) {
 	if list, err := listAll(ctx, c, task.ID); err == nil {
 		found := false
 		for _, cfg := range list {
-			if cfg.URL == h.cfg.URL {
+			if cfg.URL == h.Config.URL {
 				found = true
-				h.cfg.ID = cfg.ID
+				h.Config.ID = cfg.ID
 			}
 		}
 		now, gerr := t.Get(ctx, c, task.ID)
 		switch {
 		case found:
-			t.Observe("inline-config", "listed with id "+h.cfg.ID)
+			t.Observe("inline-config", "listed with id "+h.Config.ID)
 		case gerr == nil && now.Status.State.Terminal():
 			t.Observe("inline-config", "not listed; the task had already ended")
 		default:
 			t.Record(invariants.Violation{Invariant: "push-config", Where: "ListTaskPushNotificationConfigs for task " + task.ID + " (" + c.Binding() + ")",
-				Expected: "the config given inline (url " + h.cfg.URL + ")", Actual: fmt.Sprintf("%d configs, none with that url", len(list))})
+				Expected: "the config given inline (url " + h.Config.URL + ")", Actual: fmt.Sprintf("%d configs, none with that url", len(list))})
 		}
 	} else {
 		t.Observe("inline-config", "list failed: "+suites.ErrText(err))
 	}
-	_, ended := follow(ctx, t, c, task.ID, h.acked)
+	_, ended := follow(ctx, t, c, task.ID, h.Acked)
 	began := time.Now()
 	if !awaitPush(ctx, t, h, task.ID, isTerminal) {
 		notDelivered(t, h, task.ID, "the terminal state "+string(ended.Status.State), time.Since(began))
 	}
 	checkBodies(t, h, task.ID, task.ContextID)
-	t.Observe("pushes", describe(h.deliveries(t)))
+	t.Observe("pushes", describe(h.Deliveries(t)))
 })
 
 // PUSH-004 (§4.3.3): configs created on working tasks; the terminal state
@@ -114,7 +114,7 @@ var _ = suites.Spec("PUSH-004", func(ctx context.Context, t *suites.T) {
 		h := newHook(t, "Bearer")
 		task := start(ctx, t, c, workingScript, nil)
 		defer endTask(ctx, c, task)
-		cfg := h.cfg
+		cfg := h.Config
 		cfg.TaskID = task.ID
 		got, err := c.CreateTaskPushNotificationConfig(ctx, &cfg)
 		if err != nil {
@@ -124,13 +124,13 @@ var _ = suites.Spec("PUSH-004", func(ctx context.Context, t *suites.T) {
 			}
 			refused(t, c, h, "CreateTaskPushNotificationConfig for task "+task.ID, err)
 		}
-		h.acked, h.cfg.TaskID, h.cfg.ID = time.Now(), task.ID, got.ID
+		h.Acked, h.Config.TaskID, h.Config.ID = time.Now(), task.ID, got.ID
 		outs[i] = outcome{h: h, task: task}
 	}
 	// Each task is followed in the spec's goroutine, one after the other:
 	// Indeterminate must not be raised from another goroutine.
 	for i := range outs {
-		seen, ended := follow(ctx, t, c, outs[i].task.ID, outs[i].h.acked)
+		seen, ended := follow(ctx, t, c, outs[i].task.ID, outs[i].h.Acked)
 		outs[i].ended = ended
 		wg.Add(1)
 		go func(o outcome, seen []a2a.TaskState) {
@@ -139,7 +139,7 @@ var _ = suites.Spec("PUSH-004", func(ctx context.Context, t *suites.T) {
 			mu.Lock()
 			defer mu.Unlock()
 			lat = append(lat, latencies(t, o.h)...)
-			pushed := o.h.states(t, o.task.ID)
+			pushed := o.h.States(t, o.task.ID)
 			for _, s := range seen {
 				if !s.Terminal() && !slices.Contains(pushed, s) {
 					unpushed = append(unpushed, fmt.Sprintf("%s of %s", s, o.task.ID))
@@ -150,11 +150,11 @@ var _ = suites.Spec("PUSH-004", func(ctx context.Context, t *suites.T) {
 	began := time.Now()
 	wg.Wait()
 	for _, o := range outs {
-		if !o.h.pushed(t, o.task.ID, isTerminal) {
+		if !o.h.Pushed(t, o.task.ID, isTerminal) {
 			notDelivered(t, o.h, o.task.ID, "the terminal state "+string(o.ended.Status.State), time.Since(began))
 		}
 		checkBodies(t, o.h, o.task.ID, o.task.ContextID)
-		t.Observe("pushes-"+o.task.ID, describe(o.h.deliveries(t)))
+		t.Observe("pushes-"+o.task.ID, describe(o.h.Deliveries(t)))
 	}
 	t.Observe("latency", percentiles(lat)+", arrival minus the status timestamp")
 	if len(unpushed) > 0 {
@@ -171,24 +171,24 @@ var _ = suites.Spec("PUSH-005", func(ctx context.Context, t *suites.T) {
 	h := newHook(t, scheme)
 	task := start(ctx, t, c, workingScript, h)
 	defer endTask(ctx, c, task)
-	_, ended := follow(ctx, t, c, task.ID, h.acked)
+	_, ended := follow(ctx, t, c, task.ID, h.Acked)
 	began := time.Now()
 	awaitPush(ctx, t, h, task.ID, isTerminal)
-	ds := h.deliveries(t)
+	ds := h.Deliveries(t)
 	if len(ds) == 0 {
 		notDelivered(t, h, task.ID, "the terminal state "+string(ended.Status.State), time.Since(began))
 	}
 	checkBodies(t, h, task.ID, task.ContextID)
 	// Every delivery with other credentials was recorded by checkBodies; the
 	// terminal state must also arrive with the right ones.
-	if !h.pushed(t, task.ID, isTerminal) {
+	if !h.Pushed(t, task.ID, isTerminal) {
 		t.Record(invariants.Violation{Invariant: "push-credentials", Where: "pushes to config of task " + task.ID,
 			Expected: "the terminal state, with Authorization: " + scheme + " <the config's credentials>", Actual: describe(ds)})
 	}
 	headers := map[string]int{}
 	for _, d := range ds {
 		for _, name := range []string{"X-A2A-Notification-Token", "A2A-Notification-Token"} {
-			if d.Header.Get(name) == h.cfg.Token {
+			if d.Header.Get(name) == h.Config.Token {
 				headers[name]++
 			}
 		}
@@ -238,13 +238,13 @@ var _ = suites.Spec("PUSH-006", func(ctx context.Context, t *suites.T) {
 	// At once: the transition is triggered the moment the config is
 	// acknowledged.
 	answer(ctx, t, c, task)
-	triggered := time.Since(h.acked)
+	triggered := time.Since(h.Acked)
 	t.Observe("gap", triggered.Round(time.Microsecond).String()+" from the config's acknowledgement to the transition's trigger")
-	_, ended := follow(ctx, t, c, task.ID, h.acked)
+	_, ended := follow(ctx, t, c, task.ID, h.Acked)
 	began := time.Now()
 	if !awaitPush(ctx, t, h, task.ID, isTerminal) {
 		notDelivered(t, h, task.ID, "the terminal state "+string(ended.Status.State)+" (triggered "+triggered.Round(time.Millisecond).String()+" after the config was acknowledged)", time.Since(began))
 	}
 	checkBodies(t, h, task.ID, task.ContextID)
-	t.Observe("pushes", describe(h.deliveries(t)))
+	t.Observe("pushes", describe(h.Deliveries(t)))
 })

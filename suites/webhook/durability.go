@@ -54,21 +54,21 @@ var _ = suites.Spec("PUSH-009", func(ctx context.Context, t *suites.T) {
 	}
 	where := func(op string) string { return op + " after the restart (" + c.Binding() + ")" }
 	survived := true
-	if got, err := c.GetTaskPushNotificationConfig(ctx, &a2a.TaskPushNotificationConfigRef{TaskID: task.ID, ID: h.cfg.ID}); err != nil {
+	if got, err := c.GetTaskPushNotificationConfig(ctx, &a2a.TaskPushNotificationConfigRef{TaskID: task.ID, ID: h.Config.ID}); err != nil {
 		survived = false
-		t.Record(invariants.Violation{Invariant: "push-config-durable", Where: where("GetTaskPushNotificationConfig " + h.cfg.ID),
+		t.Record(invariants.Violation{Invariant: "push-config-durable", Where: where("GetTaskPushNotificationConfig " + h.Config.ID),
 			Expected: "the config created before the restart (task " + task.ID + " is still " + string(now.Status.State) + ")", Actual: suites.ErrText(err)})
-	} else if got.URL != h.cfg.URL {
-		t.Record(invariants.Violation{Invariant: "push-config-durable", Where: where("GetTaskPushNotificationConfig " + h.cfg.ID),
-			Expected: "url " + h.cfg.URL, Actual: fmt.Sprintf("%q", got.URL)})
+	} else if got.URL != h.Config.URL {
+		t.Record(invariants.Violation{Invariant: "push-config-durable", Where: where("GetTaskPushNotificationConfig " + h.Config.ID),
+			Expected: "url " + h.Config.URL, Actual: fmt.Sprintf("%q", got.URL)})
 	}
-	if list, err := listAll(ctx, c, task.ID); err != nil || !slices.Contains(ids(list), h.cfg.ID) {
+	if list, err := listAll(ctx, c, task.ID); err != nil || !slices.Contains(ids(list), h.Config.ID) {
 		actual := fmt.Sprintf("ids %v", ids(list))
 		if err != nil {
 			actual = suites.ErrText(err)
 		}
 		t.Record(invariants.Violation{Invariant: "push-config-durable", Where: where("ListTaskPushNotificationConfigs for task " + task.ID),
-			Expected: "id " + h.cfg.ID, Actual: actual})
+			Expected: "id " + h.Config.ID, Actual: actual})
 	}
 	// And it is delivered to.
 	answer(ctx, t, c, task)
@@ -78,5 +78,5 @@ var _ = suites.Spec("PUSH-009", func(ctx context.Context, t *suites.T) {
 		notDelivered(t, h, task.ID, "the terminal state "+string(ended.Status.State)+" (after the restart)", time.Since(waited))
 	}
 	checkBodies(t, h, task.ID, task.ContextID)
-	t.Observe("pushes", describe(h.deliveries(t)))
+	t.Observe("pushes", describe(h.Deliveries(t)))
 })

@@ -42,19 +42,19 @@ var _ = suites.Spec("PUSH-007", func(ctx context.Context, t *suites.T) {
 	needPush(t)
 	c := t.Client()
 	h := newHook(t, "Bearer")
-	t.Env.Webhook.Script(h.token, webhook.Script{First: failFirst, Status: 503})
+	t.Env.Webhook.Script(h.Token, webhook.Script{First: failFirst, Status: 503})
 	task := start(ctx, t, c, workingScript, h)
 	defer endTask(ctx, c, task)
-	_, ended := follow(ctx, t, c, task.ID, h.acked)
+	_, ended := follow(ctx, t, c, task.ID, h.Acked)
 	// The events the failed attempts carried, and whether each arrived.
 	outstanding := func() (failed []string, missing []string) {
 		ok := map[string]bool{}
-		for _, d := range h.deliveries(t) {
+		for _, d := range h.Deliveries(t) {
 			if d.Trusted() && d.Acknowledged() {
 				ok[eventKey(d)] = true
 			}
 		}
-		for _, d := range h.deliveries(t) {
+		for _, d := range h.Deliveries(t) {
 			if d.Scripted {
 				k := eventKey(d)
 				failed = append(failed, k)
@@ -69,7 +69,7 @@ var _ = suites.Spec("PUSH-007", func(ctx context.Context, t *suites.T) {
 	deadline := began.Add(t.Patience())
 	for {
 		failed, missing := outstanding()
-		if len(failed) >= failFirst && len(missing) == 0 && h.pushed(t, task.ID, isTerminal) {
+		if len(failed) >= failFirst && len(missing) == 0 && h.Pushed(t, task.ID, isTerminal) {
 			break
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
@@ -77,7 +77,7 @@ var _ = suites.Spec("PUSH-007", func(ctx context.Context, t *suites.T) {
 		}
 		pause(ctx, suites.Poll)
 	}
-	ds := h.deliveries(t)
+	ds := h.Deliveries(t)
 	t.Observe("pushes", describe(ds))
 	if len(ds) == 0 {
 		notDelivered(t, h, task.ID, "any push (the receiver was to answer the first "+fmt.Sprint(failFirst)+" with 503)", time.Since(began))
@@ -116,7 +116,7 @@ var _ = suites.Spec("PUSH-007", func(ctx context.Context, t *suites.T) {
 	}
 	t.Observe("duplicates", fmt.Sprintf("%d (allowed: delivery is at least once) %s", len(dups), strings.Join(dups, "; ")))
 	failed, missing := outstanding()
-	if len(failed) < failFirst && !h.pushed(t, task.ID, isTerminal) {
+	if len(failed) < failFirst && !h.Pushed(t, task.ID, isTerminal) {
 		// Not even enough attempts arrived to fail them all: nothing to judge
 		// about retries beyond the loss below.
 		t.Observe("failed-attempts", fmt.Sprint(len(failed)))
@@ -126,12 +126,12 @@ var _ = suites.Spec("PUSH-007", func(ctx context.Context, t *suites.T) {
 			Expected: "the event (" + k + ") the receiver answered 503 retried until it is acknowledged",
 			Actual:   fmt.Sprintf("never acknowledged within %s after the task ended", t.Patience().Round(time.Millisecond))})
 	}
-	if !h.pushed(t, task.ID, isTerminal) {
+	if !h.Pushed(t, task.ID, isTerminal) {
 		t.Record(invariants.Violation{Invariant: "push-retry", Where: "config of task " + task.ID,
 			Expected: "the terminal state " + string(ended.Status.State) + " pushed and acknowledged",
 			Actual:   describe(ds)})
 	}
-	if len(failed) < failFirst && len(missing) == 0 && h.pushed(t, task.ID, isTerminal) {
+	if len(failed) < failFirst && len(missing) == 0 && h.Pushed(t, task.ID, isTerminal) {
 		t.Indeterminate("only %d push attempt(s) arrived before the terminal one was acknowledged, so no failed push was there to retry (the task had too few events after the config)", len(failed))
 	}
 })

@@ -1,0 +1,204 @@
+package suites
+
+import (
+	"encoding/base64"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/internal/invariants"
+	"github.com/a2a-conform/a2a-conform/internal/webhook"
+)
+
+// PushHook is one push config of a spec's own, in whatever suite: a receiver
+// token claimed for the spec, credentials invented for it (redacted from
+// every report) that the receiver requires, and the config to register.
+// Every config the harness registers carries credentials of its own, so that
+// every delivery to it can be checked against them, before and after any
+// change of the deployment (scenario 1: an agent that signs pushes the
+// card's way after a rotation).
+type PushHook struct {
+	// Token is the receiver token (the URL's last segment).
+	Token string
+	// Auth is the Authorization header the receiver requires.
+	Auth string
+	// Config is the config as registered; its TaskID and ID are filled in
+	// once the agent accepted it.
+	Config a2a.TaskPushNotificationConfig
+	// Acked is when the agent acknowledged the config.
+	Acked time.Time
+}
+
+// NewPushHook makes a config for the run's receiver with scheme ("Bearer"
+// or "Basic") and fresh credentials and token. The run must have a receiver
+// (Env.Webhook).
+func (t *T) NewPushHook(scheme string) *PushHook {
+	token := t.WebhookToken()
+	secret := "a2a-conform-push-" + webhook.NewToken()
+	if strings.EqualFold(scheme, "Basic") {
+		secret = base64.StdEncoding.EncodeToString([]byte("a2a-conform:" + webhook.NewToken()))
+	}
+	tok := "a2a-conform-token-" + webhook.NewToken()
+	if t.Env.Transcript != nil {
+		t.Env.Transcript.AddSecret(secret, tok)
+	}
+	h := &PushHook{Token: token, Auth: scheme + " " + secret, Config: a2a.TaskPushNotificationConfig{
+		URL: t.Env.Webhook.URL(token), Token: tok,
+		Authentication: &a2a.AuthenticationInfo{Scheme: scheme, Credentials: secret}}}
+	t.Env.Webhook.Authorize(token, h.Auth)
+	return h
+}
+
+// For returns a copy of the hook's config naming taskID, to register.
+func (h *PushHook) For(taskID string) *a2a.TaskPushNotificationConfig {
+	cfg := h.Config
+	cfg.TaskID = taskID
+	return &cfg
+}
+
+// Accepted records that the agent accepted the config for taskID (got is
+// the agent's answer, which may carry the config's id).
+func (h *PushHook) Accepted(taskID string, got *a2a.TaskPushNotificationConfig) {
+	h.Acked = time.Now()
+	h.Config.TaskID = taskID
+	if got != nil && got.ID != "" {
+		h.Config.ID = got.ID
+	}
+}
+
+// Deliveries are the POSTs to the hook so far, trusted or not.
+func (h *PushHook) Deliveries(t *T) []webhook.Delivery { return t.Env.Webhook.Deliveries(h.Token) }
+
+// Acknowledged are the trusted deliveries the receiver acknowledged.
+func (h *PushHook) Acknowledged(t *T) []webhook.Delivery {
+	var out []webhook.Delivery
+	for _, d := range h.Deliveries(t) {
+		if d.Trusted() && d.Acknowledged() {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// States lists the states of taskID that the hook's acknowledged deliveries
+// carried. A delivery about another task never counts (PushBodies reports
+// it).
+func (h *PushHook) States(t *T, taskID string) []a2a.TaskState {
+	var out []a2a.TaskState
+	for _, d := range h.Acknowledged(t) {
+		if s, ok := d.Resp.State(); ok && d.TaskID() == taskID {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Pushed reports whether a trusted, acknowledged delivery to the hook carried
+// a state of taskID that ok accepts.
+func (h *PushHook) Pushed(t *T, taskID string, ok func(a2a.TaskState) bool) bool {
+	for _, s := range h.States(t, taskID) {
+		if ok(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// PushBodies returns a violation for every delivery to the hook that is not
+// a valid one-member StreamResponse about taskID (and contextID, when not
+// empty), or that does not carry the config's own credentials. where names
+// the spec's situation (e.g. "after the roll"), and is prefixed to each.
+func (t *T) PushBodies(h *PushHook, taskID, contextID, where string) []invariants.Violation {
+	var out []invariants.Violation
+	for _, d := range h.Deliveries(t) {
+		at := fmt.Sprintf("push #%d to config %s of task %s", d.Attempt, orNone(h.Config.ID), taskID)
+		if where != "" {
+			at = where + ": " + at
+		}
+		switch d.Untrusted {
+		case webhook.Unauthenticated:
+			out = append(out, invariants.Violation{Invariant: "push-credentials", Where: at,
+				Expected: "Authorization: " + h.Config.Authentication.Scheme + " <the config's own credentials> (§4.3.3: the credentials given in the task's push config)",
+				Actual:   RedactedAuth(d.Header.Get("Authorization"))})
+			continue
+		case webhook.OverCap:
+			out = append(out, invariants.Violation{Invariant: "push-body", Where: at,
+				Expected: fmt.Sprintf("a StreamResponse of at most %d bytes", webhook.MaxBody), Actual: "a larger body"})
+			continue
+		}
+		for _, v := range d.Invalid {
+			v.Where = at + " body " + v.Where
+			out = append(out, v)
+		}
+		if d.DecodeErr != nil || len(d.Invalid) > 0 {
+			continue
+		}
+		if got := d.TaskID(); got != taskID {
+			out = append(out, invariants.Violation{Invariant: "push-body", Where: at,
+				Expected: "an event about task " + taskID + " (the config's task)", Actual: "an event about task " + fmt.Sprintf("%q", got)})
+		}
+		if su := d.Resp.StatusUpdate; su != nil && contextID != "" && su.ContextID != contextID {
+			out = append(out, invariants.Violation{Invariant: "push-body", Where: at,
+				Expected: "contextId " + contextID, Actual: fmt.Sprintf("%q", su.ContextID)})
+		}
+	}
+	return out
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(no id)"
+	}
+	return s
+}
+
+// RedactedAuth shows the scheme of an Authorization header the agent sent,
+// never its credentials.
+func RedactedAuth(got string) string {
+	if got == "" {
+		return "no Authorization header"
+	}
+	scheme, _, _ := strings.Cut(got, " ")
+	return fmt.Sprintf("Authorization with scheme %q and other credentials (%d bytes)", Cut(scheme, 40), len(got))
+}
+
+// DescribeDeliveries summarises what reached a hook, for a reason or an
+// observation.
+func DescribeDeliveries(ds []webhook.Delivery) string {
+	if len(ds) == 0 {
+		return "nothing arrived"
+	}
+	var parts []string
+	for _, d := range ds {
+		p := fmt.Sprintf("#%d HTTP %d", d.Attempt, d.Status)
+		if s, ok := d.Resp.State(); ok {
+			p += " " + string(s)
+		} else if m := d.Resp.Members(); len(m) > 0 {
+			p += " " + strings.Join(m, "+")
+		}
+		if d.Untrusted != "" {
+			p += " (" + d.Untrusted + ")"
+		}
+		parts = append(parts, p)
+	}
+	return fmt.Sprintf("%d POSTs: %s", len(ds), Cut(strings.Join(parts, ", "), 600))
+}
+
+// RefusesWebhookURL is the one rule, in every suite, for an agent's refusal
+// of the harness's receiver URL itself: an A2A invalid-params error (or a
+// bare HTTP 400 of no A2A kind). Agents SHOULD keep loopback and private
+// addresses out (§13.2), so such a refusal is the harness's problem, not the
+// agent's: the part that needed the config could not run (WebhookURLRefused).
+func RefusesWebhookURL(err error) bool {
+	ce, ok := client.AsError(err)
+	return ok && ce.Class == client.A2A && (ce.Code == a2a.CodeInvalidParams || (ce.HTTPStatus == 400 && ce.Kind == ""))
+}
+
+// WebhookURLRefused is the reason given when the agent refused the
+// receiver's URL (RefusesWebhookURL): what to give the run instead.
+func (t *T) WebhookURLRefused(url, op string, err error) string {
+	return fmt.Sprintf("the agent refused the harness's receiver URL %s as a webhook (%s: %s); agents SHOULD refuse loopback and private addresses (§13.2), so give the run a --webhook-url this agent accepts.",
+		url, op, ErrText(err))
+}
