@@ -283,3 +283,43 @@ func TestParallelRunGivesTheSerialVerdicts(t *testing.T) {
 		}
 	}
 }
+
+// Against an agent whose tasks take seconds, LIFE-014 stops racing once each
+// side has the trials its bound needs (after its budget) instead of running
+// all 200: it took 37 s of a 41 s run before (issue 17, section 5). It still
+// passes the clean agent and catches the fault, and states how many trials
+// it ran. Against the fast reference agent every trial runs.
+func TestRaceStopsOnceBothSidesHaveTheirTrials(t *testing.T) {
+	if testing.Short() {
+		t.Skip("races a slow agent")
+	}
+	t.Parallel()
+	cfg := promptMapConfig(t, "slow", "complete")
+	for _, c := range []struct {
+		fault string
+		want  reports.Verdict
+	}{{"", reports.Pass}, {"cancel-then-complete", reports.Fail}} {
+		var faults []string
+		if c.fault != "" {
+			faults = []string{c.fault}
+		}
+		r := runVariant(t, slowAgent(time.Second, faults...), "--config", cfg, "--focus", "LIFE-014", "--seed", "4")
+		res := result(t, r, "LIFE-014")
+		if res.Verdict != c.want {
+			t.Errorf("LIFE-014 on a slow agent, faults %v: %s (%s), want %s\n%v", faults, res.Verdict, res.Reason, c.want, res.Observations)
+			continue
+		}
+		if c.fault != "" {
+			continue // a fail may end the race at any point
+		}
+		n, err := strconv.Atoi(res.Observations["race.trials"])
+		if err != nil || n >= 200 || res.Observations["race.stopped"] == "" {
+			t.Errorf("LIFE-014 on a slow agent ran %q trials, stopped: %q; want fewer than 200 and the reason it stopped", res.Observations["race.trials"], res.Observations["race.stopped"])
+		}
+	}
+	r := runVariant(t, fakes.Options{}, "--focus", "LIFE-014", "--seed", "4")
+	res := result(t, r, "LIFE-014")
+	if res.Verdict != reports.Pass || res.Observations["race.trials"] != "200" || res.Observations["race.stopped"] != "" {
+		t.Errorf("LIFE-014 on the fast reference agent: %s, %s trials, stopped %q; want pass with all 200", res.Verdict, res.Observations["race.trials"], res.Observations["race.stopped"])
+	}
+}
