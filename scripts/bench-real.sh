@@ -8,9 +8,13 @@
 #            as TestJSSDKAgentInstances runs it;
 #   slow-3s  every suite against the reference agent made slow: every step
 #            DELAY (default 1s, so a task takes about 3 s), driven by the
-#            prompt map instead of the directive, as an LLM agent would be.
+#            prompt map instead of the directive, as an LLM agent would be;
+#   slow-3s-x3  --suite rollout,lifecycle against three instances of that
+#            slow reference agent on one SQLite store, rolled to a next
+#            generation, so the rollout specs meet a slow agent too.
 # For each run: wall time, verdicts, and the slowest specs by durationMs
-# (report.json). Traffic stays on 127.0.0.1.
+# (report.json), after the machine's load average (the figures are only
+# comparable at a similar load). Traffic stays on 127.0.0.1.
 # Usage: scripts/bench-real.sh [RUNS] [DELAY] [TOP]   (RUNS of each, default 1)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,6 +42,8 @@ js1=("--agent-cmd" "'$node' '$agent' --port {port}" "--seed" "12")
 js3cmd="'$node' '$agent' --port {port} --store {store} --name js-sdk-{instance}"
 js3=("--suite" "rollout,lifecycle" "--agent-cmd" "$js3cmd" "--agent-cmd-next" "$js3cmd --card-version 1.{generation}.0" "--instances" "3" "--seed" "12")
 slow=("--agent-cmd" "'$bin' fake --listen 127.0.0.1:{port} --delay $delay --prompt-map --no-directive" "--config" "$work/prompt-map.yaml" "--seed" "12")
+slowcmd="'$bin' fake --listen 127.0.0.1:{port} --store sqlite:{store} --name slow-{instance} --generation {generation} --delay $delay --prompt-map --no-directive"
+slow3=("--suite" "rollout,lifecycle" "--agent-cmd" "$slowcmd" "--agent-cmd-next" "$slowcmd" "--instances" "3" "--config" "$work/prompt-map.yaml" "--seed" "12")
 
 bench() {
   local name=$1 i=$2
@@ -52,15 +58,18 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 wall = float(sys.argv[3]) - float(sys.argv[2])
 v = r["summary"]["byVerdict"]
-print(f"{sys.argv[4]} run {sys.argv[5]}: wall {wall:.1f} s; " + ", ".join(f"{k}={v[k]}" for k in sorted(v) if v[k]))
+load = open("/proc/loadavg").read().split()[0]
+print(f"{sys.argv[4]} run {sys.argv[5]}: wall {wall:.1f} s (load {load} after); " + ", ".join(f"{k}={v[k]}" for k in sorted(v) if v[k]))
 slow = sorted(r["results"], key=lambda x: -x["durationMs"])[: int(sys.argv[6])]
 print("   slowest: " + "  ".join(f"{x['id']} {x['durationMs']/1000:.1f}s" for x in slow))
 PY
 }
 
+echo "load average before the runs: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)"
 for i in $(seq 1 "$runs"); do
   bench js-1 "$i" "${js1[@]}"
   bench js-3 "$i" "${js3[@]}"
   bench slow-3s "$i" "${slow[@]}"
+  bench slow-3s-x3 "$i" "${slow3[@]}"
 done
 echo "(reports in $work)"
