@@ -243,7 +243,8 @@ class DirectiveExecutor {
 
   // cancelTask stops the script and publishes CANCELED. The check and the
   // publication happen in one turn of the event loop, so no script step can
-  // slip in between; the SDK's stores keep the first terminal state.
+  // slip in between; the SDK's ResultManager then ignores a status update
+  // that would move the stored terminal task to another state.
   async cancelTask(taskId, bus) {
     const run = this.runs.get(taskId);
     if (run) run.stopped = true;
