@@ -7,9 +7,10 @@
 //
 //   - TestJSSDKAgent: one instance, tasks in the SDK's in-memory store,
 //     compared with baseline.json;
-//   - TestJSSDKAgentInstances: three instances sharing the agent's file
-//     store behind the harness's balancer, rolled by the rollout suite to a
-//     next build (--agent-cmd-next, another card version), compared with
+//   - TestJSSDKAgentInstances: three instances sharing the SDK's own
+//     database stores (@a2a-js/sdk/server/database on one SQLite file)
+//     behind the harness's balancer, rolled by the rollout suite to a next
+//     build (--agent-cmd-next, another card version), compared with
 //     baseline-instances.json.
 //
 // In each baseline every non-pass carries a one-line reason citing
@@ -22,6 +23,7 @@ package interop
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -60,8 +62,10 @@ const (
 // cancel crosses to a third instance's stream.
 const instances = 3
 
-// npmCITimeout bounds `npm ci`; from the npm cache it takes seconds.
-const npmCITimeout = 3 * time.Minute
+// npmCITimeout bounds `npm ci`: seconds from the npm cache with
+// better-sqlite3's prebuilt binary, about two minutes on 2 cores when
+// better-sqlite3 must be built from source.
+const npmCITimeout = 6 * time.Minute
 
 // runTimeout bounds one harness run (about 15 s for one instance and 25 s
 // for three on the 2-core machine).
@@ -107,7 +111,8 @@ func TestJSSDKAgent(t *testing.T) {
 }
 
 // TestJSSDKAgentInstances runs the agent as a deployment: three instances
-// sharing tasks and push configs through the agent's file store ({store}),
+// sharing tasks and push configs through the SDK's database stores on one
+// SQLite file ({store}),
 // behind the harness's balancer, with every suite, the rollout suite
 // included. The rollout suite replaces the instances by a next build
 // (--agent-cmd-next) that serves another card version, {generation} in it,
@@ -218,19 +223,58 @@ var (
 // says, and returns what went wrong ("" when nothing did). It prefers the
 // npm cache; without network or cache the tests cannot run, which is a skip
 // outside CI.
+//
+// npm ci removes node_modules and installs again, and better-sqlite3 is a
+// native module: where its prebuilt binary cannot be downloaded (GitHub is
+// out of reach, as on the development machine), npm builds it from source,
+// which takes about two minutes on 2 cores. So once an install succeeded,
+// npmCI writes a stamp into node_modules (the lockfile's hash and node's
+// version and ABI), and skips npm ci while the stamp matches: a changed
+// lockfile or another node installs again; npm ci's own wipe of
+// node_modules removes the stamp with everything else.
 func npmCI(npm, dir string) string {
+	want, err := installStamp(dir)
+	if err != nil {
+		return err.Error()
+	}
+	stamp := filepath.Join(dir, "node_modules", ".a2a-conform-installed")
+	if got, err := os.ReadFile(stamp); err == nil && string(got) == want {
+		return ""
+	}
 	cmd := exec.Command(npm, "ci", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error")
 	cmd.Dir = dir
 	cmd.WaitDelay = 5 * time.Second
 	var outb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &outb, &outb
 	timer := time.AfterFunc(npmCITimeout, func() { _ = cmd.Process.Kill() })
-	err := cmd.Run()
+	err = cmd.Run()
 	timer.Stop()
 	if err != nil {
-		return fmt.Sprintf("npm ci in %s failed (%v): is the npm registry or cache reachable?\n%s", dir, err, outb.String())
+		return fmt.Sprintf("npm ci in %s failed (%v): is the npm registry or cache reachable? better-sqlite3 builds from source where its prebuilt binary cannot be fetched, which needs python3, make and g++\n%s", dir, err, outb.String())
+	}
+	if err := os.WriteFile(stamp, []byte(want), 0o644); err != nil {
+		return err.Error()
 	}
 	return ""
+}
+
+// installStamp names what an install in dir was made from: the lockfile's
+// hash, and the node that runs the agent (its version and module ABI, which
+// a native module is built for).
+func installStamp(dir string) (string, error) {
+	lock, err := os.ReadFile(filepath.Join(dir, "package-lock.json"))
+	if err != nil {
+		return "", err
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return "", err
+	}
+	out, err := exec.Command(node, "-p", "process.version + ' abi ' + process.versions.modules + ' ' + process.arch").Output()
+	if err != nil {
+		return "", fmt.Errorf("node -p: %v", err)
+	}
+	return fmt.Sprintf("package-lock.json sha256 %x\nnode %s", sha256.Sum256(lock), strings.TrimSpace(string(out))), nil
 }
 
 // run runs the CLI in a child process and returns its report.

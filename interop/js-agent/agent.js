@@ -2,18 +2,24 @@
 // A small A2A v1.0 agent built on the official JS SDK (@a2a-js/sdk), with the
 // a2a-conform directive extension (docs/directive-extension.md). It is the
 // third-party agent a2a-conform's interop test runs every suite against: the
-// SDK does the protocol (both bindings, card, store, streams, push); this file
-// scripts tasks, as a vendor's test build would, and with --store adds what a
-// deployment of several instances adds to the SDK (../README.md).
+// SDK does the protocol (both bindings, card, stores, streams, push); this
+// file scripts tasks, as a vendor's test build would (../README.md).
 //
-//   node agent.js --port 8080 [--host 127.0.0.1] [--store DIR] [--name NAME]
+//   node agent.js --port 8080 [--host 127.0.0.1] [--store FILE] [--name NAME]
 //                 [--card-version V] [--drain-ms N]
 //
-// --store DIR shares tasks and push configs between instances through the
-// file system (filestore.js, with its limits), and a SubscribeToTask for a
-// task running on another instance follows it through that store; without
-// it everything lives in memory. --card-version sets the card's version, so
-// that a next build (a2a-conform --agent-cmd-next) serves another card.
+// Without --store the tasks and push configs live in the SDK's in-memory
+// stores, the SDK as it ships. --store FILE puts them in the SDK's own
+// database stores (@a2a-js/sdk/server/database: DatabaseTaskStore and
+// DatabasePushNotificationStore) on the SQLite file FILE, through kysely and
+// better-sqlite3, as a vendor deploys several instances: every instance
+// started with the same FILE shares them. The tables are made by the SDK's
+// own migration tool (a2a-db upgrade), run by the first instance that finds
+// them missing. Nothing else is shared: the SDK has no event bus across
+// processes, and this agent adds none, so a cancel or a subscription made
+// through another instance than the one running the task gets the SDK's own
+// behaviour. --card-version sets the card's version, so that a next build
+// (a2a-conform --agent-cmd-next) serves another card.
 // SIGTERM drains: no new connections, running scripts and push deliveries
 // get --drain-ms to finish (default 4000, inside the 5 s the process driver
 // waits before SIGKILL); a script still running then ends FAILED.
@@ -27,7 +33,9 @@ import {
 } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import { RequestMalformedError, TaskNotFoundError, UnsupportedOperationError } from "@a2a-js/sdk/errors";
-import { FilePushNotificationStore, FileTaskStore } from "./filestore.js";
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import { fileURLToPath } from "node:url";
 
 const DIRECTIVE_URI = "https://a2a-conform.dev/extensions/directive/v1";
 const DIRECTIVE_KEY = "a2aConformDirective";
@@ -35,10 +43,6 @@ const DIRECTIVE_VERSIONS = [1];
 const MAX_DELAY_MS = 600000;
 const MAX_CHUNKS = 100;
 const MAX_TEXT_BYTES = 64 * 1024;
-// How often a subscription to a task running on another instance reads the
-// shared store: well under the 150 ms steps of the harness's cross-instance
-// scripts, so no state is skipped.
-const FOLLOW_POLL_MS = 25;
 
 const State = { SUBMITTED: 1, WORKING: 2, COMPLETED: 3, FAILED: 4, CANCELED: 5, INPUT_REQUIRED: 6, REJECTED: 7, AUTH_REQUIRED: 8 };
 const TERMINAL = new Set([State.COMPLETED, State.FAILED, State.CANCELED, State.REJECTED]);
@@ -65,7 +69,7 @@ function parseArgs(argv) {
       case "--name": opts.name = value; break;
       case "--card-version": opts.cardVersion = value; break;
       case "--drain-ms": opts.drainMs = Number(value); break;
-      default: throw new Error(`unknown flag ${flag} (usage: agent.js --port N [--host H] [--store DIR] [--name NAME] [--card-version V] [--drain-ms N])`);
+      default: throw new Error(`unknown flag ${flag} (usage: agent.js --port N [--host H] [--store FILE] [--name NAME] [--card-version V] [--drain-ms N])`);
     }
   }
   if (!Number.isInteger(opts.port) || opts.port <= 0 || opts.port > 65535) throw new Error("--port N is required");
@@ -181,23 +185,14 @@ class DirectiveExecutor {
       run.last = { taskId, contextId, status: status(state, message), metadata: undefined };
       bus.publish(AgentEvent.statusUpdate(run.last));
     };
-    // Another instance may have canceled the task in the shared store. A
-    // cancel on this instance may arrive while the store is read, so
-    // run.stopped is checked again after the read: the caller publishes in
-    // the same turn of the event loop as that last check. A terminal state
-    // another instance stored is published here too, so that this
-    // instance's streams and push configs see the task end.
-    const stopped = async () => {
-      if (run.stopped) return true;
-      const t = await this.taskStore.load(taskId, ctx.context);
-      if (run.stopped) return true;
-      if (t === undefined || !TERMINAL.has(t.status?.state)) return false;
-      run.stopped = true;
-      run.last = { taskId, contextId, status: t.status, metadata: undefined };
-      bus.publish(AgentEvent.statusUpdate(run.last));
-      return true;
-    };
-
+    // Only a cancel made on this instance stops the script (cancelTask
+    // below, called by the SDK with this instance's event bus). A cancel made
+    // through another instance finds no bus there: the SDK stores CANCELED
+    // in the shared store and tells no one, and this script runs on. That is
+    // the SDK's own behaviour on several instances, kept on purpose: the
+    // interop baseline is about the SDK as vendors deploy it (../README.md,
+    // "A cancel through another instance").
+    const stopped = () => run.stopped;
     try {
       if (ctx.task) {
         // A follow-up to an interrupted task: the SDK wants a task event
@@ -215,13 +210,13 @@ class DirectiveExecutor {
           metadata: undefined,
         }));
         await sleep(d.delayMs);
-        if (await stopped()) return;
+        if (stopped()) return;
         publishStatus(State.WORKING);
       }
       const artifactId = crypto.randomUUID();
       for (let i = 1; i <= d.chunks; i++) {
         await sleep(d.delayMs);
-        if (await stopped()) return;
+        if (stopped()) return;
         bus.publish(AgentEvent.artifactUpdate({
           taskId,
           contextId,
@@ -232,7 +227,7 @@ class DirectiveExecutor {
         }));
       }
       await sleep(d.delayMs);
-      if (await stopped()) return;
+      if (stopped()) return;
       const final = OUTCOMES[d.outcome];
       const sentence = {
         [State.FAILED]: "the directive asked this task to fail",
@@ -248,7 +243,8 @@ class DirectiveExecutor {
 
   // cancelTask stops the script and publishes CANCELED. The check and the
   // publication happen in one turn of the event loop, so no script step can
-  // slip in between; the SDK's stores keep the first terminal state.
+  // slip in between; the SDK's ResultManager then ignores a status update
+  // that would move the stored terminal task to another state.
   async cancelTask(taskId, bus) {
     const run = this.runs.get(taskId);
     if (run) run.stopped = true;
@@ -298,8 +294,6 @@ class DirectiveRequestHandler extends DefaultRequestHandler {
   constructor(card, store, executor, ...rest) {
     super(card, store, executor, ...rest);
     this.store = store;
-    // Set with --store: tasks may run on another instance.
-    this.shared = false;
   }
 
   async precheck(params, context) {
@@ -320,70 +314,6 @@ class DirectiveRequestHandler extends DefaultRequestHandler {
   async *sendMessageStream(params, context) {
     await this.precheck(params, context);
     yield* super.sendMessageStream(params, context);
-  }
-
-  // SubscribeToTask. The SDK's event buses live in one process: for a task
-  // whose script runs on another instance it returns the snapshot and ends
-  // the stream while the task is still working. With the shared store this
-  // agent follows such a task through the store instead, until it ends or is
-  // interrupted (a2a-v1.md §3.1.6: the Task, then its updates, then the
-  // stream closes). Everything else is the SDK's own path. The check for a
-  // local bus, the snapshot and the follower's starting point are one read
-  // in one turn of the event loop (the store is synchronous), so nothing
-  // falls between the snapshot and the first update.
-  async *resubscribe(params, context) {
-    const taskId = params?.id;
-    if (!this.shared || !this.agentCard.capabilities?.streaming || !taskId || this.eventBusManager.getByTaskId(taskId, context)) {
-      yield* super.resubscribe(params, context);
-      return;
-    }
-    const task = await this.store.load(taskId, context);
-    if (!task || !RUNNING.has(task.status?.state)) {
-      yield* super.resubscribe(params, context);
-      return;
-    }
-    yield { payload: { $case: "task", value: task } };
-    let prev = task;
-    for (;;) {
-      await sleep(FOLLOW_POLL_MS);
-      const now = await this.store.load(taskId, context);
-      if (!now) return;
-      yield* changes(prev, now);
-      prev = now;
-      if (!RUNNING.has(now.status?.state)) return;
-    }
-  }
-}
-
-// The states in which a script is running somewhere, so updates will come.
-const RUNNING = new Set([State.SUBMITTED, State.WORKING]);
-
-// changes yields the stream events that take a subscriber from task prev to
-// task now, as the running instance's bus published them: new artifact parts
-// as chunks (appended to what prev held, or the whole artifact when it is new
-// or was replaced), then the new status. Which chunk was the last is not in
-// the task; a chunk seen together with a terminal state is marked last.
-function* changes(prev, now) {
-  const taskId = now.id;
-  const contextId = now.contextId;
-  const terminal = TERMINAL.has(now.status?.state);
-  const before = new Map((prev.artifacts ?? []).map((a) => [a.artifactId, a]));
-  for (const a of now.artifacts ?? []) {
-    const old = before.get(a.artifactId);
-    const had = old?.parts?.length ?? 0;
-    const parts = a.parts ?? [];
-    const extends_ = old !== undefined && had <= parts.length && JSON.stringify(parts.slice(0, had)) === JSON.stringify(old.parts ?? []);
-    if (extends_ && parts.length === had && JSON.stringify(a) === JSON.stringify(old)) continue;
-    const append = extends_ && had > 0;
-    yield {
-      payload: {
-        $case: "artifactUpdate",
-        value: { taskId, contextId, artifact: { ...a, parts: append ? parts.slice(had) : parts }, append, lastChunk: terminal, metadata: undefined },
-      },
-    };
-  }
-  if (JSON.stringify(now.status) !== JSON.stringify(prev.status)) {
-    yield { payload: { $case: "statusUpdate", value: { taskId, contextId, status: now.status, metadata: undefined } } };
   }
 }
 
@@ -406,6 +336,85 @@ class TrackingSender {
 }
 
 // ---- the server ----------------------------------------------------------
+
+// databaseStores opens the SQLite file with the SDK's database stores, as the
+// SDK's README describes: the caller builds the Kysely instance (here on
+// better-sqlite3), the stores name their tables, and the tables are made by
+// the SDK's migration tool beforehand. The driver packages are loaded only
+// here, so an instance without --store never needs them.
+async function databaseStores(file) {
+  await migrate(file);
+  const [{ DatabasePushNotificationStore, DatabaseTaskStore }, { Kysely, SqliteDialect }, { default: Database }] = await Promise.all([
+    import("@a2a-js/sdk/server/database"),
+    import("kysely"),
+    import("better-sqlite3"),
+  ]);
+  // Several processes write the one file: WAL lets readers and a writer
+  // overlap, and a writer that finds the file locked waits up to 5 s
+  // (better-sqlite3's busy timeout) instead of failing at once. synchronous
+  // NORMAL is SQLite's advice for WAL: a commit survives the process dying,
+  // and only a power loss may undo the last ones; FULL's fsync per commit
+  // cost 1.8 ms a save here, against 0.4 ms. These are the operator's
+  // settings of a SQLite deployment; the stores take the connection as it is.
+  const sqlite = new Database(file, { timeout: 5000 });
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = NORMAL");
+  const db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { taskStore: new DatabaseTaskStore(db), pushStore: new DatabasePushNotificationStore(db) };
+}
+
+// The SDK's schema tool, a2a-db (its package's bin), run with this node.
+const A2A_DB = fileURLToPath(new URL("./node_modules/@a2a-js/sdk/dist/cli/a2a_db.js", import.meta.url));
+// How long an instance waits for another one's migration, and after how long
+// a lock file left behind by a crashed instance counts as stale.
+const MIGRATE_WAIT_MS = 30000;
+const MIGRATE_STALE_MS = 30000;
+
+// migrate makes the stores' tables with `a2a-db upgrade` unless they are
+// there. The instances of a deployment start together on one file, and two
+// upgrades at once would both try to create the tables (the migrator's lock
+// does nothing on SQLite), so the upgrade runs under a lock file beside the
+// database (O_EXCL create); whoever gets it second finds the tables made.
+async function migrate(file) {
+  const lock = `${file}.migrate.lock`;
+  const deadline = Date.now() + MIGRATE_WAIT_MS;
+  for (;;) {
+    try {
+      fs.closeSync(fs.openSync(lock, "wx"));
+      break;
+    } catch (err) {
+      if (err.code !== "EEXIST") throw err;
+      const st = fs.statSync(lock, { throwIfNoEntry: false });
+      if (st && Date.now() - st.mtimeMs > MIGRATE_STALE_MS) fs.rmSync(lock, { force: true });
+      else if (Date.now() > deadline) throw new Error(`${lock}: another instance's migration held it for more than ${MIGRATE_WAIT_MS} ms`);
+      else await sleep(20);
+    }
+  }
+  try {
+    if (await tablesExist(file)) return;
+    await new Promise((resolve, reject) => {
+      execFile(process.execPath, [A2A_DB, "upgrade", "--url", `sqlite:${file}`], (err, stdout, stderr) => {
+        if (err) reject(new Error(`a2a-db upgrade --url sqlite:${file}: ${err.message}\n${stdout}${stderr}`));
+        else resolve();
+      });
+    });
+  } finally {
+    fs.rmSync(lock, { force: true });
+  }
+}
+
+async function tablesExist(file) {
+  if (!fs.existsSync(file)) return false;
+  const { default: Database } = await import("better-sqlite3");
+  const db = new Database(file, { readonly: true, timeout: 5000 });
+  try {
+    const n = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('tasks', 'push_notification_configs')").get().n;
+    return n === 2;
+  } finally {
+    db.close();
+  }
+}
+
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
@@ -447,8 +456,7 @@ async function main() {
     signatures: [],
   };
 
-  const taskStore = opts.store ? new FileTaskStore(opts.store) : new InMemoryTaskStore();
-  const pushStore = opts.store ? new FilePushNotificationStore(opts.store) : new InMemoryPushNotificationStore();
+  const { taskStore, pushStore } = opts.store ? await databaseStores(opts.store) : { taskStore: new InMemoryTaskStore(), pushStore: new InMemoryPushNotificationStore() };
   const sender = new TrackingSender(new DefaultPushNotificationSender(pushStore));
   const executor = new DirectiveExecutor(taskStore);
   const handler = new DirectiveRequestHandler(
@@ -458,7 +466,6 @@ async function main() {
     // (§3.1.1 ContentTypeNotSupportedError); off by default in the SDK.
     { validateInputModes: true },
   );
-  handler.shared = Boolean(opts.store);
 
   const app = express();
   app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: handler }));
@@ -466,7 +473,7 @@ async function main() {
   app.use("/a2a/rest", restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
 
   const server = app.listen(opts.port, opts.host, () => {
-    console.log(`${opts.name}: serving A2A v1.0 on ${base} (store: ${opts.store || "memory"})`);
+    console.log(`${opts.name}: serving A2A v1.0 on ${base} (store: ${opts.store ? `SQLite ${opts.store}` : "memory"})`);
   });
   server.on("error", (err) => {
     console.error(`listen ${base}: ${err.message}`);
