@@ -147,7 +147,30 @@ func jsAgent(t *testing.T) (node, agent string) {
 
 // compare runs the CLI with args and compares every spec's verdict with
 // the baseline file (rewriting it first under UPDATE_BASELINE).
+//
+// A run whose verdicts drift from the baseline runs once more, and the test
+// fails only when the second run drifts too: on a loaded 2-core machine an
+// SDK task can finish before a spec's "still working" probe reaches it, and
+// the spec honestly says indeterminate; a real change of the SDK or of a
+// spec drifts in both runs (drifts of the first run are logged).
 func compare(t *testing.T, file string, args ...string) {
+	t.Helper()
+	problems, stdout := compareOnce(t, file, args...)
+	if len(problems) > 0 && os.Getenv("UPDATE_BASELINE") == "" {
+		t.Logf("%s: %d verdict(s) drifted from the baseline; running once more:\n  %s", file, len(problems), strings.Join(problems, "\n  "))
+		problems, stdout = compareOnce(t, file, args...)
+	}
+	for _, p := range problems {
+		t.Error(p)
+	}
+	if len(problems) > 0 {
+		t.Logf("the run printed:\n%s", stdout)
+	}
+}
+
+// compareOnce runs the CLI once and lists where its verdicts differ from
+// the baseline file.
+func compareOnce(t *testing.T, file string, args ...string) ([]string, string) {
 	t.Helper()
 	out := t.TempDir()
 	began := time.Now()
@@ -167,13 +190,13 @@ func compare(t *testing.T, file string, args ...string) {
 		base = readBaseline(t, file)
 	}
 
-	var ids []string
+	var ids, problems []string
 	for _, info := range suites.All() {
 		ids = append(ids, info.ID)
 	}
 	for id := range base.Specs {
 		if !slices.Contains(ids, id) {
-			t.Errorf("%s: in %s but no longer a registered spec (UPDATE_BASELINE=1 drops it)", id, file)
+			problems = append(problems, fmt.Sprintf("%s: in %s but no longer a registered spec (UPDATE_BASELINE=1 drops it)", id, file))
 		}
 	}
 	for _, id := range ids {
@@ -181,18 +204,17 @@ func compare(t *testing.T, file string, args ...string) {
 		res, ran := got[id]
 		switch {
 		case !ran:
-			t.Errorf("%s: not in the report", id)
+			problems = append(problems, fmt.Sprintf("%s: not in the report", id))
 		case !ok:
-			t.Errorf("%s: %s, and %s has no entry for it (UPDATE_BASELINE=1, then justify)", id, res.Verdict, file)
+			problems = append(problems, fmt.Sprintf("%s: %s, and %s has no entry for it (UPDATE_BASELINE=1, then justify)", id, res.Verdict, file))
 		case res.Verdict != want.Verdict:
-			t.Errorf("%s: verdict changed: %s says %s (%s), now %s: %s", id, file, want.Verdict, want.Why, res.Verdict, res.Reason)
+			problems = append(problems, fmt.Sprintf("%s: verdict changed: %s says %s (%s), now %s: %s", id, file, want.Verdict, want.Why, res.Verdict, res.Reason))
 		case want.Verdict != reports.Pass && (want.Why == "" || want.Why == todo):
-			t.Errorf("%s: %s with no justification in %s: %s", id, want.Verdict, file, res.Reason)
+			problems = append(problems, fmt.Sprintf("%s: %s with no justification in %s: %s", id, want.Verdict, file, res.Reason))
 		}
 	}
-	if t.Failed() {
-		t.Logf("the run printed:\n%s", stdout)
-	}
+	slices.Sort(problems)
+	return problems, stdout
 }
 
 // counts is the report's verdict counts, for the log.
