@@ -65,7 +65,8 @@ func (p *Process) Builds() (oldBuild, newBuild string) {
 }
 
 // RollOldBuild rolls to --agent-cmd's build unless the instances run it
-// already (a roll before, to --agent-cmd-next, left them on the next one).
+// already (a roll before, to --agent-cmd-next, left them on the next one,
+// or failed part way).
 func (p *Process) RollOldBuild(ctx context.Context) (int, bool, error) {
 	return p.rollToFirst(ctx)
 }
@@ -84,9 +85,9 @@ func (p *Process) RestoreBuild(ctx context.Context) (int, bool, error) {
 
 func (p *Process) rollToFirst(ctx context.Context) (int, bool, error) {
 	p.mu.Lock()
-	cur, first, gen := p.roll.cmd, p.roll.first, p.roll.gen
+	cur, first, gen, mixed := p.roll.cmd, p.roll.first, p.roll.gen, p.roll.unfinished
 	p.mu.Unlock()
-	if cur == first {
+	if cur == first && !mixed {
 		return gen, false, nil
 	}
 	p.log.line("[harness] rolling back to the first build (--agent-cmd)")

@@ -98,3 +98,41 @@ func TestProcessWithoutANextBuildHasNoNewBuild(t *testing.T) {
 		p.Close()
 	}
 }
+
+// A roll to the next build that fails part way (its second instance exits)
+// leaves the first slot on the next build: RestoreBuild still rolls every
+// slot back to --agent-cmd's.
+func TestProcessRestoreBuildAfterAFailedRoll(t *testing.T) {
+	ctx := context.Background()
+	next := "[ {instance} = 1 ] && exit 3; " + helperBuild("new")
+	p, err := topology.StartProcess(ctx, topology.ProcessOptions{Cmd: helperBuild("old"), Next: next, Instances: 2, Balance: true, Log: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if _, err := p.RollNewBuild(ctx); err == nil {
+		t.Fatal("RollNewBuild: the second instance exited, want an error")
+	}
+	pinned := func(k int) string {
+		req, _ := http.NewRequest(http.MethodGet, p.BalancerURL()+topology.CardPath, nil)
+		req.Header.Set(topology.PinHeader, fmt.Sprint(k))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err.Error()
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return strings.TrimSpace(string(b))
+	}
+	if got := pinned(0); !strings.Contains(got, `"new"`) {
+		t.Fatalf("slot 0 after the failed roll: %s, want the next build", got)
+	}
+	if _, rolled, err := p.RestoreBuild(ctx); err != nil || !rolled {
+		t.Fatalf("RestoreBuild after a failed roll: rolled %v, %v; want rolled", rolled, err)
+	}
+	for k := range 2 {
+		if got := pinned(k); !strings.Contains(got, `"old"`) {
+			t.Errorf("slot %d after RestoreBuild: %s, want the first build", k, got)
+		}
+	}
+}

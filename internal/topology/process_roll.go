@@ -23,6 +23,8 @@ type rollState struct {
 	lb    *Balancer
 	// cdn is the harness's CDN in front of lb (builds.go).
 	cdn *CDN
+	// unfinished says a roll failed part way: the slots may run two builds.
+	unfinished bool
 }
 
 // balance puts a load balancer, and the harness's CDN in front of it, in
@@ -203,6 +205,9 @@ func (p *Process) rollTo(ctx context.Context, tmpl string, at RollAt) (int, erro
 	p.mu.Lock()
 	gen := p.roll.gen + 1
 	n := len(p.instances)
+	// A roll that fails part way leaves some slots on tmpl's build: until
+	// one completes, the deployment is not the build cmd names.
+	p.roll.unfinished = true
 	p.mu.Unlock()
 	p.log.line(fmt.Sprintf("[harness] rolling %d instance(s) to generation %d", n, gen))
 	for k := 0; k < n; k++ {
@@ -237,7 +242,7 @@ func (p *Process) rollTo(ctx context.Context, tmpl string, at RollAt) (int, erro
 		p.stopWhile(old, draining)
 	}
 	p.mu.Lock()
-	p.roll.gen, p.roll.cmd = gen, tmpl
+	p.roll.gen, p.roll.cmd, p.roll.unfinished = gen, tmpl, false
 	p.mu.Unlock()
 	return gen, nil
 }

@@ -119,6 +119,7 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 		h[k] = vs
 	}
 	h.Set("A2A-Version", "1.0")
+	heldAt := time.Now()
 	etag, window, err := cdn.HoldCard(ctx, h)
 	if err != nil {
 		t.CouldNotRun("the CDN cannot keep the card (%v): an agent whose card no cache may keep cannot be served stale through a conforming cache.", err)
@@ -144,7 +145,7 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 		t.Indeterminate("the new build's card could not be read through the balancer after the rollout (%s)", cardText(live, lerr))
 	}
 	if nerr != nil || now.Header.Get("ETag") != etag || !bytes.Equal(now.Raw, held.Raw) {
-		t.Indeterminate("the CDN no longer served the held card after the rollout (%s; window %s, %s since the hold)", cardText(now, nerr), window, since(began))
+		t.Indeterminate("the CDN no longer served the held card after the rollout (%s; window %s, %s since the hold, the rollout took %s)", cardText(now, nerr), window, since(heldAt), since(began))
 	}
 	// What the new build dropped is what the held card claims and the live
 	// card no longer does: the spec acts on that, whatever the driver.
