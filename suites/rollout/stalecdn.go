@@ -107,7 +107,7 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 	rolled = true
 	gen, back, err := builds.RollOldBuild(ctx)
 	if err != nil {
-		t.Indeterminate("the rollout to the old build (%s) failed: %v", oldBuild, err)
+		t.Indeterminate("the rollout to the old build, %s, failed: %v", oldBuild, err)
 	}
 	if back {
 		t.Observe("previous-build", fmt.Sprintf("generation %d, %s, rolled to in %s before the hold", gen, oldBuild, since(began)))
@@ -137,7 +137,7 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 	began = time.Now()
 	gen, err = builds.RollNewBuild(ctx)
 	if err != nil {
-		t.Indeterminate("the rollout to the new build (%s) failed: %v", newBuild, err)
+		t.Indeterminate("the rollout to the new build, %s, failed: %v", newBuild, err)
 	}
 	live, lerr := fetchCard(ctx, t, inst.BalancerURL(), nil)
 	now, nerr := fetchCard(ctx, t, cdn.CDNURL(), nil)
@@ -165,7 +165,7 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 	}
 	t.Observe("rollout", fmt.Sprintf("generation %d, %s, in %s; dropped from the held card: %s", gen, newBuild, since(began), orNothing(strings.Join(gone, ", "))))
 	if len(gone) == 0 {
-		t.CouldNotRun("the new build (%s) dropped nothing the held card claims (streaming %v, push notifications %v, its JSONRPC and HTTP+JSON interfaces and extensions are all on the live card too), so there is no stale claim to act on. %s",
+		t.CouldNotRun("the new build, %s, dropped nothing the held card claims (streaming %v, push notifications %v, its JSONRPC and HTTP+JSON interfaces and extensions are all on the live card too), so there is no stale claim to act on. %s",
 			newBuild, live.Card.Streaming(), live.Card.PushNotifications(), newBuildNeeded)
 	}
 	t.Observe("overlap", fmt.Sprintf("CDN: card %s (ETag %s, Age %ss, streaming %v, push %v, %s, %s); instances: card %s (streaming %v, push %v)",
@@ -185,7 +185,7 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 	case !stale.Streaming() && !stale.PushNotifications():
 		t.Observe("claims.capabilities", "not applicable: the held card advertises neither streaming nor push notifications, so no build can drop one")
 	case !streaming && !push:
-		t.Unchecked("the stale card's capability claims", fmt.Sprintf("the new build (%s) still claims what the held card claims of streaming (%v) and push notifications (%v)",
+		t.Unchecked("the stale card's capability claims", fmt.Sprintf("the new build, %s, still claims what the held card claims of streaming (%v) and push notifications (%v)",
 			newBuild, stale.Streaming(), stale.PushNotifications()))
 	}
 	var task *a2a.Task
