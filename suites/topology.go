@@ -153,9 +153,10 @@ const EnableHooks = " Against a deployment you run (--target), give the hooks dr
 // an interface and an extension of its own that every later build dropped.
 // Its card lists both and its instances serve both (the reference agent:
 // fakes.PreviousBuildRESTPath, an HTTP+JSON interface declared last, and
-// the required extension fakes.PreviousBuildExtension). ROLL-007 rolls to
-// it, has the CDN hold its card, then rolls on (CapabilityRoller), so that
-// the held card claims an interface and an extension the live build lacks.
+// the required extension fakes.PreviousBuildExtension). The embedded
+// driver's BuildRoller rolls to it as the old build, whose card the CDN
+// holds, then on (CapabilityRoller), so that the held card claims an
+// interface and an extension the live build lacks.
 type PreviousBuildRoller interface {
 	RollPrevious(ctx context.Context, step func(k int)) (generation int, err error)
 }
