@@ -796,18 +796,20 @@ var registry = []Info{
 		Exclusive: true,
 		Timeout:   90 * time.Second,
 		Why: "Scenario 3: a CDN edge served an older build's card while the task manager had moved on. " +
-			"The instances first roll to a previous build with an interface and a required extension of its own; " +
-			"the harness's CDN holds its card (never past its Cache-Control max-age, the window the " +
-			"report states) while the instances roll to a build without those and without streaming and push. " +
+			"The harness's CDN holds the old build's card (never past its Cache-Control max-age, the window the " +
+			"report states) while the instances roll to the new build, which drops whatever it drops (the embedded " +
+			"driver's: the previous build's own interface and required extension, and streaming and push; the " +
+			"process driver's: whatever --agent-cmd-next no longer claims of --agent-cmd's card). " +
 			"Acting on the stale card's claims: a dropped capability, through the stale card's own interface URL, " +
 			"must be refused with UnsupportedOperationError or PushNotificationNotSupportedError (§3.3.4); " +
 			"a dropped JSONRPC or HTTP+JSON interface, called at its stale URL, must be refused (no connection, " +
 			"an HTTP error, the binding's error) or answered as the binding the card declared, never accepted " +
 			"and answered as another binding; a dropped extension named in A2A-Extensions may be refused or " +
 			"ignored (§4.6.3; which card marks it required is UNSURE, the reading seen is recorded), never " +
-			"claimed as activated. A kind of claim the builds do not differ in is unchecked, never passed. " +
+			"claimed as activated. A kind of claim the builds do not differ in is unchecked, never passed; a new " +
+			"build that drops nothing is could-not-run. " +
 			"The cancel-then-complete race runs during the overlap, its bound stated as in LIFE-014. " +
-			"Exclusive: the rollout drops the capabilities for every caller until it is rolled back.",
+			"Exclusive: the rollout drops the capabilities for every caller until the run's own build is rolled back.",
 	},
 	{
 		ID: "ROLL-008", Suite: Rollout, Level: INVARIANT,

@@ -153,9 +153,35 @@ const EnableHooks = " Against a deployment you run (--target), give the hooks dr
 // an interface and an extension of its own that every later build dropped.
 // Its card lists both and its instances serve both (the reference agent:
 // fakes.PreviousBuildRESTPath, an HTTP+JSON interface declared last, and
-// the required extension fakes.PreviousBuildExtension). ROLL-007 rolls to
-// it, has the CDN hold its card, then rolls on (CapabilityRoller), so that
-// the held card claims an interface and an extension the live build lacks.
+// the required extension fakes.PreviousBuildExtension). The embedded
+// driver's BuildRoller rolls to it as the old build, whose card the CDN
+// holds, then on (CapabilityRoller), so that the held card claims an
+// interface and an extension the live build lacks.
 type PreviousBuildRoller interface {
 	RollPrevious(ctx context.Context, step func(k int)) (generation int, err error)
+}
+
+// BuildRoller rolls the deployment between two builds of the agent for the
+// stale CDN (scenario 3, ROLL-007): the old build, whose card the harness's
+// CDN holds (StaleCard), and the new build, which drops whatever it drops.
+// A spec learns what the new build dropped by comparing the two builds'
+// cards, never from the driver. The embedded driver's old build is the
+// reference agent's previous build (PreviousBuildRoller: an interface and an
+// extension of its own) and its new build the run's own without streaming
+// and push (CapabilityRoller); the process driver's are the vendor's own
+// builds, --agent-cmd and --agent-cmd-next.
+type BuildRoller interface {
+	// Builds describes the two builds for the report; newBuild is "" when
+	// the driver has no build distinct from the old one to roll to (the
+	// process driver without --agent-cmd-next).
+	Builds() (oldBuild, newBuild string)
+	// RollOldBuild rolls (Roller) to the old build unless every instance
+	// runs it already; rolled says whether it did.
+	RollOldBuild(ctx context.Context) (generation int, rolled bool, err error)
+	// RollNewBuild rolls to the new build.
+	RollNewBuild(ctx context.Context) (generation int, err error)
+	// RestoreBuild rolls back to the build the run began with, unless every
+	// instance runs it already, so that the specs after see the deployment
+	// as it was.
+	RestoreBuild(ctx context.Context) (generation int, rolled bool, err error)
 }

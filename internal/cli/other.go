@@ -41,6 +41,9 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	generation := fs.Int("generation", 1, "card `GENERATION` to start at (card version 1.<N>.0); the process driver passes {generation}")
 	warmUp := fs.Duration("warm-up", 0, "answer 503 with Retry-After for this long after start-up, as an instance loading its state would")
 	drainGrace := fs.Duration("drain-grace", 0, "after SIGTERM, keep answering for this long, draining (refusing new tasks, answering the rest), before shutting down, as a pod does during its termination grace period")
+	noStreaming := fs.Bool("no-streaming", false, "withdraw streaming: the card says false and streaming calls are refused (UnsupportedOperationError), as a build that dropped it")
+	noPush := fs.Bool("no-push", false, "withdraw push notifications: the card says false and push-config calls are refused (PushNotificationNotSupportedError), as a build that dropped them")
+	previousBuild := fs.Bool("previous-build", false, "be the previous build: also declare and serve an HTTP+JSON interface at "+fakes.PreviousBuildRESTPath+" and the required extension "+fakes.PreviousBuildExtension+", which later builds dropped (give it to --agent-cmd and a build without it to --agent-cmd-next for ROLL-007)")
 	refusePush := fs.Int("refuse-push-configs", 0, "answer the first `N` CreateTaskPushNotificationConfig calls with 503 and Retry-After, as an instance that cannot yet confirm a registration should (a correct agent whose refusals clients retry)")
 	var faultF, allowF, tokenF listFlag
 	fs.Var(&faultF, "fault", "faults to switch on, comma-separated")
@@ -76,7 +79,7 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	opts := fakes.Options{Name: *name, Faults: splitComma(faultF), StepDelay: *delay, PromptMap: *prompts, DisableDirective: *noDirective,
 		WebhookAllow: splitComma(allowF), Generation: *generation, WarmUp: *warmUp, RefusePushConfigs: *refusePush,
-		DrainGrace: *drainGrace}
+		DrainGrace: *drainGrace, DisableStreaming: *noStreaming, DisablePush: *noPush, PreviousBuild: *previousBuild}
 	if toks := splitComma(tokenF); len(toks) > 0 {
 		opts.RequireAuth, opts.OtherTokens = toks[0], toks[1:]
 	}

@@ -27,7 +27,7 @@ import (
 // EmbeddedTweak, when set, adjusts the options of every instance the
 // embedded driver starts. No flag sets it: the runner's tests do, in the
 // CLI child process they run, to make the embedded agent slow (StepDelay)
-// for the specs only that driver can run (ROLL-007's CDN).
+// for the specs they run on that driver (ROLL-007's previous build).
 var EmbeddedTweak func(*fakes.Options)
 
 // The rollout specs reach the drivers' controls by type assertion on
@@ -43,6 +43,9 @@ var (
 	_ suites.StaleCard           = (*topology.Embedded)(nil)
 	_ suites.CapabilityRoller    = (*topology.Embedded)(nil)
 	_ suites.PreviousBuildRoller = (*topology.Embedded)(nil)
+	_ suites.StaleCard           = (*topology.Process)(nil)
+	_ suites.BuildRoller         = (*topology.Embedded)(nil)
+	_ suites.BuildRoller         = (*topology.Process)(nil)
 )
 
 // Prepared is a target ready for specs.

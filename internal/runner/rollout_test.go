@@ -40,25 +40,6 @@ func TestRolloutSpecsNeedADriver(t *testing.T) {
 	}
 }
 
-// Under the process driver there is no CDN of the harness's (the vendor's
-// instances are fronted by the balancer alone), so ROLL-007 is
-// could-not-run and names the driver it ran under and the one that has it.
-func TestStaleCDNSpecNeedsTheEmbeddedDriver(t *testing.T) {
-	t.Parallel()
-	r := runCLI(t, nil, "--agent-cmd", referenceAgentCmd(""), "--instances", "2",
-		"--focus", "ROLL-007", "--seed", "3", "--header", "Authorization: Bearer x")
-	if r.report == nil || len(r.report.Results) != 1 {
-		t.Fatalf("want one result (exit %d)\n%s\n%s", r.exit, r.stdout, r.stderr)
-	}
-	res := r.report.Results[0]
-	if res.Verdict != reports.CouldNotRun {
-		t.Errorf("ROLL-007: %s under driver process, want could-not-run: %s", res.Verdict, res.Reason)
-	}
-	if !strings.Contains(res.Reason, `driver "process"`) || !strings.Contains(res.Reason, "embedded") {
-		t.Errorf("ROLL-007: the reason does not name the driver it ran under and the one that would enable it: %s", res.Reason)
-	}
-}
-
 // staleClaimsRun runs ROLL-007 alone on the embedded topology, with the
 // faults given, and returns its result.
 func staleClaimsRun(t *testing.T, env []string, faults []string, extra ...string) reports.Result {

@@ -75,7 +75,8 @@ type ProcessOptions struct {
 	// used by Roll; empty means Cmd again.
 	Next string
 	// Balance puts the harness's load balancer in front of the instances
-	// (process_roll.go); URL is then the balancer's.
+	// (process_roll.go), and its CDN in front of the balancer
+	// (builds.go); URL is then the balancer's.
 	Balance bool
 }
 
@@ -206,7 +207,7 @@ func startOnce(ctx context.Context, o ProcessOptions) (*Process, error) {
 	if o.StopGrace <= 0 {
 		o.StopGrace = StopGrace
 	}
-	p := &Process{log: &lineLog{w: o.Log}, grace: o.StopGrace, roll: rollState{cmd: o.Cmd, next: o.Next, gen: 1, ready: o.ReadyTimeout}}
+	p := &Process{log: &lineLog{w: o.Log}, grace: o.StopGrace, roll: rollState{cmd: o.Cmd, first: o.Cmd, next: o.Next, gen: 1, ready: o.ReadyTimeout}}
 	dir := o.Dir
 	if dir == "" {
 		d, err := os.MkdirTemp("", "a2a-conform-agent-")
@@ -532,8 +533,11 @@ func (p *Process) Close() error {
 			ins = append(ins, in)
 		}
 	}
-	lb := p.roll.lb
+	lb, cdn := p.roll.lb, p.roll.cdn
 	p.mu.Unlock()
+	if cdn != nil {
+		cdn.Close()
+	}
 	if lb != nil {
 		lb.Close()
 	}

@@ -15,19 +15,32 @@ import (
 // first ones: the templates, the shared store path, the generation.
 type rollState struct {
 	cmd, next, store string
-	gen              int
-	ready            time.Duration
-	lb               *Balancer
+	// first is the run's own build (--agent-cmd), which RestoreBuild rolls
+	// back to; cmd is the build the instances run now.
+	first string
+	gen   int
+	ready time.Duration
+	lb    *Balancer
+	// cdn is the harness's CDN in front of lb (builds.go).
+	cdn *CDN
+	// unfinished says a roll failed part way: the slots may run two builds.
+	unfinished bool
 }
 
-// balance puts a load balancer in front of the instances started so far.
+// balance puts a load balancer, and the harness's CDN in front of it, in
+// front of the instances started so far.
 func (p *Process) balance() error {
 	lb, err := NewBalancer()
 	if err != nil {
 		return err
 	}
+	cdn, err := NewCDN(lb.URL())
+	if err != nil {
+		lb.Close()
+		return err
+	}
 	p.mu.Lock()
-	p.roll.lb = lb
+	p.roll.lb, p.roll.cdn = lb, cdn
 	ins := append([]*procInstance(nil), p.instances...)
 	p.mu.Unlock()
 	for k, in := range ins {
@@ -178,12 +191,23 @@ func (p *Process) Roll(ctx context.Context, step func(k int)) (int, error) {
 // grace period does.
 func (p *Process) RollStepped(ctx context.Context, at RollAt) (int, error) {
 	p.mu.Lock()
-	gen := p.roll.gen + 1
 	tmpl := p.roll.next
 	if tmpl == "" {
 		tmpl = p.roll.cmd
 	}
+	p.mu.Unlock()
+	return p.rollTo(ctx, tmpl, at)
+}
+
+// rollTo is RollStepped to the build of the command template tmpl, which
+// the instances run from then on (restarts included).
+func (p *Process) rollTo(ctx context.Context, tmpl string, at RollAt) (int, error) {
+	p.mu.Lock()
+	gen := p.roll.gen + 1
 	n := len(p.instances)
+	// A roll that fails part way leaves some slots on tmpl's build: until
+	// one completes, the deployment is not the build cmd names.
+	p.roll.unfinished = true
 	p.mu.Unlock()
 	p.log.line(fmt.Sprintf("[harness] rolling %d instance(s) to generation %d", n, gen))
 	for k := 0; k < n; k++ {
@@ -218,7 +242,7 @@ func (p *Process) RollStepped(ctx context.Context, at RollAt) (int, error) {
 		p.stopWhile(old, draining)
 	}
 	p.mu.Lock()
-	p.roll.gen, p.roll.cmd = gen, tmpl
+	p.roll.gen, p.roll.cmd, p.roll.unfinished = gen, tmpl, false
 	p.mu.Unlock()
 	return gen, nil
 }

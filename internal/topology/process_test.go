@@ -44,12 +44,21 @@ const drainHelperEnv = "TOPOLOGY_TEST_DRAIN"
 
 const drainNotice = 150 * time.Millisecond
 
+// buildHelperEnv names the helper agent's build: its card gives it as the
+// version, and may be cached for 30 s.
+const buildHelperEnv = "TOPOLOGY_TEST_BUILD"
+
 func serveHelper(port string) {
 	var n atomic.Int32
 	var draining atomic.Bool
 	http.HandleFunc("/.well-known/agent-card.json", func(w http.ResponseWriter, r *http.Request) {
 		if n.Add(1) <= 2 || draining.Load() {
 			http.Error(w, "starting or draining", http.StatusServiceUnavailable)
+			return
+		}
+		if build := os.Getenv(buildHelperEnv); build != "" {
+			w.Header().Set("Cache-Control", "public, max-age=30")
+			fmt.Fprintf(w, `{"name":"helper","version":%q}`, build)
 			return
 		}
 		fmt.Fprint(w, `{"name":"helper"}`)

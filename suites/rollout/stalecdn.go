@@ -1,6 +1,7 @@
 package rollout
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand"
@@ -26,12 +27,27 @@ const staleTrials = 16
 // untrusted in length.
 const maxStaleClaims = 4
 
+// restoreTimeout bounds ROLL-007's roll back to the run's own build, after
+// its verdict: long enough for a vendor's instances (the process driver
+// waits up to ReadyTimeout, 30 s, for each new one to serve its card) and
+// bounded, so that an agent that no longer starts cannot hold the run.
+const restoreTimeout = 2 * time.Minute
+
+// newBuildNeeded tells a vendor what ROLL-007's new build must be.
+const newBuildNeeded = "ROLL-007 needs a new build that drops something the old build's card claims: streaming, push notifications, " +
+	"a JSONRPC or HTTP+JSON interface, or an extension. Under the process driver the old build is --agent-cmd and the new one " +
+	"--agent-cmd-next; every rollout spec rolls to --agent-cmd-next, so give ROLL-007 its own run " +
+	"(--focus ROLL-007 --agent-cmd-next 'your next build, without one of those …')."
+
 // ROLL-007 (§3.3.4, §4.6.3, §5.3, §8.6, a2a-v1.md §11 "Stale CDN-served
-// cards", scenario 3): the harness's CDN keeps serving the previous
-// generation's card while the instances roll to a generation that dropped
-// what that card claims: streaming and push, and (where the driver can roll
-// to a previous build first, PreviousBuildRoller) an interface and a
-// required extension of the previous build's own. The harness acts on each
+// cards", scenario 3): the harness's CDN keeps serving the old build's card
+// while the instances roll to a new build (suites.BuildRoller), and the new
+// build dropped whatever its card no longer claims of the held card's:
+// streaming, push, an interface, an extension. The embedded driver's builds
+// are the reference agent's previous build (an interface and a required
+// extension of its own) and its own without streaming and push; the process
+// driver's are the vendor's --agent-cmd and --agent-cmd-next. The spec never
+// asks which: it compares the held card with the live one and acts on each
 // stale claim as a client holding that card would:
 //
 //   - a dropped capability, through the stale card's own interface URL (the
@@ -52,25 +68,23 @@ const maxStaleClaims = 4
 //     activated an extension its live card says it does not support.
 //
 // A part the run cannot act on (nothing of that kind dropped) is unchecked,
-// never passed. During the same overlap the cancel-then-complete race runs,
-// its bound stated as in LIFE-014. The run's own build is rolled back
-// afterwards.
+// never passed; a new build that dropped nothing at all makes the spec
+// could-not-run, saying what the new build must be. During the same overlap
+// the cancel-then-complete race runs, its bound stated as in LIFE-014. The
+// run's own build is rolled back afterwards.
 var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 	inst := instances(t, 1)
 	cdn, ok := t.Env.Topology.(suites.StaleCard)
 	if !ok {
-		t.CouldNotRun("driver %q has no CDN of the harness's in front of its instances; the embedded driver has one (run without --target, with the rollout suite selected).", driverName(t))
+		t.CouldNotRun("driver %q has no CDN of the harness's in front of its instances; the embedded and process drivers have one (run with the rollout suite selected).", driverName(t))
 	}
-	roll, ok := t.Env.Topology.(suites.CapabilityRoller)
+	builds, ok := t.Env.Topology.(suites.BuildRoller)
 	if !ok {
-		t.CouldNotRun("driver %q cannot roll to a build that drops a capability; the embedded driver can.", driverName(t))
+		t.CouldNotRun("driver %q cannot roll from one build to the next while the CDN holds the card; the embedded and process (--agent-cmd-next) drivers can.", driverName(t))
 	}
-	prev, hasPrev := t.Env.Topology.(suites.PreviousBuildRoller)
-	if !hasPrev {
-		card := t.Card()
-		if !card.Streaming() && !card.PushNotifications() {
-			t.NotApplicable("the card advertises neither streaming nor push notifications, so no build can drop one (DISC-013 and DISC-014 judge the refusals), and driver %q cannot roll to a previous build with an interface or extension of its own", driverName(t))
-		}
+	oldBuild, newBuild := builds.Builds()
+	if newBuild == "" {
+		t.CouldNotRun("the deployment has no new build to roll to (driver %q), so nothing can have dropped what the held card claims. %s", driverName(t), newBuildNeeded)
 	}
 	rolled := false
 	defer func() {
@@ -78,24 +92,34 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 		if !rolled {
 			return
 		}
-		rctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		rctx, cancel := context.WithTimeout(context.Background(), restoreTimeout)
 		defer cancel()
-		roll.RollWithout(rctx, false, false, nil)
-	}()
-	if hasPrev {
 		began := time.Now()
-		rolled = true
-		gen, err := prev.RollPrevious(ctx, nil)
-		if err != nil {
-			t.Indeterminate("the rollout to the previous build failed: %v", err)
+		gen, back, err := builds.RestoreBuild(rctx)
+		switch {
+		case err != nil:
+			t.Observe("restore", fmt.Sprintf("rolling back to the run's own build failed after %s: %v; the specs after this one may meet the new build", since(began), err))
+		case back:
+			t.Observe("restore", fmt.Sprintf("generation %d, the run's own build again, in %s", gen, since(began)))
 		}
-		t.Observe("previous-build", fmt.Sprintf("generation %d, the previous build (an interface and an extension of its own), rolled to in %s before the hold", gen, since(began)))
+	}()
+	began := time.Now()
+	rolled = true
+	gen, back, err := builds.RollOldBuild(ctx)
+	if err != nil {
+		t.Indeterminate("the rollout to the old build, %s, failed: %v", oldBuild, err)
+	}
+	if back {
+		t.Observe("previous-build", fmt.Sprintf("generation %d, %s, rolled to in %s before the hold", gen, oldBuild, since(began)))
+	} else {
+		t.Observe("previous-build", fmt.Sprintf("generation %d, %s, already running: the hold needed no roll", gen, oldBuild))
 	}
 	h := http.Header{}
 	for k, vs := range t.Env.Headers {
 		h[k] = vs
 	}
 	h.Set("A2A-Version", "1.0")
+	heldAt := time.Now()
 	etag, window, err := cdn.HoldCard(ctx, h)
 	if err != nil {
 		t.CouldNotRun("the CDN cannot keep the card (%v): an agent whose card no cache may keep cannot be served stale through a conforming cache.", err)
@@ -106,30 +130,46 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 		t.Indeterminate("the CDN did not serve the card it holds (%s)", cardText(held, err))
 	}
 	stale := *held.Card
-	streaming, push := stale.Streaming(), stale.PushNotifications()
 	if _, ok := httpInterface(stale, nil); !ok {
 		t.CouldNotRun("the held card declares no JSONRPC or HTTP+JSON interface, the bindings the CDN passes through.")
 	}
 
-	began := time.Now()
-	rolled = true
-	gen, err := roll.RollWithout(ctx, streaming, push, nil)
+	began = time.Now()
+	gen, err = builds.RollNewBuild(ctx)
 	if err != nil {
-		t.Indeterminate("the rollout to a build without %s failed: %v", dropped(streaming, push), err)
+		t.Indeterminate("the rollout to the new build, %s, failed: %v", newBuild, err)
 	}
-	t.Observe("rollout", fmt.Sprintf("generation %d without %s, in %s", gen, dropped(streaming, push), since(began)))
 	live, lerr := fetchCard(ctx, t, inst.BalancerURL(), nil)
 	now, nerr := fetchCard(ctx, t, cdn.CDNURL(), nil)
-	if lerr != nil || live.Card == nil || (streaming && live.Card.Streaming()) || (push && live.Card.PushNotifications()) {
-		t.Indeterminate("the instances did not drop %s in the rollout (%s)", dropped(streaming, push), cardText(live, lerr))
+	if lerr != nil || live.Card == nil {
+		t.Indeterminate("the new build's card could not be read through the balancer after the rollout (%s)", cardText(live, lerr))
 	}
-	if nerr != nil || now.Header.Get("ETag") != etag {
-		t.Indeterminate("the CDN no longer served the held card after the rollout (%s; window %s, %s since the hold)", cardText(now, nerr), window, since(began))
+	if nerr != nil || now.Header.Get("ETag") != etag || !bytes.Equal(now.Raw, held.Raw) {
+		t.Indeterminate("the CDN no longer served the held card after the rollout (%s; window %s, %s since the hold, the rollout took %s)", cardText(now, nerr), window, since(heldAt), since(began))
 	}
+	// What the new build dropped is what the held card claims and the live
+	// card no longer does: the spec acts on that, whatever the driver.
+	streaming := stale.Streaming() && !live.Card.Streaming()
+	push := stale.PushNotifications() && !live.Card.PushNotifications()
 	goneIfaces, otherIfaces := droppedInterfaces(stale, *live.Card)
 	goneExts := droppedExtensions(stale, *live.Card)
+	var gone []string
+	if streaming || push {
+		gone = append(gone, dropped(streaming, push))
+	}
+	if len(goneIfaces) > 0 {
+		gone = append(gone, plural(len(goneIfaces), "JSONRPC or HTTP+JSON interface"))
+	}
+	if len(goneExts) > 0 {
+		gone = append(gone, plural(len(goneExts), "extension"))
+	}
+	t.Observe("rollout", fmt.Sprintf("generation %d, %s, in %s; dropped from the held card: %s", gen, newBuild, since(began), orNothing(strings.Join(gone, ", "))))
+	if len(gone) == 0 {
+		t.CouldNotRun("the new build, %s, dropped nothing the held card claims (streaming %v, push notifications %v, its JSONRPC and HTTP+JSON interfaces and extensions are all on the live card too), so there is no stale claim to act on. %s",
+			newBuild, live.Card.Streaming(), live.Card.PushNotifications(), newBuildNeeded)
+	}
 	t.Observe("overlap", fmt.Sprintf("CDN: card %s (ETag %s, Age %ss, streaming %v, push %v, %s, %s); instances: card %s (streaming %v, push %v)",
-		stale.Version, etag, now.Header.Get("Age"), streaming, push, plural(len(goneIfaces), "interface")+" the live card dropped",
+		stale.Version, etag, now.Header.Get("Age"), stale.Streaming(), stale.PushNotifications(), plural(len(goneIfaces), "interface")+" the live card dropped",
 		plural(len(goneExts), "extension")+" the live card dropped", live.Card.Version, live.Card.Streaming(), live.Card.PushNotifications()))
 	// The stale card's interface that the live build still declares: the
 	// capability claims and the race go through it.
@@ -141,8 +181,12 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 
 	// The stale capability claims, acted on through the stale card's interface.
 	script := slowScript(crossStep)
-	if !streaming && !push {
+	switch {
+	case !stale.Streaming() && !stale.PushNotifications():
 		t.Observe("claims.capabilities", "not applicable: the held card advertises neither streaming nor push notifications, so no build can drop one")
+	case !streaming && !push:
+		t.Unchecked("the stale card's capability claims", fmt.Sprintf("the new build, %s, still claims what the held card claims of streaming (%v) and push notifications (%v)",
+			newBuild, stale.Streaming(), stale.PushNotifications()))
 	}
 	var task *a2a.Task
 	if streaming || push {
@@ -357,6 +401,13 @@ func droppedExtensions(stale, live a2a.AgentCard) []a2a.AgentExtension {
 		}
 	}
 	return out
+}
+
+func orNothing(s string) string {
+	if s == "" {
+		return "nothing"
+	}
+	return s
 }
 
 func dropped(streaming, push bool) string {
