@@ -243,9 +243,9 @@ func TestHookWaitsForTheTarget(t *testing.T) {
 	}
 
 	down := cardServer(t, func() int { return http.StatusBadGateway })
-	h = newHooks(t, topology.HooksOptions{Target: down, ReadyTimeout: 400 * time.Millisecond, Commands: map[string]string{topology.HookRotateCard: "echo applied"}})
+	h = newHooks(t, topology.HooksOptions{Target: down, ReadyTimeout: 2 * time.Second, Commands: map[string]string{topology.HookRotateCard: "echo applied"}})
 	_, _, err := h.RunHook(context.Background(), topology.HookRotateCard, "ROLL-001", nil, "")
-	if err == nil || !strings.Contains(err.Error(), "did not serve its card within 400ms") || !strings.Contains(err.Error(), "502") ||
+	if err == nil || !strings.Contains(err.Error(), "did not serve its card within 2s") || !strings.Contains(err.Error(), "502") ||
 		!strings.Contains(err.Error(), "exit status 0") || !strings.Contains(err.Error(), "| applied") {
 		t.Fatalf("got %v", err)
 	}
