@@ -241,7 +241,8 @@ func (t *T) ObserveTask(src invariants.Source, task *a2a.Task, issued time.Durat
 	}
 	h := t.History()
 	h.Add(invariants.Observation{TaskID: task.ID, State: task.Status.State, Source: src,
-		Issued: issued, Received: h.Now(), Ref: t.nextRef(string(src)) + " (" + binding + ")"})
+		Issued: issued, Received: h.Now(), Ref: t.nextRef(string(src)) + " (" + binding + ")",
+		Snapshot: true, Artifacts: invariants.ArtifactsOf(task.Artifacts)})
 }
 
 // Send sends a message and records the task it returns.
