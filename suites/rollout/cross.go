@@ -50,9 +50,11 @@ var _ = suites.Spec("ROLL-005", func(ctx context.Context, t *suites.T) {
 	}
 	a, b := via(t, inst, 0), via(t, inst, 1)
 	script := suites.Script{Outcome: directive.OutcomeCompleted, Delay: crossStep, Chunks: 3, Least: suites.PromptSlow}
+	// Calibrate first: on a prompt-map agent it runs a whole task, which
+	// would otherwise outlast the spec's own task before the subscription.
+	expected := t.Expected(ctx, a, script)
 	task, _ := start(ctx, t, a, script, nil)
 	created := time.Now()
-	expected := t.Expected(ctx, a, script)
 	first := t.WaitFor(ctx, a, task.ID, "working", func(s a2a.TaskState) bool { return s != a2a.TaskStateSubmitted })
 	t.ShowedRunning(script, first, "there is no running task to subscribe to")
 	where := "SubscribeToTask " + task.ID + " through instance 1, task on instance 0"
