@@ -526,7 +526,7 @@ func (a *Agent) step(taskID string, sc *script, st directive.Step) (cont bool, e
 // adoptOrphans carries on tasks whose instance died (lease ran out) or
 // drained (lease handed back).
 func (a *Agent) adoptOrphans(ctx context.Context) error {
-	if a.draining.Load() {
+	if a.draining.Load() || a.faults.has(faultRollOrphansTasks) {
 		return nil
 	}
 	now := time.Now()

@@ -2,6 +2,7 @@ package fakes
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/directive"
@@ -49,5 +50,25 @@ func init() {
 			return fmt.Sprint(out)
 		}
 		return ""
+	}
+}
+
+// roll-orphans-tasks, on two instances sharing a store: the instance
+// running a task stops; clean, the other one carries it on to
+// TASK_STATE_COMPLETED; with the fault it stays TASK_STATE_WORKING.
+func init() {
+	faultCases[faultRollOrphansTasks] = func(e *faultEnv) string {
+		a, b := e.shared("a"), e.shared("b")
+		task := sendTask(e.t, a.rpc(), scripted(directive.Directive{DelayMs: 100}), immediate())
+		waitState(e.t, a.rpc(), task.ID, a2a.TaskStateWorking)
+		a.stop()
+		deadline := time.Now().Add(3 * time.Second)
+		for time.Now().Before(deadline) {
+			if getTask(e.t, b.rpc(), task.ID).Status.State.Terminal() {
+				return ""
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		return "task still " + string(getTask(e.t, b.rpc(), task.ID).Status.State) + " 3s after its instance stopped"
 	}
 }
