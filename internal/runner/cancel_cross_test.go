@@ -90,24 +90,30 @@ func TestCrossInstanceCancelSlowEmbedded(t *testing.T) {
 
 // Under the process driver: the reference agent as two `a2a-conform fake`
 // processes sharing one SQLite file, each fault switched on in the
-// processes themselves.
+// processes themselves; and the same agent made slow (one-second steps,
+// driven by the prompt map).
 func TestCrossInstanceCancelUnderTheProcessDriver(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts the agent's processes three times")
+		t.Skip("starts the agent's processes five times")
 	}
 	t.Parallel()
+	cfg := promptMapConfig(t, "slow", "complete")
+	const slow = " --delay 1s --prompt-map --no-directive"
 	for _, c := range []struct {
 		name, flags string
 		want        reports.Verdict
+		more        []string
 	}{
-		{"clean", "", reports.Pass},
-		{crossCancelFaults[0], " --fault " + crossCancelFaults[0], reports.Fail},
-		{crossCancelFaults[1], " --fault " + crossCancelFaults[1], reports.Fail},
+		{"clean", "", reports.Pass, nil},
+		{crossCancelFaults[0], " --fault " + crossCancelFaults[0], reports.Fail, nil},
+		{crossCancelFaults[1], " --fault " + crossCancelFaults[1], reports.Fail, nil},
+		{"slow/clean", slow, reports.Pass, []string{"--config", cfg, "--race-trials", "12"}},
+		{"slow/" + crossCancelFaults[1], slow + " --fault " + crossCancelFaults[1], reports.Fail, []string{"--config", cfg, "--race-trials", "12"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			r := runCLI(t, nil, "--agent-cmd", referenceAgentCmd(c.flags), "--instances", "2",
-				"--focus", "ROLL-006", "--seed", "4", "--header", "Authorization: Bearer x")
+			r := runCLI(t, nil, append([]string{"--agent-cmd", referenceAgentCmd(c.flags), "--instances", "2",
+				"--focus", "ROLL-006", "--seed", "4", "--header", "Authorization: Bearer x"}, c.more...)...)
 			res := checkCross(t, r, c.want, "under the process driver ("+c.name+")")
 			if r.report.Run.Topology != "process" {
 				t.Errorf("topology %q, want process", r.report.Run.Topology)
