@@ -297,6 +297,12 @@ func (a *Agent) cancelTask(ctx context.Context, id string) (*store.Task, *opErro
 		}
 		rec.Task.Status = a2a.TaskStatus{State: a2a.TaskStateCanceled, Timestamp: stamp(now)}
 		rec.StatusTime = now
+		if a.faults.has(faultCancelExecutorRunsOn) && rec.Owner != "" && rec.Owner != a.owner && rec.LeaseUntil.After(now) {
+			// Written, but told to no one: no event, no push; the script and
+			// the lease stay with the instance that runs the task.
+			rec.Version++
+			return tx.SaveTask(rec)
+		}
 		rec.Script = nil
 		rec.Version++
 		return a.emit(tx, rec, statusEvent(rec), a2a.TaskStateCanceled)
@@ -445,6 +451,12 @@ func (a *Agent) step(taskID string, sc *script, st directive.Step) (cont bool, e
 	steps := sc.Directive.Steps()
 	ctx, cancel := context.WithTimeout(context.Background(), store.BusyTimeout)
 	defer cancel()
+	var local *store.Event // cancel-executor-runs-on: told to this instance only
+	defer func() {
+		if local != nil && err == nil {
+			a.hub.publish(*local)
+		}
+	}()
 	err = a.st.Update(ctx, func(tx *store.Tx) error {
 		next := *sc
 		rec, err := tx.Task(taskID)
@@ -454,6 +466,11 @@ func (a *Agent) step(taskID string, sc *script, st directive.Step) (cont bool, e
 		cont = false
 		if rec.Owner != a.owner {
 			return nil
+		}
+		if runsOn := a.faults.has(faultCancelExecutorRunsOn) && rec.Task.Status.State == a2a.TaskStateCanceled && rec.Script != nil; runsOn {
+			local, err = a.stepCanceled(tx, rec, sc, st)
+			cont = err == nil && sc.Next < len(steps) && !st.State.Terminal() && !st.State.Interrupted()
+			return err
 		}
 		if rec.Task.Status.State.Terminal() && !ignoreCancel {
 			rec.Owner, rec.LeaseUntil, rec.Script = "", time.Time{}, nil
@@ -509,7 +526,7 @@ func (a *Agent) step(taskID string, sc *script, st directive.Step) (cont bool, e
 // adoptOrphans carries on tasks whose instance died (lease ran out) or
 // drained (lease handed back).
 func (a *Agent) adoptOrphans(ctx context.Context) error {
-	if a.draining.Load() {
+	if a.draining.Load() || a.faults.has(faultRollOrphansTasks) {
 		return nil
 	}
 	now := time.Now()

@@ -240,8 +240,14 @@ func (t *T) ObserveTask(src invariants.Source, task *a2a.Task, issued time.Durat
 		return
 	}
 	h := t.History()
-	h.Add(invariants.Observation{TaskID: task.ID, State: task.Status.State, Source: src,
-		Issued: issued, Received: h.Now(), Ref: t.nextRef(string(src)) + " (" + binding + ")"})
+	o := invariants.Observation{TaskID: task.ID, State: task.Status.State, Source: src,
+		Issued: issued, Received: h.Now(), Ref: t.nextRef(string(src)) + " (" + binding + ")"}
+	// ListTasks leaves artifacts out unless asked (includeArtifacts): its
+	// tasks say nothing of them.
+	if src != invariants.FromList {
+		o.Snapshot, o.Artifacts = true, invariants.ArtifactsOf(task.Artifacts)
+	}
+	h.Add(o)
 }
 
 // Send sends a message and records the task it returns.

@@ -746,8 +746,9 @@ var registry = []Info{
 		Why: "Scenario 2: instances are replaced one by one while tasks run on each of them, each task " +
 			"with a push config registered through another instance. A config MUST persist until the " +
 			"task completes, and a task id must stay resolvable across instances: every task must end " +
-			"as its script set, and each config must get the terminal state pushed. The counts of " +
-			"tasks, deliveries, duplicates and losses are reported.",
+			"as its script set, and each config must get the terminal state pushed. A task left " +
+			"unchanged on an instance the roll stopped, past its script's end plus the patience, is " +
+			"orphaned by the roll. The counts of tasks, deliveries, duplicates and losses are reported.",
 	},
 	{
 		ID: "ROLL-004", Suite: Rollout, Level: INVARIANT,
@@ -781,11 +782,14 @@ var registry = []Info{
 		Needs:   []Need{NeedTopology, NeedBehaviour},
 		Enable:  EnableTopology,
 		Timeout: 90 * time.Second,
-		Why: "Scenario 3: a cancel was acknowledged and the task completed anyway. The cancel goes " +
-			"through instance B while A runs the task; GetTask on every instance and a stream through " +
-			"a third must show CANCELED and nothing else after it. It then runs as a seeded race " +
-			"across instances (cancels at offsets around the task's end), with the bound stated as " +
-			"in LIFE-014.",
+		Why: "Scenario 3: a cancel was acknowledged and the task completed anyway. The task runs on " +
+			"instance A with a stream and a push config of its own on A, and the cancel goes through " +
+			"instance B. After the acknowledgement nothing may follow it: no state other than CANCELED " +
+			"and no artifact the canceled task did not hold, on GetTask through every instance, A's " +
+			"stream, a stream through another instance, or the pushes, for as long as the task would " +
+			"have run plus a margin. It then runs as a seeded race across instances (cancels at " +
+			"offsets around the task's end, GetTask's state and artifacts judged), with the bound " +
+			"stated as in LIFE-014.",
 	},
 	{
 		ID: "ROLL-007", Suite: Rollout, Level: MUST,

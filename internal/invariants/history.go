@@ -3,6 +3,7 @@ package invariants
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,6 +37,55 @@ type Observation struct {
 	// Ref says where to find it in the transcript, e.g. "GetTask #4", "event 3".
 	Ref      string
 	Instance string
+	// Snapshot says the observation carried the whole Task (a request's
+	// answer, a stream's Task event); Artifacts then holds its artifacts.
+	Snapshot  bool
+	Artifacts Artifacts
+}
+
+// Artifacts summarises a task's artifacts: how many parts each artifact id
+// holds. It is what terminal immutability compares, since a terminal task
+// gains no artifact and no part.
+type Artifacts map[string]int
+
+// ArtifactsOf summarises a task's artifacts.
+func ArtifactsOf(list []a2a.Artifact) Artifacts {
+	out := Artifacts{}
+	for _, a := range list {
+		out[a.ArtifactID] += len(a.Parts)
+	}
+	return out
+}
+
+// Beyond describes what a holds that base does not (new artifact ids, or
+// more parts under an id), "" when nothing.
+func (a Artifacts) Beyond(base Artifacts) string {
+	var out []string
+	for id, n := range a {
+		m, ok := base[id]
+		switch {
+		case !ok:
+			out = append(out, fmt.Sprintf("new artifact %s (%d part(s))", id, n))
+		case n > m:
+			out = append(out, fmt.Sprintf("artifact %s grew from %d to %d part(s)", id, m, n))
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, "; ")
+}
+
+// Merge returns a copy of a with, per id, the larger part count of a and b.
+func (a Artifacts) Merge(b Artifacts) Artifacts {
+	out := Artifacts{}
+	for id, n := range a {
+		out[id] = n
+	}
+	for id, n := range b {
+		if n > out[id] {
+			out[id] = n
+		}
+	}
+	return out
 }
 
 func (o Observation) where() string {
@@ -92,7 +142,10 @@ func ForTask(obs []Observation, taskID string) []Observation {
 //   - on the request/response channel, a request issued after a terminal answer
 //     arrived sees that same terminal state;
 //   - on one stream, no event after the terminal one reports another state
-//     (a repeated final Task snapshot in the same state is allowed, §11.7).
+//     (a repeated final Task snapshot in the same state is allowed, §11.7);
+//   - a terminal task gains nothing: on the request/response channel, a
+//     snapshot asked for after the first terminal snapshot arrived holds no
+//     artifact id and no part that the task did not hold then.
 //
 // Pushes carry no ordering guarantee (a2a-v1.md §15.12), so a push of an
 // earlier non-terminal state arriving late is not counted against the agent;
@@ -150,6 +203,7 @@ func TerminalImmutable(obs []Observation) []Violation {
 			}
 			byChannel[o.Channel] = append(byChannel[o.Channel], o)
 		}
+		vs = append(vs, artifactsAfterTerminal(byChannel[""])...)
 		for ch, seq := range byChannel {
 			var term *Observation
 			for i := range seq {
@@ -178,4 +232,39 @@ func TerminalImmutable(obs []Observation) []Violation {
 		}
 	}
 	return vs
+}
+
+// artifactsAfterTerminal is TerminalImmutable's fourth rule, over the
+// request/response channel of one task. What the task held when terminal is
+// every artifact seen in a snapshot up to and including the first terminal
+// one: a Task answer that lists fewer artifacts than an earlier one (a slim
+// CancelTask answer) does not make the earlier ones look new.
+func artifactsAfterTerminal(seq []Observation) []Violation {
+	held := Artifacts{}
+	var term *Observation
+	for i := range seq {
+		o := seq[i]
+		if !o.Snapshot {
+			continue
+		}
+		if term == nil {
+			held = held.Merge(o.Artifacts)
+			if o.State.Terminal() {
+				term = &seq[i]
+			}
+			continue
+		}
+		if o.Issued <= term.Received {
+			continue // asked before the terminal answer arrived: not ordered
+		}
+		if more := o.Artifacts.Beyond(held); more != "" {
+			return []Violation{{
+				Invariant: "terminal-immutable",
+				Where:     o.where(),
+				Expected:  fmt.Sprintf("the artifacts the task held when %s (terminal since %s): a terminal task gains nothing", term.State, term.Ref),
+				Actual:    fmt.Sprintf("%s via %s", more, o.Source),
+			}}
+		}
+	}
+	return nil
 }

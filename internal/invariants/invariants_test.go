@@ -104,3 +104,54 @@ func TestRaceBound(t *testing.T) {
 		t.Fatal(got)
 	}
 }
+
+// snap is a GetTask answer holding artifacts (id → parts).
+func snap(state a2a.TaskState, issued, received int, arts Artifacts) Observation {
+	o := get(state, issued, received)
+	o.Snapshot, o.Artifacts = true, arts
+	return o
+}
+
+func TestTerminalImmutableArtifacts(t *testing.T) {
+	one := Artifacts{"a": 1}
+	cases := []struct {
+		name string
+		obs  []Observation
+		want int
+	}{
+		{"artifacts settle with the terminal state", []Observation{snap(working, 0, 1, nil), snap(completed, 2, 3, one), snap(completed, 4, 5, one)}, 0},
+		{"a new artifact after the cancel", []Observation{snap(canceled, 0, 1, nil), snap(canceled, 2, 3, one)}, 1},
+		{"a part appended after terminal", []Observation{snap(completed, 0, 1, one), snap(completed, 2, 3, Artifacts{"a": 2})}, 1},
+		{"a second artifact id after terminal", []Observation{snap(completed, 0, 1, one), snap(completed, 2, 3, Artifacts{"a": 1, "b": 1})}, 1},
+		{"overlapping request is not ordered", []Observation{snap(canceled, 0, 5, nil), snap(canceled, 1, 6, one)}, 0},
+		{"a slim cancel answer does not hide earlier artifacts", []Observation{snap(working, 0, 1, one), snap(canceled, 2, 3, nil), snap(canceled, 4, 5, one)}, 0},
+		{"growth reported once", []Observation{snap(canceled, 0, 1, nil), snap(canceled, 2, 3, one), snap(canceled, 4, 5, Artifacts{"a": 2})}, 1},
+		{"observations without a snapshot say nothing of artifacts", []Observation{snap(canceled, 0, 1, nil), get(canceled, 2, 3)}, 0},
+		{"stream snapshots are not compared", []Observation{snap(canceled, 0, 1, nil), func() Observation { o := ev("s1", canceled, 5); o.Snapshot, o.Artifacts = true, one; return o }()}, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			vs := TerminalImmutable(c.obs)
+			if len(vs) != c.want {
+				t.Fatalf("got %d violations, want %d:\n%s", len(vs), c.want, Summarize(vs, 0))
+			}
+			for _, v := range vs {
+				if v.Invariant != "terminal-immutable" || v.Where == "" || !strings.Contains(v.Actual, "artifact") {
+					t.Fatalf("violation %+v", v)
+				}
+			}
+		})
+	}
+}
+
+// A race trial whose acknowledged cancel is followed by a GetTask that shows
+// an artifact the canceled task did not hold fails, though every state
+// stays TASK_STATE_CANCELED (the cross-instance executor that runs on).
+func TestCancelRaceArtifactsAfterAck(t *testing.T) {
+	cancelAns := snap(canceled, 5, 6, nil)
+	cancelAns.Source = FromCancel
+	r := CancelRace("t", CancelAcked, []Observation{snap(working, 0, 1, nil), cancelAns, snap(canceled, 7, 8, Artifacts{"a": 1})}, canceled)
+	if len(r.Violations) != 1 || !strings.Contains(r.Violations[0].Actual, "new artifact a") {
+		t.Fatalf("violations %v", r.Violations)
+	}
+}

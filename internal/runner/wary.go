@@ -18,9 +18,15 @@ import (
 // breaks them all. A slow but complete answer is never counted.
 const WaryAfter = 3
 
-// WaryBound replaces the request timeout, the body time and the event idle
-// bound once the run is wary: a target that cut or stalled answers already
-// gets seconds, not the full timeout, for each later one.
+// WaryBound replaces the body time once the run is wary: a target that cut
+// or stalled answers already gets seconds, not the full timeout, to finish
+// each later body it has begun. The wait for an answer's headers and the
+// wait between a stream's events keep their normal bounds: a blocking call
+// waits for its task, and a stream for the task's next step, as long as the
+// agent's pace needs; cut to seconds, a slow agent's sound answers would
+// count as new failures and could tip the run into "broken" or "stopped
+// answering" (a target that stops answering altogether is caught by
+// DeadAfter, at the request timeout).
 const WaryBound = 3 * time.Second
 
 // BrokenAfter and BrokenShare: once at least BrokenAfter transport failures
@@ -64,8 +70,8 @@ func (w *wary) limits() client.Limits {
 	if w.count < WaryAfter {
 		return w.normal
 	}
-	return client.Limits{MaxBody: w.normal.MaxBody, HeaderWait: WaryBound, BodyTime: WaryBound, EventIdle: WaryBound,
-		Why: fmt.Sprintf("bounds cut to %s after %d transport failures", WaryBound, w.count)}
+	return client.Limits{MaxBody: w.normal.MaxBody, BodyTime: min(WaryBound, w.normal.BodyTime), EventIdle: w.normal.EventIdle,
+		Why: fmt.Sprintf("body time cut to %s after %d transport failures", WaryBound, w.count)}
 }
 
 func (w *wary) observe(m client.Misbehaviour) {
@@ -118,7 +124,7 @@ func (w *wary) note() string {
 	if w.count < WaryAfter {
 		return fmt.Sprintf("the target failed at the transport level %d time(s) (%s)", w.count, strings.Join(kinds, "; "))
 	}
-	return fmt.Sprintf("the target failed at the transport level %d times (first: %s); after the %s, every later request, body and stream event was bounded by %s instead of the request timeout",
+	return fmt.Sprintf("the target failed at the transport level %d times (first: %s); after the %s, every later body was bounded by %s instead of the request timeout (the wait for headers and for stream events was not cut: they follow the agent's pace)",
 		w.count, strings.Join(kinds, "; "), ordinal(WaryAfter), WaryBound)
 }
 

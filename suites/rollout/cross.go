@@ -13,6 +13,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/internal/client"
 	"github.com/a2a-conform/a2a-conform/internal/directive"
 	"github.com/a2a-conform/a2a-conform/internal/invariants"
+	"github.com/a2a-conform/a2a-conform/internal/webhook"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
 
@@ -49,9 +50,11 @@ var _ = suites.Spec("ROLL-005", func(ctx context.Context, t *suites.T) {
 	}
 	a, b := via(t, inst, 0), via(t, inst, 1)
 	script := suites.Script{Outcome: directive.OutcomeCompleted, Delay: crossStep, Chunks: 3, Least: suites.PromptSlow}
+	// Calibrate first: on a prompt-map agent it runs a whole task, which
+	// would otherwise outlast the spec's own task before the subscription.
+	expected := t.Expected(ctx, a, script)
 	task, _ := start(ctx, t, a, script, nil)
 	created := time.Now()
-	expected := t.Expected(ctx, a, script)
 	first := t.WaitFor(ctx, a, task.ID, "working", func(s a2a.TaskState) bool { return s != a2a.TaskStateSubmitted })
 	t.ShowedRunning(script, first, "there is no running task to subscribe to")
 	where := "SubscribeToTask " + task.ID + " through instance 1, task on instance 0"
@@ -124,10 +127,16 @@ const crossTrials = 24
 const crossParallel = 8
 
 // ROLL-006 (§3.1.5, scenario 3): a cancel acknowledged through instance B,
-// for a task running on instance A, is final everywhere: GetTask on every
-// instance and a stream through a third show TASK_STATE_CANCELED and nothing
-// else after it. The same runs as a seeded race across instances, its bound
-// stated as in LIFE-014.
+// for a task running on instance A, is final everywhere. The task runs on A
+// with a stream of its own on A and a push config of its own, as a client of
+// A would have them; the cancel goes through B. After the acknowledgement
+// nothing may follow it on any channel: no status other than
+// TASK_STATE_CANCELED, no artifact the canceled task did not hold, on GetTask
+// through every instance, on A's stream, on a stream through another
+// instance, or on the push config. The channels are watched for as long as
+// the task's script would have taken, plus a margin. The same runs as a
+// seeded race across instances, its bound stated as in LIFE-014, each trial
+// judging the state and the artifacts GetTask shows after the cancel.
 var _ = suites.Spec("ROLL-006", func(ctx context.Context, t *suites.T) {
 	inst := instances(t, 2)
 	var slots []int
@@ -142,27 +151,71 @@ var _ = suites.Spec("ROLL-006", func(ctx context.Context, t *suites.T) {
 		clients[i] = via(t, inst, k)
 	}
 	script := slowScript(crossStep)
+	// Calibrate first: on a prompt-map agent it runs a whole task.
 	expected := t.Expected(ctx, clients[0], script)
 
-	// The deterministic half: cancel a working task through another instance.
-	task, _ := start(ctx, t, clients[0], script, nil)
+	// The deterministic half: the task on A (clients[0]) with a stream and a
+	// push config of its own, canceled through B (clients[1]). Under the
+	// directive its steps are longer than the race's, so that the three
+	// requests that set up its channels leave it running on a loaded
+	// machine (a prompt-map agent's task is the same either way).
+	one := slowScript(step)
+	oneExpected := t.Expected(ctx, clients[0], one)
+	task, _ := start(ctx, t, clients[0], one, nil)
 	created := time.Now()
+	until := t.WatchUntil(created, oneExpected)
+	// Streams and pushes get the settle window past the last GetTask, for
+	// what was already on its way.
+	sctx, stop := context.WithDeadline(ctx, until.Add(t.Settle()))
+	defer stop()
+	var streams []*crossStream
 	if t.Card().Streaming() {
-		if s, err := clients[n-1].SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: task.ID}); err == nil {
-			sctx, stop := context.WithDeadline(ctx, t.WatchUntil(created, expected).Add(t.Patience()))
-			defer stop()
-			go t.Drain(sctx, s, fmt.Sprintf("stream via instance %d", slots[n-1]))
+		streams = append(streams, openCross(sctx, t, clients[0], task.ID, slots[0], "on the executing instance"))
+		if n > 2 {
+			streams = append(streams, openCross(sctx, t, clients[n-1], task.ID, slots[n-1], "through a third instance"))
+		} else {
+			streams = append(streams, openCross(sctx, t, clients[1], task.ID, slots[1], "through the cancelling instance"))
 		}
+	} else {
+		t.Observe("streams", "none: the card does not advertise streaming")
 	}
+	hook := crossPush(ctx, t, clients[0], task.ID, slots[0])
 	first := t.WaitFor(ctx, clients[0], task.ID, "working", func(s a2a.TaskState) bool { return s != a2a.TaskStateSubmitted })
-	t.ShowedRunning(script, first, "there is no running task to cancel")
+	t.ShowedRunning(one, first, "there is no running task to cancel")
+	sent := time.Now()
 	got, err := t.Cancel(ctx, clients[1], task.ID)
+	ack := crossAck{at: time.Now(), sent: sent, h: t.History().Now()}
 	if err != nil || got.Status.State != a2a.TaskStateCanceled {
 		t.Indeterminate("the cancel through instance %d of task %s was not acknowledged (%s), so there is no acknowledged cancel to follow", slots[1], task.ID, describe(got, err))
 	}
-	final := watchAll(ctx, t, clients, task.ID, t.WatchUntil(created, expected))
+	ack.held = heldAt(t, task.ID, ack.h)
+	j := &afterAck{t: t, task: task.ID, ack: ack}
+	final := j.watchGets(ctx, clients, slots, until)
+	for _, s := range streams {
+		if s != nil {
+			j.stream(s.name, s.wait())
+		}
+	}
+	if hook != nil {
+		hook.settle(sctx)
+		j.pushes(hook.name, hook.deliveries(t, task.ID))
+	}
+	live := 0
+	for _, s := range streams {
+		if s != nil {
+			live++
+		}
+	}
+	t.Observe("watched", fmt.Sprintf("%s after the acknowledged cancel (the task takes about %s): GetTask through %d instances, %d stream(s), push config: %v",
+		since(ack.at), oneExpected.Round(time.Millisecond), n, live, hook != nil))
 	res := invariants.CancelRace(task.ID, invariants.CancelAcked, t.History().Observations(), final)
-	t.Record(res.Violations...)
+	t.Record(j.vs...)
+	for _, v := range res.Violations {
+		// The artifacts GetTask gained are already named per instance.
+		if !(j.gained && v.Invariant == "terminal-immutable" && strings.Contains(v.Actual, "artifact")) {
+			t.Record(v)
+		}
+	}
 
 	// The race: cancels at seeded offsets around the task's end, each through
 	// the instance after the one that runs the task.
@@ -197,6 +250,245 @@ var _ = suites.Spec("ROLL-006", func(ctx context.Context, t *suites.T) {
 		t.Unchecked("the seeded race", fmt.Sprintf("it did not go both ways often enough (%d canceled, %d completed first, %d needed on each side)", canceled, completed, need))
 	}
 })
+
+// crossAck is when the harness got the acknowledgement of a cancel.
+type crossAck struct {
+	sent, at time.Time
+	h        time.Duration // on the spec's history clock
+	// held is what the task held when the cancel was acknowledged: every
+	// artifact the answer and the snapshots before it showed.
+	held invariants.Artifacts
+}
+
+// flight is how long after the acknowledgement an event produced before the
+// cancel took effect may still arrive on an ordered channel: the cancel's
+// own round trip, at least two polls. Only a non-terminal status inside it
+// is spared (an observation): a terminal state other than
+// TASK_STATE_CANCELED, and an artifact the canceled task did not hold, were
+// produced after the cancel whenever they arrive.
+func (a crossAck) flight() time.Duration { return max(a.at.Sub(a.sent), 2*suites.Poll) }
+
+// heldAt merges the artifacts of every snapshot of the task received by h
+// (the cancel's answer included).
+func heldAt(t *suites.T, id string, h time.Duration) invariants.Artifacts {
+	held := invariants.Artifacts{}
+	for _, o := range invariants.ForTask(t.History().Observations(), id) {
+		if o.Snapshot && o.Source != invariants.FromStream && o.Received <= h {
+			held = held.Merge(o.Artifacts)
+		}
+	}
+	return held
+}
+
+// afterAck judges what every channel showed of one task after its cancel
+// was acknowledged.
+type afterAck struct {
+	t    *suites.T
+	task string
+	ack  crossAck
+	vs   []invariants.Violation
+	// gained: GetTask showed artifacts the canceled task did not hold.
+	gained bool
+	notes  []string
+}
+
+func (j *afterAck) violate(where, expected, actual string, at time.Duration) {
+	j.vs = append(j.vs, invariants.Violation{Invariant: "cancel-acknowledged-is-final",
+		Where:    fmt.Sprintf("task %s, %s, %s after the acknowledged cancel", j.task, where, (at - j.ack.h).Round(time.Millisecond)),
+		Expected: expected, Actual: actual})
+}
+
+func (j *afterAck) note(s string) {
+	j.notes = append(j.notes, s)
+	j.t.Observe("after-ack", strings.Join(j.notes, "; "))
+}
+
+// watchGets polls GetTask through every instance until the moment until:
+// each must show TASK_STATE_CANCELED and no artifact the canceled task did
+// not hold (one violation per instance and kind). It returns the last state
+// seen.
+func (j *afterAck) watchGets(ctx context.Context, clients []*client.Client, slots []int, until time.Time) a2a.TaskState {
+	final := a2a.TaskState("")
+	badState, grew := map[int]bool{}, map[int]bool{}
+	for {
+		for i, c := range clients {
+			got, err := j.t.Get(ctx, c, j.task)
+			if err != nil {
+				continue
+			}
+			at := j.t.History().Now()
+			final = got.Status.State
+			where := fmt.Sprintf("GetTask through instance %d", slots[i])
+			if got.Status.State != a2a.TaskStateCanceled && !badState[i] {
+				badState[i] = true
+				j.violate(where, "TASK_STATE_CANCELED: the cancel was acknowledged", string(got.Status.State), at)
+			}
+			if more := invariants.ArtifactsOf(got.Artifacts).Beyond(j.ack.held); more != "" && !grew[i] {
+				grew[i], j.gained = true, true
+				j.violate(where, "the artifacts the task held when the cancel was acknowledged: a canceled task gains nothing", more, at)
+			}
+		}
+		if time.Now().After(until) || ctx.Err() != nil {
+			return final
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(2 * suites.Poll):
+		}
+	}
+}
+
+// stream judges one stream's events after the acknowledgement. A stream is
+// ordered: what follows its own TASK_STATE_CANCELED event, and what arrives
+// past the flight window, was produced after the cancel.
+func (j *afterAck) stream(name string, evs []suites.Event) {
+	parts := map[string]int{}
+	sawCancel := false
+	for k, ev := range evs {
+		if ev.Err != nil {
+			continue
+		}
+		where := fmt.Sprintf("%s, event %d", name, k+1)
+		after := ev.At > j.ack.h
+		switch r := ev.Resp; {
+		case r.ArtifactUpdate != nil:
+			id := r.ArtifactUpdate.Artifact.ArtifactID
+			if r.ArtifactUpdate.Append {
+				parts[id] += len(r.ArtifactUpdate.Artifact.Parts)
+			} else {
+				parts[id] = len(r.ArtifactUpdate.Artifact.Parts)
+			}
+			if more := (invariants.Artifacts{id: parts[id]}).Beyond(j.ack.held); after && more != "" {
+				j.violate(where, "no artifact after the acknowledged cancel", "an artifact update: "+more, ev.At)
+			}
+		case r.Task != nil && !after:
+			parts = invariants.ArtifactsOf(r.Task.Artifacts)
+		default:
+			st, ok := r.State()
+			if !ok || !after {
+				continue
+			}
+			switch {
+			case st == a2a.TaskStateCanceled:
+				sawCancel = true
+			case st.Terminal() || sawCancel || ev.At > j.ack.h+j.ack.flight():
+				j.violate(where, "nothing but TASK_STATE_CANCELED after the acknowledged cancel", string(st), ev.At)
+			default:
+				j.note(fmt.Sprintf("%s: %s %s after the acknowledgement, within the cancel's round trip (%s): taken as produced before it",
+					where, st, (ev.At - j.ack.h).Round(time.Millisecond), j.ack.flight().Round(time.Millisecond)))
+			}
+		}
+	}
+}
+
+// pushes judges the pushes to the spec's own config after the
+// acknowledgement. Pushes carry no order (a2a-v1.md §15.12) and may be
+// queued, so a non-terminal status pushed late is only noted; a terminal
+// state other than TASK_STATE_CANCELED, and an artifact the canceled task
+// did not hold, are violations whenever they arrive.
+func (j *afterAck) pushes(name string, ds []webhook.Delivery) {
+	parts := map[string]int{}
+	for _, d := range ds {
+		at := j.ack.h + d.At.Sub(j.ack.at)
+		after := d.At.After(j.ack.at)
+		where := fmt.Sprintf("%s, delivery #%d", name, d.Attempt)
+		if au := d.Resp.ArtifactUpdate; au != nil {
+			id := au.Artifact.ArtifactID
+			if au.Append {
+				parts[id] += len(au.Artifact.Parts)
+			} else {
+				parts[id] = max(parts[id], len(au.Artifact.Parts))
+			}
+			if more := (invariants.Artifacts{id: parts[id]}).Beyond(j.ack.held); after && more != "" {
+				j.violate(where, "no artifact pushed after the acknowledged cancel", "an artifact update: "+more, at)
+			}
+			continue
+		}
+		st, ok := d.Resp.State()
+		if !ok || !after || st == a2a.TaskStateCanceled {
+			continue
+		}
+		if st.Terminal() {
+			j.violate(where, "nothing but TASK_STATE_CANCELED pushed after the acknowledged cancel", string(st), at)
+			continue
+		}
+		j.note(fmt.Sprintf("%s: %s pushed %s after the acknowledgement (pushes carry no order: it may have been queued before)", where, st, (at - j.ack.h).Round(time.Millisecond)))
+	}
+}
+
+// crossStream is a stream ROLL-006 drains in the background.
+type crossStream struct {
+	name string
+	out  chan []suites.Event
+}
+
+func (s *crossStream) wait() []suites.Event { return <-s.out }
+
+// openCross subscribes to the task through c and drains the stream until
+// ctx ends; nil (with an observation) when the subscription is refused.
+func openCross(ctx context.Context, t *suites.T, c *client.Client, id string, slot int, role string) *crossStream {
+	name := fmt.Sprintf("stream through instance %d", slot)
+	st, err := c.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: id})
+	if err != nil {
+		t.Observe("stream.instance-"+strconv.Itoa(slot), "SubscribeToTask "+role+" refused: "+suites.ErrText(err))
+		return nil
+	}
+	t.Observe("stream.instance-"+strconv.Itoa(slot), "subscribed "+role)
+	s := &crossStream{name: name, out: make(chan []suites.Event, 1)}
+	go func() { evs, _ := t.Drain(ctx, st, name); s.out <- evs }()
+	return s
+}
+
+// crossHookT is ROLL-006's push config of its own, with credentials of its
+// own that the run's receiver requires. Kept apart (crossPush) so that a
+// shared push helper can replace it.
+type crossHookT struct {
+	name, token string
+}
+
+// crossPush registers a push config with its own credentials for the task
+// through c (the executing instance), when the card advertises push and the
+// run has a receiver; nil, with an observation saying why, otherwise. A
+// refused config leaves the push channel unwatched, nothing more: ROLL-006
+// judges the cancel, and the webhook suite judges push configs.
+func crossPush(ctx context.Context, t *suites.T, c *client.Client, id string, slot int) *crossHookT {
+	switch {
+	case !t.Card().PushNotifications():
+		t.Observe("push", "not watched: the card does not advertise push notifications")
+		return nil
+	case t.Env.Webhook == nil:
+		t.Observe("push", "not watched: the run has no webhook receiver")
+		return nil
+	}
+	token := t.WebhookToken()
+	secret := "a2a-conform-push-" + webhook.NewToken()
+	if t.Env.Transcript != nil {
+		t.Env.Transcript.AddSecret(secret)
+	}
+	t.Env.Webhook.Authorize(token, "Bearer "+secret)
+	cfg := a2a.TaskPushNotificationConfig{TaskID: id, URL: t.Env.Webhook.URL(token),
+		Authentication: &a2a.AuthenticationInfo{Scheme: "Bearer", Credentials: secret}}
+	if _, err := c.CreateTaskPushNotificationConfig(ctx, &cfg); err != nil {
+		t.Observe("push", fmt.Sprintf("not watched: the config through instance %d was refused (%s)", slot, suites.ErrText(err)))
+		return nil
+	}
+	t.Observe("push", fmt.Sprintf("a config of the spec's own, registered through instance %d", slot))
+	return &crossHookT{name: fmt.Sprintf("push config registered through instance %d", slot), token: token}
+}
+
+// deliveries are the trusted deliveries about the task, by arrival.
+func (h *crossHookT) deliveries(t *suites.T, id string) []webhook.Delivery {
+	var out []webhook.Delivery
+	for _, d := range t.Env.Webhook.Deliveries(h.token) {
+		if d.Trusted() && d.TaskID() == id {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// settle waits until ctx ends, so that pushes on their way arrive.
+func (h *crossHookT) settle(ctx context.Context) { <-ctx.Done() }
 
 func describe(task *a2a.Task, err error) string {
 	if err != nil {
@@ -258,5 +550,3 @@ func crossTrial(ctx context.Context, t *suites.T, clients []*client.Client, a, b
 	final := watchAll(ctx, t, clients, id, until)
 	return invariants.CancelRace(id, answer, t.History().Observations(), final)
 }
-
-var _ = strconv.Itoa

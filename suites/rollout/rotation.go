@@ -140,9 +140,11 @@ var _ = suites.Spec("ROLL-002", func(ctx context.Context, t *suites.T) {
 	r := roller(t)
 	c := via(t, inst, -1)
 	script := slowScript(step)
+	// Calibrate first: on a prompt-map agent it runs a whole task, which
+	// would otherwise outlast the spec's own task before the roll.
+	expected := t.Expected(ctx, c, script)
 	task, msg := start(ctx, t, c, script, nil)
 	created := time.Now()
-	expected := t.Expected(ctx, c, script)
 	first := t.WaitFor(ctx, c, task.ID, "working", func(s a2a.TaskState) bool { return s != a2a.TaskStateSubmitted })
 	t.ShowedRunning(script, first, "no task was running when the card rotated")
 	gen, err := r.Roll(ctx, nil)

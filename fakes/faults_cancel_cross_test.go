@@ -1,0 +1,74 @@
+package fakes
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/directive"
+)
+
+// cancel-executor-runs-on, on two instances sharing a store: the task runs
+// on A, with a stream on A and a push config; the cancel goes through B.
+// With the fault the cancel is stored, but A's stream and the pushes carry
+// the artifact and TASK_STATE_COMPLETED, and the stored task gains the
+// artifact while it stays TASK_STATE_CANCELED. Clean, the cancel stops A.
+func init() {
+	faultCases[faultCancelExecutorRunsOn] = func(e *faultEnv) string {
+		a, b := e.shared("a"), e.shared("b")
+		rcv := newReceiver(e.t)
+		cfg := immediate()
+		cfg.TaskPushNotificationConfig = &a2a.TaskPushNotificationConfig{URL: rcv.srv.URL}
+		task := sendTask(e.t, a.rpc(), scripted(directive.Directive{DelayMs: 60}), cfg)
+		s, err := a.rpc().SubscribeToTask(ctxT(), &a2a.SubscribeToTaskRequest{ID: task.ID})
+		if err != nil {
+			e.t.Fatalf("subscribe through A: %v", err)
+		}
+		got, err := b.rpc().CancelTask(ctxT(), &a2a.CancelTaskRequest{ID: task.ID})
+		if err != nil || got.Status.State != a2a.TaskStateCanceled {
+			e.t.Fatalf("cancel through B: %v", err)
+		}
+		evs := collect(e.t, s)
+		workerDone(e.t, a, task.ID)
+		settledDeliveries(e.t, a)
+		var out []string
+		for _, n := range []*node{a, b} {
+			if t := getTask(e.t, n.rpc(), task.ID); t.Status.State != a2a.TaskStateCanceled || len(t.Artifacts) > 0 {
+				out = append(out, fmt.Sprintf("GetTask: %s with %d artifact(s)", t.Status.State, len(t.Artifacts)))
+			}
+		}
+		if last := evs[len(evs)-1]; last.StatusUpdate == nil || last.StatusUpdate.Status.State != a2a.TaskStateCanceled {
+			out = append(out, "stream on A: "+describe(evs))
+		}
+		for _, st := range rcv.states() {
+			if st.Terminal() && st != a2a.TaskStateCanceled {
+				out = append(out, fmt.Sprintf("pushed %v", rcv.states()))
+				break
+			}
+		}
+		if len(out) > 0 {
+			return fmt.Sprint(out)
+		}
+		return ""
+	}
+}
+
+// roll-orphans-tasks, on two instances sharing a store: the instance
+// running a task stops; clean, the other one carries it on to
+// TASK_STATE_COMPLETED; with the fault it stays TASK_STATE_WORKING.
+func init() {
+	faultCases[faultRollOrphansTasks] = func(e *faultEnv) string {
+		a, b := e.shared("a"), e.shared("b")
+		task := sendTask(e.t, a.rpc(), scripted(directive.Directive{DelayMs: 100}), immediate())
+		waitState(e.t, a.rpc(), task.ID, a2a.TaskStateWorking)
+		a.stop()
+		deadline := time.Now().Add(3 * time.Second)
+		for time.Now().Before(deadline) {
+			if getTask(e.t, b.rpc(), task.ID).Status.State.Terminal() {
+				return ""
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		return "task still " + string(getTask(e.t, b.rpc(), task.ID).Status.State) + " 3s after its instance stopped"
+	}
+}

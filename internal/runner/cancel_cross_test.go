@@ -1,0 +1,126 @@
+package runner_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/a2a-conform/a2a-conform/reports"
+)
+
+// crossCancelFaults are the two shapes of the cross-instance
+// cancel-then-complete bug: the cancel acknowledged and never written
+// (cancel-acked-not-propagated), and the cancel written but never told to
+// the executor, which runs on to COMPLETED on its own stream and pushes and
+// appends its artifact to the canceled task (cancel-executor-runs-on, the
+// real @a2a-js/sdk on three instances sharing a store).
+var crossCancelFaults = []string{"cancel-acked-not-propagated", "cancel-executor-runs-on"}
+
+func checkCross(t *testing.T, r cliRun, want reports.Verdict, what string) reports.Result {
+	t.Helper()
+	res := result(t, r, "ROLL-006")
+	if res.Verdict != want {
+		t.Fatalf("ROLL-006 %s: %s, want %s: %s\n%v", what, res.Verdict, want, res.Reason, res.Observations)
+	}
+	if want == reports.Fail && !strings.Contains(res.Reason, "after the acknowledged cancel") {
+		t.Errorf("ROLL-006 %s: the reason names nothing seen after the acknowledged cancel:\n%s", what, res.Reason)
+	}
+	return res
+}
+
+// ROLL-006 on the embedded deployment (three instances behind the
+// harness's balancer): the clean agent passes with a stream and a push
+// config on the executing instance; each shape of the bug fails it.
+func TestCrossInstanceCancelEmbedded(t *testing.T) {
+	t.Parallel()
+	t.Run("clean", func(t *testing.T) {
+		t.Parallel()
+		res := checkCross(t, runCLI(t, nil, "--focus", "ROLL-006", "--seed", "6"), reports.Pass, "on the clean agent")
+		for _, k := range []string{"stream.instance-0", "push"} {
+			if !strings.Contains(res.Observations[k], "executing instance") && !strings.Contains(res.Observations[k], "through instance 0") {
+				t.Errorf("observation %s = %q: the executing instance's own channel was not watched", k, res.Observations[k])
+			}
+		}
+	})
+	for _, f := range crossCancelFaults {
+		t.Run(f, func(t *testing.T) {
+			t.Parallel()
+			checkCross(t, runCLI(t, nil, "--focus", "ROLL-006", "--seed", "6", "--fault", f), reports.Fail, "with "+f)
+		})
+	}
+	// The executor that runs on keeps the stored state CANCELED: what
+	// shows it is the artifact GetTask, A's stream and the push carry.
+	t.Run("cancel-executor-runs-on/channels", func(t *testing.T) {
+		t.Parallel()
+		res := checkCross(t, runCLI(t, nil, "--focus", "ROLL-006", "--seed", "7", "--fault", "cancel-executor-runs-on"), reports.Fail, "with cancel-executor-runs-on")
+		for _, want := range []string{"GetTask through instance 0", "stream through instance 0", "push config registered through instance 0", "TASK_STATE_COMPLETED", "new artifact"} {
+			if !strings.Contains(res.Reason, want) {
+				t.Errorf("the reason does not name %q:\n%s", want, res.Reason)
+			}
+		}
+	})
+}
+
+// The same on the embedded agent made slow (one-second steps) and driven
+// by the prompt map, as an LLM-backed agent would be: the clean agent passes
+// and both shapes of the bug fail, the watch lasting as long as the
+// measured task.
+func TestCrossInstanceCancelSlowEmbedded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs ROLL-006 against a slow agent three times")
+	}
+	t.Parallel()
+	cfg := writeConfig(t, "no-directive: true\nprompt-map:\n  slow: \"work slowly then complete\"\n  complete: \"say hello\"\n")
+	env := []string{stepDelayEnv + "=1s"}
+	args := []string{"--focus", "ROLL-006", "--seed", "3", "--config", cfg, "--race-trials", "12"}
+	t.Run("clean", func(t *testing.T) {
+		t.Parallel()
+		res := checkCross(t, runCLI(t, env, args...), reports.Pass, "on the slow clean agent")
+		if res.Observations["behaviour"] != "prompt-map" {
+			t.Errorf("behaviour %q: not driven by the prompt map", res.Observations["behaviour"])
+		}
+		t.Logf("watched: %s; race: %s", res.Observations["watched"], res.Observations["race"])
+	})
+	for _, f := range crossCancelFaults {
+		t.Run(f, func(t *testing.T) {
+			t.Parallel()
+			checkCross(t, runCLI(t, env, append(args, "--fault", f)...), reports.Fail, "on the slow agent with "+f)
+		})
+	}
+}
+
+// Under the process driver: the reference agent as two `a2a-conform fake`
+// processes sharing one SQLite file, each fault switched on in the
+// processes themselves; and the same agent made slow (one-second steps,
+// driven by the prompt map).
+func TestCrossInstanceCancelUnderTheProcessDriver(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the agent's processes five times")
+	}
+	t.Parallel()
+	cfg := promptMapConfig(t, "slow", "complete")
+	const slow = " --delay 1s --prompt-map --no-directive"
+	for _, c := range []struct {
+		name, flags string
+		want        reports.Verdict
+		more        []string
+	}{
+		{"clean", "", reports.Pass, nil},
+		{crossCancelFaults[0], " --fault " + crossCancelFaults[0], reports.Fail, nil},
+		{crossCancelFaults[1], " --fault " + crossCancelFaults[1], reports.Fail, nil},
+		{"slow/clean", slow, reports.Pass, []string{"--config", cfg, "--race-trials", "12"}},
+		{"slow/" + crossCancelFaults[1], slow + " --fault " + crossCancelFaults[1], reports.Fail, []string{"--config", cfg, "--race-trials", "12"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			r := runCLI(t, nil, append([]string{"--agent-cmd", referenceAgentCmd(c.flags), "--instances", "2",
+				"--focus", "ROLL-006", "--seed", "4", "--header", "Authorization: Bearer x"}, c.more...)...)
+			res := checkCross(t, r, c.want, "under the process driver ("+c.name+")")
+			if r.report.Run.Topology != "process" {
+				t.Errorf("topology %q, want process", r.report.Run.Topology)
+			}
+			if c.want == reports.Pass && !strings.Contains(res.Observations["push"], "through instance 0") {
+				t.Errorf("push %q: the executing instance's push config was not watched", res.Observations["push"])
+			}
+		})
+	}
+}
