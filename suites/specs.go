@@ -187,9 +187,11 @@ var registry = []Info{
 		TCK:      []string{"AUTH-SERVER-002", "AUTH-SCOPE-001", "BIND-EQUIV-004"},
 		Why: "securitySchemes and securityRequirements are claims like any capability: an agent " +
 			"that declares them must authenticate every request on every binding, before any " +
-			"lookup. Without credentials, ListTasks, GetTask and SendMessage are refused (HTTP 401 " +
-			"with WWW-Authenticate, gRPC UNAUTHENTICATED, a JSON-RPC error whose code is recorded); " +
-			"with the run's credentials they are served.",
+			"lookup. Without credentials, every operation of the v1.0 method list (the extended card " +
+			"when advertised), each naming ids nobody issued, is refused (HTTP 401 with " +
+			"WWW-Authenticate, gRPC UNAUTHENTICATED, a JSON-RPC error whose code is recorded); an " +
+			"anonymous call that gets the operation's own answer, TaskNotFoundError included, was " +
+			"processed unauthenticated. With the run's credentials they are served.",
 	},
 	{
 		ID: "LIFE-001", Suite: Lifecycle, Level: MUST,

@@ -253,3 +253,60 @@ func TestTLSTargetReportsTheNegotiatedVersion(t *testing.T) {
 		t.Errorf("the gRPC interface's session is not the gRPC listener's: %q", d9.Observations["interface-2.tls"])
 	}
 }
+
+// DISC-019 probes every operation of the v1.0 method list without
+// credentials, on the reference agent made slow (1 s steps, prompt map): the
+// clean agent passes; an agent that serves one more operation anonymously
+// (CancelTask, ListTasks, or the extended card) fails, naming that operation
+// and no other.
+func TestEveryOperationIsAuthenticated(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		fault, op string
+	}{
+		{"", ""},
+		{"auth-cancel-unauthenticated", "CancelTask"},
+		{"auth-list-unauthenticated", "ListTasks"},
+		{"extended-card-no-auth", "GetExtendedAgentCard"},
+	} {
+		t.Run(c.fault, func(t *testing.T) {
+			t.Parallel()
+			opts := slowAgent(time.Second)
+			if c.fault != "" {
+				opts.Faults = []string{c.fault}
+			}
+			opts.RequireAuth = "every-op-token"
+			r := runVariant(t, opts, "--header", "Authorization: Bearer every-op-token", "--config", promptMapConfig(t), "--focus", "DISC-019", "--seed", "5")
+			res := result(t, r, "DISC-019")
+			probed := res.Observations["operations-probed"]
+			for _, op := range []string{"SendMessage", "SendStreamingMessage", "GetTask", "ListTasks", "CancelTask", "SubscribeToTask",
+				"CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig", "ListTaskPushNotificationConfigs",
+				"DeleteTaskPushNotificationConfig", "GetExtendedAgentCard"} {
+				if !strings.Contains(probed, op) {
+					t.Errorf("DISC-019 did not probe %s: %q", op, probed)
+				}
+			}
+			if c.fault == "" {
+				if res.Verdict != reports.Pass {
+					t.Fatalf("DISC-019 on the clean slow agent with RequireAuth: %s: %s", res.Verdict, res.Reason)
+				}
+				return
+			}
+			if res.Verdict != reports.Fail {
+				t.Fatalf("DISC-019 under %s: %s: %s, want fail", c.fault, res.Verdict, res.Reason)
+			}
+			// This agent serves JSON-RPC and HTTP+JSON (the embedded run's
+			// gRPC interface is probed by `a2a-conform matrix` on these faults).
+			for _, b := range []string{"JSONRPC", "HTTP+JSON"} {
+				if !strings.Contains(res.Reason, c.op) || !strings.Contains(res.Reason, "without credentials ("+b) {
+					t.Errorf("DISC-019 under %s does not name %s on %s: %s", c.fault, c.op, b, res.Reason)
+				}
+			}
+			for _, line := range strings.Split(res.Reason, "\n") {
+				if strings.HasPrefix(line, "auth-required at ") && !strings.Contains(line, c.op) {
+					t.Errorf("DISC-019 under %s names another operation: %s", c.fault, line)
+				}
+			}
+		})
+	}
+}
