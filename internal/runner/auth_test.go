@@ -310,3 +310,53 @@ func TestEveryOperationIsAuthenticated(t *testing.T) {
 		})
 	}
 }
+
+// LIFE-031/032 against agents that check a webhook URL before the caller's
+// access to the task. With a URL allow-list that admits the harness's
+// receiver (runVariant's default), the second identity's config is judged on
+// ownership: the clean agent passes, other-identity-push-config-created
+// fails both. With a strict SSRF rule that refuses every loopback URL, no
+// URL the agent accepts is known: the config part is unchecked and neither
+// spec passes, fault or not (before, both passed on the URL refusal).
+func TestScopingBehindAWebhookURLPolicy(t *testing.T) {
+	t.Parallel()
+	strict := []string{"https://hooks.a2a-conform.invalid/"}
+	for _, c := range []struct {
+		name  string
+		allow []string
+		fault string
+		want  reports.Verdict
+	}{
+		{"allow-list", nil, "", reports.Pass},
+		{"allow-list with the fault", nil, "other-identity-push-config-created", reports.Fail},
+		{"strict", strict, "", reports.CouldNotRun},
+		{"strict with the fault", strict, "other-identity-push-config-created", reports.CouldNotRun},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			opts, flags := twoTokens(slowAgent(time.Second))
+			opts.WebhookAllow = c.allow
+			if c.fault != "" {
+				opts.Faults = []string{c.fault}
+			}
+			r := runVariant(t, opts, append(flags, "--config", promptMapConfig(t), "--focus", "LIFE-031,LIFE-032", "--seed", "6")...)
+			for _, id := range []string{"LIFE-031", "LIFE-032"} {
+				res := result(t, r, id)
+				if res.Verdict != c.want {
+					t.Errorf("%s (%s): %s: %s, want %s", id, c.name, res.Verdict, res.Reason, c.want)
+					continue
+				}
+				switch c.want {
+				case reports.Fail:
+					if !strings.Contains(res.Reason, "CreateTaskPushNotificationConfig") {
+						t.Errorf("%s (%s) does not name the config create: %s", id, c.name, res.Reason)
+					}
+				case reports.CouldNotRun:
+					if len(res.Unchecked) == 0 || !strings.Contains(strings.Join(res.Unchecked, " "), "CreateTaskPushNotificationConfig") {
+						t.Errorf("%s (%s) does not list the config create as unchecked: %v (%s)", id, c.name, res.Unchecked, res.Reason)
+					}
+				}
+			}
+		})
+	}
+}
