@@ -112,6 +112,23 @@ func methodOf(r *http.Request) string {
 	return ""
 }
 
+// mediaTypeChecked applies Options.ServeAnyMediaType and the fault
+// content-type-wrong-error to a message's validation error: a part of a
+// media type the agent does not take is served, or refused with the wrong
+// error. Any other validation error is returned as it is.
+func (a *Agent) mediaTypeChecked(oe *opError) *opError {
+	if oe == nil || oe.kind != a2a.ErrContentTypeNotSupported {
+		return oe
+	}
+	switch {
+	case a.opts.ServeAnyMediaType:
+		return nil
+	case a.faults.has(faultContentTypeWrongError):
+		return errInvalidParams("message.parts", "%s", oe.message)
+	}
+	return oe
+}
+
 // servesV03REST reports whether an HTTP+JSON request goes to the v0.3
 // handler (Options.V03WithoutVersion): it names no A2A-Version, which
 // §3.6.2 says means 0.3.

@@ -63,8 +63,7 @@ func TestSlowAgentAuthSpecsPass(t *testing.T) {
 	}
 }
 
-// The faults, on the slow agent too: each spec fails (warns, for the SHOULD)
-// under its own ID.
+// The faults, on the slow agent too: each spec fails under its own ID.
 func TestSlowAgentAuthFaultsAreCaught(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a slow agent for about half a minute")
@@ -73,7 +72,6 @@ func TestSlowAgentAuthFaultsAreCaught(t *testing.T) {
 	for fault, want := range map[string]map[string]reports.Verdict{
 		"other-identity-task-forbidden": {"LIFE-031": reports.Pass, "LIFE-032": reports.Fail},
 		"list-leaks-other-identity":     {"LIFE-031": reports.Fail, "LIFE-032": reports.Fail},
-		"auth-required-closes-stream":   {"LIFE-033": reports.Warn},
 	} {
 		t.Run(fault, func(t *testing.T) {
 			t.Parallel()
@@ -356,6 +354,42 @@ func TestScopingBehindAWebhookURLPolicy(t *testing.T) {
 						t.Errorf("%s (%s) does not list the config create as unchecked: %v (%s)", id, c.name, res.Unchecked, res.Reason)
 					}
 				}
+			}
+		})
+	}
+}
+
+// Closing a stream at AUTH_REQUIRED is §11.7's reading (a2a-v1.md §6,
+// UNSURE against §7.6.1's SHOULD keep it): LIFE-033 passes and records the
+// reading, on the reference agent and on it made slow (prompt map).
+func TestAuthStreamClosedAtAuthRequiredIsAReading(t *testing.T) {
+	t.Parallel()
+	for name, opts := range map[string]fakes.Options{
+		"fast": {CloseStreamAtAuthRequired: true},
+		"slow": func() fakes.Options { o := slowAgent(time.Second); o.CloseStreamAtAuthRequired = true; return o }(),
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			args := []string{"--focus", "LIFE-033", "--seed", "2"}
+			if name == "slow" {
+				args = append(args, "--config", promptMapConfig(t))
+			}
+			r := runVariant(t, opts, args...)
+			res := result(t, r, "LIFE-033")
+			if res.Verdict != reports.Pass {
+				t.Fatalf("LIFE-033 on an agent closing the stream at AUTH_REQUIRED: %s: %s, want pass", res.Verdict, res.Reason)
+			}
+			found := false
+			for k, v := range res.Observations {
+				if strings.HasPrefix(k, "reading-") && strings.Contains(v, "§11.7") {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("LIFE-033 does not record the reading it saw: %v", res.Observations)
+			}
+			if r.exit != 0 {
+				t.Errorf("exit %d", r.exit)
 			}
 		})
 	}
