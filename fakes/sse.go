@@ -114,6 +114,9 @@ func (a *Agent) pump(ctx context.Context, es *eventStream, out eventSink, frame 
 	keepAlive := time.NewTicker(keepAliveEvery)
 	defer keepAlive.Stop()
 	noClose := a.faults.has(faultStreamNoClose)
+	// kept says the stream was kept open in AUTH_REQUIRED (for the fault
+	// auth-required-stream-dropped, which drops it when the task moves on).
+	kept := false
 	for {
 		select {
 		case <-ctx.Done():
@@ -128,6 +131,9 @@ func (a *Agent) pump(ctx context.Context, es *eventStream, out eventSink, frame 
 				if e.Version <= es.after {
 					continue
 				}
+				if kept && e.State != "" && e.State != a2a.TaskStateAuthRequired && a.faults.has(faultAuthRequiredStreamDropped) {
+					return
+				}
 				if !muted && out.event(frame(a.rewrite(e.Body))) != nil {
 					return
 				}
@@ -135,6 +141,7 @@ func (a *Agent) pump(ctx context.Context, es *eventStream, out eventSink, frame 
 				if end && !noClose {
 					return
 				}
+				kept = kept || (es.closeOnInterrupted && e.State == a2a.TaskStateAuthRequired)
 			}
 			if closed {
 				return

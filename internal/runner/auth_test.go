@@ -63,7 +63,8 @@ func TestSlowAgentAuthSpecsPass(t *testing.T) {
 	}
 }
 
-// The faults, on the slow agent too: each spec fails under its own ID.
+// The faults, on the slow agent too: each spec fails (warns, for the SHOULD)
+// under its own ID.
 func TestSlowAgentAuthFaultsAreCaught(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a slow agent for about half a minute")
@@ -72,6 +73,7 @@ func TestSlowAgentAuthFaultsAreCaught(t *testing.T) {
 	for fault, want := range map[string]map[string]reports.Verdict{
 		"other-identity-task-forbidden": {"LIFE-031": reports.Pass, "LIFE-032": reports.Fail},
 		"list-leaks-other-identity":     {"LIFE-031": reports.Fail, "LIFE-032": reports.Fail},
+		"auth-required-stream-dropped":  {"LIFE-033": reports.Warn},
 	} {
 		t.Run(fault, func(t *testing.T) {
 			t.Parallel()
