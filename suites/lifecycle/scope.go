@@ -264,7 +264,19 @@ func probeBinding(ctx context.Context, t *suites.T, a, b *client.Client) scopeRu
 		}
 	}
 	if card.Streaming() {
-		ops = append(ops, op{name: "SubscribeToTask", call: func(id string) answer { return subscribeAnswer(ctx, t, b, id) }})
+		ops = append(ops,
+			op{name: "SubscribeToTask", call: func(id string) answer {
+				return streamAnswer(ctx, t, func(sctx context.Context) (*client.Stream, error) {
+					return b.SubscribeToTask(sctx, &a2a.SubscribeToTaskRequest{ID: id})
+				})
+			}},
+			op{name: "SendStreamingMessage naming the task", call: func(id string) answer {
+				m := userText("a2a-conform: a streamed message from another caller, which must not reach this task")
+				m.TaskID = id
+				return streamAnswer(ctx, t, func(sctx context.Context) (*client.Stream, error) {
+					return b.SendStreamingMessage(sctx, &a2a.SendMessageRequest{Message: &m})
+				})
+			}})
 	}
 	ops = append(ops,
 		op{name: "SendMessage naming the task", call: func(id string) answer {
@@ -279,7 +291,17 @@ func probeBinding(ctx context.Context, t *suites.T, a, b *client.Client) scopeRu
 				return "a Message"
 			})
 		}},
-		// Cancel last: wrongly served, it ends the task.
+	)
+	// Delete and Cancel last: wrongly served, they remove the run
+	// identity's config (deleted again at the end, idempotently) and end the
+	// task.
+	if card.PushNotifications() {
+		ops = append(ops, op{name: "DeleteTaskPushNotificationConfig", call: func(id string) answer {
+			err := b.DeleteTaskPushNotificationConfig(ctx, &a2a.TaskPushNotificationConfigRef{TaskID: id, ID: cfgID})
+			return answerOf(err, func() string { return "config " + cfgID + " deleted" })
+		}})
+	}
+	ops = append(ops,
 		op{name: "CancelTask", call: func(id string) answer {
 			got, err := b.CancelTask(ctx, &a2a.CancelTaskRequest{ID: id})
 			return answerOf(err, func() string { return "task " + got.ID + " in " + string(got.Status.State) })
@@ -378,15 +400,15 @@ func answerOf(err error, describe func() string) answer {
 	return answer{served: describe()}
 }
 
-// subscribeAnswer opens a subscription and reads its first event: a refusal
-// before the stream or as its first event, or a served stream. A stream that
-// stays silent for the run's patience is neither (a served stream's first
-// event is the task's snapshot, which a slow agent may still take seconds
-// to send).
-func subscribeAnswer(ctx context.Context, t *suites.T, c *client.Client, id string) answer {
+// streamAnswer opens a stream (a subscription, or a streamed message) and
+// reads its first event: a refusal before the stream or as its first event,
+// or a served stream. A stream that stays silent for the run's patience is
+// neither (a served stream's first event is the task's snapshot, which a
+// slow agent may still take seconds to send).
+func streamAnswer(ctx context.Context, t *suites.T, open func(context.Context) (*client.Stream, error)) answer {
 	sctx, cancel := suites.Ctx(ctx, t.Patience())
 	defer cancel()
-	s, err := c.SubscribeToTask(sctx, &a2a.SubscribeToTaskRequest{ID: id})
+	s, err := open(sctx)
 	if err != nil {
 		if sctx.Err() != nil && ctx.Err() == nil {
 			return answer{err: err, unknown: fmt.Sprintf("no answer within %s", closeGrace(t))}
@@ -508,9 +530,10 @@ func uncheckedLists(t *suites.T, r scopeRun, where func(string) string) {
 // LIFE-031 (spec §13.1; TCK AUTH-SCOPE-002): results are limited to what
 // the caller may access. A second identity that names the run identity's
 // task gets nothing of it on any binding: GetTask, the push configs (read,
-// and a config of its own created on the task), SubscribeToTask, a message
-// naming it and CancelTask are refused (and the task is left as it was), and ListTasks, of the task's own context or
-// unfiltered, leaves it out. A config refused for its URL proves nothing
+// a config of its own created on the task, the run identity's deleted),
+// SubscribeToTask, a message naming it (sent and streamed) and CancelTask
+// are refused (and the task is left as it was), and ListTasks, of the
+// task's own context or unfiltered, leaves it out. A config refused for its URL proves nothing
 // about the task: it is retried with the URL the agent accepted from the run's
 // identity, or left unchecked (secondConfig).
 var _ = suites.Spec("LIFE-031", func(ctx context.Context, t *suites.T) {
