@@ -202,6 +202,16 @@ type Options struct {
 	// TASK_STATE_AUTH_REQUIRED with UnsupportedOperationError: agents SHOULD
 	// accept them (§7.6.1), a SHOULD only, so LIFE-030 warns.
 	RefuseAuthRequiredMessages bool
+	// ServeAnyMediaType serves parts of media types the card's input modes
+	// do not cover (and ignores them), as a2a-go and the JS SDK do: refusing
+	// them is a MAY (docs/levels.md, LIFE-028).
+	ServeAnyMediaType bool
+	// CloseStreamAtAuthRequired closes a SendStreamingMessage stream once the
+	// task is in TASK_STATE_AUTH_REQUIRED, as for INPUT_REQUIRED: §11.7 says
+	// streams close on interrupted states, §7.6.1 that the agent SHOULD keep
+	// them in AUTH_REQUIRED (a2a-v1.md §6, UNSURE). Both readings are correct;
+	// LIFE-033 records which one it saw.
+	CloseStreamAtAuthRequired bool
 	// RequireAuth is a bearer token every binding request must carry
 	// (Authorization: Bearer <token>); without it the request gets 401 with
 	// WWW-Authenticate on HTTP+JSON and code -31401 (HTTP 401) on JSON-RPC.

@@ -2,6 +2,7 @@ package fakes
 
 import (
 	"context"
+	"fmt"
 	"net"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
@@ -47,6 +48,14 @@ func init() {
 		status, _, body := rawHTTP(e.t, "GET", n.srv.URL+RESTPath+"/tasks", "", "", map[string]string{"A2A-Version": "1.0"})
 		if status == 200 {
 			return "ListTasks served without credentials: " + truncate(string(body), 80)
+		}
+		return ""
+	}
+	faultCases[faultAuthCancelUnauthenticated] = func(e *faultEnv) string {
+		n := e.node(Options{RequireAuth: "t0ken"})
+		status, _, body := rawHTTP(e.t, "POST", n.srv.URL+RESTPath+"/tasks/nobody-issued:cancel", "application/json", "{}", map[string]string{"A2A-Version": "1.0"})
+		if status != 401 {
+			return fmt.Sprintf("CancelTask processed without credentials: HTTP %d %s", status, truncate(string(body), 80))
 		}
 		return ""
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
 	"github.com/a2a-conform/a2a-conform/internal/directive"
 )
 
@@ -98,10 +99,11 @@ func init() {
 		}
 		return ""
 	}
-	faultCases[faultAcceptAnyContentType] = func(e *faultEnv) string {
+	faultCases[faultContentTypeWrongError] = func(e *faultEnv) string {
 		m := userMsg("x", a2a.Part{Raw: a2a.Bytes("?"), MediaType: "application/x-unsupported"})
-		if resp, err := e.node(Options{}).rest().SendMessage(ctxT(), &a2a.SendMessageRequest{Message: m}); err == nil {
-			return "application/x-unsupported part served: task " + resp.Task.ID
+		_, err := e.node(Options{}).rest().SendMessage(ctxT(), &a2a.SendMessageRequest{Message: m})
+		if ce, ok := client.AsError(err); ok && ce.Kind != a2a.ErrContentTypeNotSupported {
+			return "application/x-unsupported part refused with " + ce.Error()
 		}
 		return ""
 	}

@@ -249,14 +249,21 @@ func authRequiredStream(t *testing.T, c *client.Client, hold time.Duration) ([]a
 	}
 }
 
-func init() {
-	faultCases[faultAuthRequiredClosesStream] = func(e *faultEnv) string {
-		n := e.node(Options{})
-		if evs, open := authRequiredStream(e.t, n.rest(), 300*time.Millisecond); !open {
-			return "stream closed in AUTH_REQUIRED after " + describe(evs)
-		}
-		return ""
+// Both readings of a stream in AUTH_REQUIRED (a2a-v1.md §6, UNSURE): kept
+// open by default (§7.6.1), closed with Options.CloseStreamAtAuthRequired
+// (§11.7).
+func TestCloseStreamAtAuthRequiredVariant(t *testing.T) {
+	e := &faultEnv{t: t}
+	if evs, open := authRequiredStream(t, e.node(Options{}).rest(), 300*time.Millisecond); !open {
+		t.Errorf("the default agent closed its stream in AUTH_REQUIRED after %s", describe(evs))
 	}
+	e = &faultEnv{t: t}
+	if evs, open := authRequiredStream(t, e.node(Options{CloseStreamAtAuthRequired: true}).rest(), 300*time.Millisecond); open {
+		t.Errorf("CloseStreamAtAuthRequired kept the stream open in AUTH_REQUIRED after %s", describe(evs))
+	}
+}
+
+func init() {
 	faultCases[faultListLeaksOtherIdentity] = func(e *faultEnv) string {
 		n := e.node(Options{RequireAuth: tokenA, OtherTokens: []string{tokenB}})
 		a, b := n.as(tokenA)[0], n.as(tokenB)[1]

@@ -155,7 +155,7 @@ func (a *Agent) send(ctx context.Context, req *a2a.SendMessageRequest, streaming
 	if req.Message == nil && a.faults.has(faultAcceptMissingMessage) {
 		req.Message = stubMessage()
 	}
-	if err := validateMessage(req.Message); err != nil && !a.ignoresContentType(err) {
+	if err := a.mediaTypeChecked(validateMessage(req.Message)); err != nil {
 		return nil, err
 	}
 	if err := a.rejectUnknown(req.Extra, req.Message.Extra); err != nil {

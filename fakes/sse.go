@@ -85,9 +85,10 @@ func (s *sseWriter) comment(text string) error {
 // an interrupted state: in AUTH_REQUIRED the credential may arrive out of
 // band and the task go on without a client message, so the agent keeps the
 // stream (spec §7.6.1 SHOULD); INPUT_REQUIRED ends the turn, as a blocking
-// SendMessage would return.
+// SendMessage would return. Options.CloseStreamAtAuthRequired takes §11.7's
+// reading instead (streams close on interrupted states; a2a-v1.md §6 UNSURE).
 func (a *Agent) keepsStreamIn(st a2a.TaskState) bool {
-	return st == a2a.TaskStateAuthRequired && !a.faults.has(faultAuthRequiredClosesStream)
+	return st == a2a.TaskStateAuthRequired && !a.opts.CloseStreamAtAuthRequired
 }
 
 // pump writes a stream's events through frame (which adds the binding's
@@ -113,6 +114,9 @@ func (a *Agent) pump(ctx context.Context, es *eventStream, out eventSink, frame 
 	keepAlive := time.NewTicker(keepAliveEvery)
 	defer keepAlive.Stop()
 	noClose := a.faults.has(faultStreamNoClose)
+	// kept says the stream was kept open in AUTH_REQUIRED (for the fault
+	// auth-required-stream-dropped, which drops it when the task moves on).
+	kept := false
 	for {
 		select {
 		case <-ctx.Done():
@@ -127,6 +131,9 @@ func (a *Agent) pump(ctx context.Context, es *eventStream, out eventSink, frame 
 				if e.Version <= es.after {
 					continue
 				}
+				if kept && e.State != "" && e.State != a2a.TaskStateAuthRequired && a.faults.has(faultAuthRequiredStreamDropped) {
+					return
+				}
 				if !muted && out.event(frame(a.rewrite(e.Body))) != nil {
 					return
 				}
@@ -134,6 +141,7 @@ func (a *Agent) pump(ctx context.Context, es *eventStream, out eventSink, frame 
 				if end && !noClose {
 					return
 				}
+				kept = kept || (es.closeOnInterrupted && e.State == a2a.TaskStateAuthRequired)
 			}
 			if closed {
 				return

@@ -67,7 +67,8 @@ func (a *Agent) authError(r *http.Request) (*http.Request, *opError) {
 		return r.WithContext(withPrincipal(r.Context(), p)), nil
 	}
 	switch op := methodOf(r); {
-	case a.faults.has(faultAuthListUnauthenticated) && op == a2a.MethodListTasks:
+	case a.faults.has(faultAuthListUnauthenticated) && op == a2a.MethodListTasks,
+		a.faults.has(faultAuthCancelUnauthenticated) && op == a2a.MethodCancelTask:
 		// Served as the anonymous caller, who owns nothing.
 		return r, nil
 	case a.faults.has(faultExtendedCardNoAuth) && op == a2a.MethodGetExtendedAgentCard:
@@ -81,8 +82,9 @@ func (a *Agent) authError(r *http.Request) (*http.Request, *opError) {
 
 // methodOf names the operation of a request before it is routed, for the
 // faults that skip authentication on one operation: the gRPC view's path,
-// GET …/tasks or …/extendedAgentCard, or a JSON-RPC body's method (read,
-// then put back). "" when it is none of these.
+// GET …/tasks or …/extendedAgentCard, POST …/tasks/{id}:cancel, or a
+// JSON-RPC body's method (read, then put back). "" when it is none of
+// these.
 func methodOf(r *http.Request) string {
 	p := stripGeneration(r.URL.Path)
 	switch {
@@ -95,6 +97,8 @@ func methodOf(r *http.Request) string {
 		case strings.HasSuffix(p, "/extendedAgentCard"):
 			return a2a.MethodGetExtendedAgentCard
 		}
+	case strings.HasPrefix(p, RESTPath) && r.Method == http.MethodPost && strings.HasSuffix(p, ":cancel"):
+		return a2a.MethodCancelTask
 	case p == JSONRPCPath && r.Body != nil:
 		b, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 		r.Body = io.NopCloser(bytes.NewReader(b))
@@ -106,6 +110,23 @@ func methodOf(r *http.Request) string {
 		}
 	}
 	return ""
+}
+
+// mediaTypeChecked applies Options.ServeAnyMediaType and the fault
+// content-type-wrong-error to a message's validation error: a part of a
+// media type the agent does not take is served, or refused with the wrong
+// error. Any other validation error is returned as it is.
+func (a *Agent) mediaTypeChecked(oe *opError) *opError {
+	if oe == nil || oe.kind != a2a.ErrContentTypeNotSupported {
+		return oe
+	}
+	switch {
+	case a.opts.ServeAnyMediaType:
+		return nil
+	case a.faults.has(faultContentTypeWrongError):
+		return errInvalidParams("message.parts", "%s", oe.message)
+	}
+	return oe
 }
 
 // servesV03REST reports whether an HTTP+JSON request goes to the v0.3

@@ -147,6 +147,7 @@ type specRow struct {
 	HasDetail               bool
 	Reason                  string
 	Unchecked               []string
+	Findings                []string
 	Violations              []invariants.Violation
 	ViolationsCut           int
 	Observations            []kv
@@ -255,6 +256,9 @@ func headline(s Summary, unreachable bool) (string, string) {
 	}
 	if s.Partial > 0 {
 		parts = append(parts, fmt.Sprintf("%d with parts of the requirement unchecked", s.Partial))
+	}
+	if s.Findings > 0 {
+		parts = append(parts, fmt.Sprintf("%d with findings (allowed, but worth knowing)", s.Findings))
 	}
 	rule := "Only pass counts as passed: fail, warn, could-not-run and indeterminate are in the denominator as not passed. A spec that could not check every part of its title is never a pass."
 	if n := s.ByVerdict[NotApplicable]; n > 0 {
@@ -377,9 +381,15 @@ func buildSpecRow(res Result, budget *int) specRow {
 		}
 		row.Observations = append(row.Observations, kv{f(k), f(res.Observations[k])})
 	}
+	for i, fd := range res.Findings {
+		if i == htmlMaxViolations {
+			break
+		}
+		row.Findings = append(row.Findings, f(fd))
+	}
 	if res.Verdict == Pass {
 		row.Reason = capText(res.Reason, htmlMaxReason)
-		row.HasDetail = len(row.Observations) > 0 || row.Reason != ""
+		row.HasDetail = len(row.Observations) > 0 || row.Reason != "" || len(row.Findings) > 0
 		if row.HasDetail && len(res.Transcript) > 0 {
 			row.TranscriptNote = fmt.Sprintf("Transcript of %d exchanges left out for passing specs; it is in report.json.", len(res.Transcript))
 		}

@@ -109,6 +109,8 @@ type Summary struct {
 	// Partial counts results with parts of their title left unchecked
 	// (Result.Unchecked); none of them is a pass.
 	Partial int `json:"partial,omitempty"`
+	// Findings counts results that report findings (Result.Findings).
+	Findings int `json:"findings,omitempty"`
 }
 
 // Score is the headline figure with its denominator always shown.
@@ -151,7 +153,13 @@ type Result struct {
 	// Unchecked lists the parts of the title the spec could not check, each
 	// with why. A result with unchecked parts is never a pass (DESIGN.md
 	// "Verdicts"; docs/report-format.md "Partial checks").
-	Unchecked  []string   `json:"unchecked,omitempty"`
+	Unchecked []string `json:"unchecked,omitempty"`
+	// Findings are what the spec saw that the A2A text allows but whoever
+	// runs the deployment should know, each one sentence: a task lost across
+	// a restart, which leaves its client and its push configs orphaned
+	// (scenario 1). They never change the verdict; the run's summary lists
+	// them (Summary.Findings, the terminal, the HTML headline).
+	Findings   []string   `json:"findings,omitempty"`
 	Transcript []Exchange `json:"transcript,omitempty"`
 }
 

@@ -71,6 +71,9 @@ func Summarize(results []Result) Summary {
 		if len(r.Unchecked) > 0 {
 			s.Partial++
 		}
+		if len(r.Findings) > 0 {
+			s.Findings++
+		}
 		switch r.Verdict {
 		case Pass:
 			s.Score.Passed++

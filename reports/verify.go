@@ -215,6 +215,9 @@ func summaryDiffs(got, want Summary) []string {
 	if got.Partial != want.Partial {
 		d = append(d, fmt.Sprintf("partial is %d, want %d", got.Partial, want.Partial))
 	}
+	if got.Findings != want.Findings {
+		d = append(d, fmt.Sprintf("findings is %d, want %d", got.Findings, want.Findings))
+	}
 	if math.Abs(g.Percent-w.Percent) > 0.05 {
 		d = append(d, fmt.Sprintf("score percent is %v, want %v", g.Percent, w.Percent))
 	}

@@ -87,6 +87,7 @@ func resultOf(t *T, r SpecReport) reports.Result {
 		Observations: t.observations,
 		Transcript:   t.transcript,
 		Unchecked:    t.unchecked,
+		Findings:     t.findings,
 	}
 	switch {
 	case t.override != "":
@@ -134,6 +135,7 @@ func merge(into *reports.Result, step reports.Result) {
 	into.Violations = append(into.Violations, step.Violations...)
 	into.Transcript = append(into.Transcript, step.Transcript...)
 	into.Unchecked = append(into.Unchecked, step.Unchecked...)
+	into.Findings = append(into.Findings, step.Findings...)
 	for k, v := range step.Observations {
 		if into.Observations == nil {
 			into.Observations = map[string]string{}

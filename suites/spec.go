@@ -30,6 +30,9 @@ type T struct {
 	pending []invariants.Violation
 	// unchecked lists the parts of the spec's title that were not checked.
 	unchecked []string
+	// findings are what the spec saw that the text allows but a deployment
+	// should know (Finding).
+	findings []string
 	// soft are misses of the spec's SHOULD-level parts (Should).
 	soft []invariants.Violation
 	// keys are the prompt-map keys the spec used.
@@ -96,6 +99,17 @@ func (t *T) Unchecked(part, why string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.unchecked = append(t.unchecked, part+": "+why)
+}
+
+// Finding records something the spec saw that the A2A text allows, so it
+// changes no verdict, but that whoever runs the deployment should know: a
+// task lost across a restart orphans its client and its push configs
+// (scenario 1). The result lists it (reports.Result.Findings) and the run's
+// summary shows it.
+func (t *T) Finding(format string, args ...any) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.findings = append(t.findings, fmt.Sprintf(format, args...))
 }
 
 // shouldMissed opens the part of a reason that lists SHOULD misses.

@@ -187,9 +187,11 @@ var registry = []Info{
 		TCK:      []string{"AUTH-SERVER-002", "AUTH-SCOPE-001", "BIND-EQUIV-004"},
 		Why: "securitySchemes and securityRequirements are claims like any capability: an agent " +
 			"that declares them must authenticate every request on every binding, before any " +
-			"lookup. Without credentials, ListTasks, GetTask and SendMessage are refused (HTTP 401 " +
-			"with WWW-Authenticate, gRPC UNAUTHENTICATED, a JSON-RPC error whose code is recorded); " +
-			"with the run's credentials they are served.",
+			"lookup. Without credentials, every operation of the v1.0 method list (the extended card " +
+			"when advertised), each naming ids nobody issued, is refused (HTTP 401 with " +
+			"WWW-Authenticate, gRPC UNAUTHENTICATED, a JSON-RPC error whose code is recorded); an " +
+			"anonymous call that gets the operation's own answer, TaskNotFoundError included, was " +
+			"processed unauthenticated. With the run's credentials they are served.",
 	},
 	{
 		ID: "LIFE-001", Suite: Lifecycle, Level: MUST,
@@ -463,7 +465,8 @@ var registry = []Info{
 		Why: "The agent must check requests before acting: malformed JSON, an invalid JSON-RPC " +
 			"envelope, an unknown method and a SendMessage without a message get the binding's " +
 			"standard errors (-32700, -32600, -32601, -32602 / HTTP 400 or 404), never a task, a 5xx " +
-			"or a hang.",
+			"or a hang. A missing or mistyped REQUIRED member (no message, parts a string) is one the " +
+			"text asks agents to reject only with SHOULD (spec §5.7): serving it warns.",
 	},
 	{
 		ID: "LIFE-028", Suite: Lifecycle, Level: MAY,
@@ -474,7 +477,9 @@ var registry = []Info{
 			"ContentTypeNotSupportedError rather than silently drop or misread the content. The " +
 			"A2A text lists that error for SendMessage but never requires an agent to refuse a " +
 			"media type, so the level is MAY (the TCK's CORE-SEND-003 says MUST; docs/levels.md). " +
-			"Not applicable when the card's defaultInputModes accept every type.",
+			"Serving the part is recorded, never judged (a2a-go and the JS SDK serve it): only a " +
+			"refusal is judged, on its error. Not applicable when the card's defaultInputModes accept " +
+			"every type, or when the agent served the part on every binding.",
 	},
 	{
 		ID: "LIFE-029", Suite: Lifecycle, Level: SHOULD,
@@ -542,7 +547,7 @@ var registry = []Info{
 		// any active response streams with the client after setting the TaskState to
 		// TASK_STATE_AUTH_REQUIRED."
 		ID: "LIFE-033", Suite: Lifecycle, Level: SHOULD,
-		Title:    "A stream of a task that asks for authorization stays open in TASK_STATE_AUTH_REQUIRED and carries the task on after a follow-up",
+		Title:    "A stream of a task that asks for authorization delivers TASK_STATE_AUTH_REQUIRED and, kept open, carries the task on after a follow-up",
 		Sections: []string{"7.6.1", "3.1.2"},
 		TCK:      []string{"AUTH-INTASK-005"},
 		Needs:    []Need{NeedStreaming, NeedBehaviour},
@@ -552,7 +557,9 @@ var registry = []Info{
 			"The spec streams a task that asks for authorization, requires the AUTH_REQUIRED update, watches " +
 			"the stream stay open for as long as the agent took to get there (at least the grace LIFE-015 gives " +
 			"a stream to close), then sends the follow-up as a call of its own and requires the same stream to " +
-			"carry the task's next state. A SHOULD: a stream closed or silent warns.",
+			"carry the task's next state. A stream closed at AUTH_REQUIRED follows §11.7 (streams close on " +
+			"interrupted states; a2a-v1 §6 leaves it UNSURE against §7.6.1): that reading is recorded, never " +
+			"judged. A SHOULD: a stream kept open that then drops or never carries the task on warns.",
 	},
 
 	// ---- webhook ---------------------------------------------------------

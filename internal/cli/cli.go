@@ -215,6 +215,11 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	if out.Report != nil {
 		s := out.Report.Summary
 		fmt.Fprintf(stdout, "\n%d of %d passed (%.1f%%); %s\n", s.Score.Passed, s.Score.Denominator, s.Score.Percent, verdictCounts(s))
+		for _, res := range out.Report.Results {
+			for _, f := range res.Findings {
+				fmt.Fprintf(stdout, "finding %s: %s\n", res.ID, suites.Cut(f, 400))
+			}
+		}
 		for _, f := range out.Files {
 			fmt.Fprintf(stdout, "wrote %s\n", f)
 		}

@@ -73,7 +73,7 @@ func TestSlowAgentAuthFaultsAreCaught(t *testing.T) {
 	for fault, want := range map[string]map[string]reports.Verdict{
 		"other-identity-task-forbidden": {"LIFE-031": reports.Pass, "LIFE-032": reports.Fail},
 		"list-leaks-other-identity":     {"LIFE-031": reports.Fail, "LIFE-032": reports.Fail},
-		"auth-required-closes-stream":   {"LIFE-033": reports.Warn},
+		"auth-required-stream-dropped":  {"LIFE-033": reports.Warn},
 	} {
 		t.Run(fault, func(t *testing.T) {
 			t.Parallel()
@@ -251,5 +251,148 @@ func TestTLSTargetReportsTheNegotiatedVersion(t *testing.T) {
 		d9.Observations["interface-1.tls"], d9.Observations["interface-2.tls"])
 	if !strings.Contains(d9.Observations["interface-2.tls"], gln.Addr().String()) {
 		t.Errorf("the gRPC interface's session is not the gRPC listener's: %q", d9.Observations["interface-2.tls"])
+	}
+}
+
+// DISC-019 probes every operation of the v1.0 method list without
+// credentials, on the reference agent made slow (1 s steps, prompt map): the
+// clean agent passes; an agent that serves one more operation anonymously
+// (CancelTask, ListTasks, or the extended card) fails, naming that operation
+// and no other.
+func TestEveryOperationIsAuthenticated(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		fault, op string
+	}{
+		{"", ""},
+		{"auth-cancel-unauthenticated", "CancelTask"},
+		{"auth-list-unauthenticated", "ListTasks"},
+		{"extended-card-no-auth", "GetExtendedAgentCard"},
+	} {
+		t.Run(c.fault, func(t *testing.T) {
+			t.Parallel()
+			opts := slowAgent(time.Second)
+			if c.fault != "" {
+				opts.Faults = []string{c.fault}
+			}
+			opts.RequireAuth = "every-op-token"
+			r := runVariant(t, opts, "--header", "Authorization: Bearer every-op-token", "--config", promptMapConfig(t), "--focus", "DISC-019", "--seed", "5")
+			res := result(t, r, "DISC-019")
+			probed := res.Observations["operations-probed"]
+			for _, op := range []string{"SendMessage", "SendStreamingMessage", "GetTask", "ListTasks", "CancelTask", "SubscribeToTask",
+				"CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig", "ListTaskPushNotificationConfigs",
+				"DeleteTaskPushNotificationConfig", "GetExtendedAgentCard"} {
+				if !strings.Contains(probed, op) {
+					t.Errorf("DISC-019 did not probe %s: %q", op, probed)
+				}
+			}
+			if c.fault == "" {
+				if res.Verdict != reports.Pass {
+					t.Fatalf("DISC-019 on the clean slow agent with RequireAuth: %s: %s", res.Verdict, res.Reason)
+				}
+				return
+			}
+			if res.Verdict != reports.Fail {
+				t.Fatalf("DISC-019 under %s: %s: %s, want fail", c.fault, res.Verdict, res.Reason)
+			}
+			// This agent serves JSON-RPC and HTTP+JSON (the embedded run's
+			// gRPC interface is probed by `a2a-conform matrix` on these faults).
+			for _, b := range []string{"JSONRPC", "HTTP+JSON"} {
+				if !strings.Contains(res.Reason, c.op) || !strings.Contains(res.Reason, "without credentials ("+b) {
+					t.Errorf("DISC-019 under %s does not name %s on %s: %s", c.fault, c.op, b, res.Reason)
+				}
+			}
+			for _, line := range strings.Split(res.Reason, "\n") {
+				if strings.HasPrefix(line, "auth-required at ") && !strings.Contains(line, c.op) {
+					t.Errorf("DISC-019 under %s names another operation: %s", c.fault, line)
+				}
+			}
+		})
+	}
+}
+
+// LIFE-031/032 against agents that check a webhook URL before the caller's
+// access to the task. With a URL allow-list that admits the harness's
+// receiver (runVariant's default), the second identity's config is judged on
+// ownership: the clean agent passes, other-identity-push-config-created
+// fails both. With a strict SSRF rule that refuses every loopback URL, no
+// URL the agent accepts is known: the config part is unchecked and neither
+// spec passes, fault or not (before, both passed on the URL refusal).
+func TestScopingBehindAWebhookURLPolicy(t *testing.T) {
+	t.Parallel()
+	strict := []string{"https://hooks.a2a-conform.invalid/"}
+	for _, c := range []struct {
+		name  string
+		allow []string
+		fault string
+		want  reports.Verdict
+	}{
+		{"allow-list", nil, "", reports.Pass},
+		{"allow-list with the fault", nil, "other-identity-push-config-created", reports.Fail},
+		{"strict", strict, "", reports.CouldNotRun},
+		{"strict with the fault", strict, "other-identity-push-config-created", reports.CouldNotRun},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			opts, flags := twoTokens(slowAgent(time.Second))
+			opts.WebhookAllow = c.allow
+			if c.fault != "" {
+				opts.Faults = []string{c.fault}
+			}
+			r := runVariant(t, opts, append(flags, "--config", promptMapConfig(t), "--focus", "LIFE-031,LIFE-032", "--seed", "6")...)
+			for _, id := range []string{"LIFE-031", "LIFE-032"} {
+				res := result(t, r, id)
+				if res.Verdict != c.want {
+					t.Errorf("%s (%s): %s: %s, want %s", id, c.name, res.Verdict, res.Reason, c.want)
+					continue
+				}
+				switch c.want {
+				case reports.Fail:
+					if !strings.Contains(res.Reason, "CreateTaskPushNotificationConfig") {
+						t.Errorf("%s (%s) does not name the config create: %s", id, c.name, res.Reason)
+					}
+				case reports.CouldNotRun:
+					if len(res.Unchecked) == 0 || !strings.Contains(strings.Join(res.Unchecked, " "), "CreateTaskPushNotificationConfig") {
+						t.Errorf("%s (%s) does not list the config create as unchecked: %v (%s)", id, c.name, res.Unchecked, res.Reason)
+					}
+				}
+			}
+		})
+	}
+}
+
+// Closing a stream at AUTH_REQUIRED is §11.7's reading (a2a-v1.md §6,
+// UNSURE against §7.6.1's SHOULD keep it): LIFE-033 passes and records the
+// reading, on the reference agent and on it made slow (prompt map).
+func TestAuthStreamClosedAtAuthRequiredIsAReading(t *testing.T) {
+	t.Parallel()
+	for name, opts := range map[string]fakes.Options{
+		"fast": {CloseStreamAtAuthRequired: true},
+		"slow": func() fakes.Options { o := slowAgent(time.Second); o.CloseStreamAtAuthRequired = true; return o }(),
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			args := []string{"--focus", "LIFE-033", "--seed", "2"}
+			if name == "slow" {
+				args = append(args, "--config", promptMapConfig(t))
+			}
+			r := runVariant(t, opts, args...)
+			res := result(t, r, "LIFE-033")
+			if res.Verdict != reports.Pass {
+				t.Fatalf("LIFE-033 on an agent closing the stream at AUTH_REQUIRED: %s: %s, want pass", res.Verdict, res.Reason)
+			}
+			found := false
+			for k, v := range res.Observations {
+				if strings.HasPrefix(k, "reading-") && strings.Contains(v, "§11.7") {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("LIFE-033 does not record the reading it saw: %v", res.Observations)
+			}
+			if r.exit != 0 {
+				t.Errorf("exit %d", r.exit)
+			}
+		})
 	}
 }

@@ -248,3 +248,42 @@ func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
 }
+
+// The levels of LIFE-027 and LIFE-028 (docs/levels.md). LIFE-028 is a MAY:
+// an agent that serves a part of a media type its card does not list (as
+// a2a-go and the JS SDK do) is not warned, and the spec is not applicable;
+// one that refuses it with the wrong error warns. LIFE-027's missing
+// message is a SHOULD ("SHOULD reject", spec §5.7): serving it warns, and
+// the run does not fail. On the slow prompt-map agent too.
+func TestLevelsOfTheBadInputSpecs(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		opts fakes.Options
+		id   string
+		want reports.Verdict
+	}{
+		{"served media type", fakes.Options{ServeAnyMediaType: true}, "LIFE-028", reports.NotApplicable},
+		{"served media type, slow", func() fakes.Options { o := slowAgent(time.Second); o.ServeAnyMediaType = true; return o }(), "LIFE-028", reports.NotApplicable},
+		{"refused media type", fakes.Options{}, "LIFE-028", reports.Pass},
+		{"wrong error for the media type", fakes.Options{Faults: []string{"content-type-wrong-error"}}, "LIFE-028", reports.Warn},
+		{"missing message served", fakes.Options{Faults: []string{"accept-missing-message"}}, "LIFE-027", reports.Warn},
+		{"missing message served, slow", slowAgent(time.Second, "accept-missing-message"), "LIFE-027", reports.Warn},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			args := []string{"--focus", c.id, "--seed", "2"}
+			if c.opts.PromptMap {
+				args = append(args, "--config", promptMapConfig(t))
+			}
+			r := runVariant(t, c.opts, args...)
+			res := result(t, r, c.id)
+			if res.Verdict != c.want {
+				t.Fatalf("%s (%s): %s: %s, want %s", c.id, c.name, res.Verdict, res.Reason, c.want)
+			}
+			if r.exit != 0 {
+				t.Errorf("exit %d: neither a MAY nor a SHOULD fails the run", r.exit)
+			}
+		})
+	}
+}

@@ -47,6 +47,11 @@ type staging struct {
 	cmd   *exec.Cmd
 	gen   int
 	calls []map[string]string
+	// podNames names each start of the agent anew (staging-0, staging-1,
+	// …), as Kubernetes names a replaced pod: a restart then shows in the
+	// A2A-Conform-Instance header.
+	podNames bool
+	starts   int
 }
 
 func startStaging(t *testing.T, fault string, extra ...string) *staging {
@@ -78,8 +83,13 @@ func (s *staging) url() string { return "http://" + s.addr }
 
 // start runs the agent at generation gen and waits until its card answers 200.
 func (s *staging) start(gen int) error {
+	name := "staging-0"
+	if s.podNames {
+		name = fmt.Sprintf("staging-%d", s.starts)
+	}
+	s.starts++
 	args := []string{"fake", "--listen", s.addr, "--grpc-listen", "off", "--store", "sqlite:" + filepath.Join(s.dir, "store.db"),
-		"--name", "staging-0", "--generation", strconv.Itoa(gen)}
+		"--name", name, "--generation", strconv.Itoa(gen)}
 	if s.faults != "" {
 		args = append(args, "--fault", s.faults)
 	}
@@ -411,10 +421,12 @@ func TestHooksThatFailOrHangAreCouldNotRun(t *testing.T) {
 	}
 }
 
-// With only a restart-instance hook, ROLL-002 runs on it (the agent kept
-// its task: here the hook restarts nothing, and the card's observation says
-// that nothing outward changed), while ROLL-001 and ROLL-008, which need the
-// card to change, are could-not-run naming the hooks that would run them.
+// With only a restart-instance hook, ROLL-002 runs on it, while ROLL-001 and
+// ROLL-008, which need the card to change, are could-not-run naming the
+// hooks that would run them. Here the hook restarts nothing (it only
+// echoes), and nothing seen through the target changed: ROLL-002 is
+// could-not-run, naming what was missing, never a pass on the hook's exit
+// status alone.
 func TestHooksDriverWithOnlyARestartHook(t *testing.T) {
 	t.Parallel()
 	target := startVariant(t, fakes.Options{Name: "staging"})
@@ -427,8 +439,8 @@ func TestHooksDriverWithOnlyARestartHook(t *testing.T) {
 		t.Logf("%s %s: %s\n   observations: %v", res.ID, res.Verdict, res.Reason, res.Observations)
 		switch res.ID {
 		case "ROLL-002":
-			if res.Verdict != reports.Pass || !strings.Contains(res.Observations["hook.restart-instance"], "restarted staging") ||
-				!strings.Contains(res.Observations["card"], "cannot be seen from outside") {
+			if res.Verdict != reports.CouldNotRun || !strings.Contains(res.Observations["hook.restart-instance"], "restarted staging") ||
+				!strings.Contains(res.Reason, "nothing seen through the target changed") || !strings.Contains(res.Reason, "A2A-Conform-Instance") {
 				t.Errorf("ROLL-002: %s: %s\nobservations: %v", res.Verdict, res.Reason, res.Observations)
 			}
 		default:
@@ -437,6 +449,73 @@ func TestHooksDriverWithOnlyARestartHook(t *testing.T) {
 				t.Errorf("%s: %s: %s", res.ID, res.Verdict, res.Reason)
 			}
 		}
+	}
+	if r.exit != 0 {
+		t.Errorf("exit %d, want 0", r.exit)
+	}
+}
+
+// A do-nothing hook (`true`) at restart-instance or rollout-step gives
+// ROLL-002 nothing to cross: could-not-run, never a pass. A hook that really
+// restarts the agent, which names each start anew (as pods are named),
+// passes: the instance that answers after it is one never seen before.
+func TestHooksDriverRestartNeedsEvidence(t *testing.T) {
+	t.Parallel()
+	for _, point := range []string{"restart-instance", "rollout-step"} {
+		t.Run("true at "+point, func(t *testing.T) {
+			t.Parallel()
+			target := startVariant(t, fakes.Options{Name: "staging"})
+			r := runCLI(t, nil, "--target", target, "--focus", "ROLL-002", "--seed", "27", "--hook-"+point, "true")
+			res := result(t, r, "ROLL-002")
+			if res.Verdict != reports.CouldNotRun || len(res.Unchecked) == 0 || !strings.Contains(res.Reason, "the task crosses a "+point) {
+				t.Errorf("ROLL-002 with a do-nothing %s hook: %s: %s\nunchecked: %v", point, res.Verdict, res.Reason, res.Unchecked)
+			}
+			if len(res.Findings) > 0 {
+				t.Errorf("findings without a lost task: %v", res.Findings)
+			}
+		})
+	}
+	t.Run("real restart", func(t *testing.T) {
+		t.Parallel()
+		s := startStaging(t, "")
+		s.mu.Lock()
+		s.podNames = true
+		s.mu.Unlock()
+		r := runCLI(t, nil, "--target", s.url(), "--focus", "ROLL-002", "--seed", "27", "--hook-restart-instance", s.script)
+		res := result(t, r, "ROLL-002")
+		if res.Verdict != reports.Pass || !strings.Contains(res.Observations["change-seen"], "instances not seen before it") {
+			t.Errorf("ROLL-002 across a real restart: %s: %s\nobservations: %v", res.Verdict, res.Reason, res.Observations)
+		}
+		if r.exit != 0 {
+			t.Errorf("exit %d", r.exit)
+		}
+	})
+}
+
+// A task lost across a restart is allowed by A2A, but it is scenario 1's
+// orphan: the result lists it as a finding, the summary counts it, and the
+// run's terminal summary prints it (lose-tasks-on-restart still fails
+// ROLL-002 for the task it re-creates under the lost id).
+func TestHooksDriverReportsALostTaskAsAFinding(t *testing.T) {
+	t.Parallel()
+	s := startStaging(t, "lose-tasks-on-restart")
+	r := runCLI(t, nil, "--target", s.url(), "--focus", "ROLL-002", "--seed", "28", "--hook-restart-instance", s.script)
+	res := result(t, r, "ROLL-002")
+	if len(res.Findings) != 1 || !strings.Contains(res.Findings[0], "was lost across the restart-instance hook: every read") || !strings.Contains(res.Findings[0], "scenario 1") {
+		t.Fatalf("ROLL-002 findings: %v (%s: %s)", res.Findings, res.Verdict, res.Reason)
+	}
+	if r.report.Summary.Findings != 1 {
+		t.Errorf("summary.findings %d, want 1", r.report.Summary.Findings)
+	}
+	if !strings.Contains(r.stdout, "finding ROLL-002: task ") {
+		t.Errorf("the terminal summary does not print the finding:\n%s", r.stdout)
+	}
+	if _, problems, err := reports.VerifyFile(filepath.Join(r.out, "report.json")); err != nil || len(problems) > 0 {
+		t.Errorf("the report with a finding does not verify: %v %v", err, problems)
+	}
+	html, _ := os.ReadFile(filepath.Join(r.out, "report.html"))
+	if !bytes.Contains(html, []byte("with findings")) {
+		t.Error("report.html's headline does not count the finding")
 	}
 }
 

@@ -71,6 +71,11 @@ func scrub(r *reports.Report, secrets []string) {
 		for k, v := range res.Observations {
 			res.Observations[k] = redact(v, secrets)
 		}
+		for _, list := range [][]string{res.Unchecked, res.Findings} {
+			for j := range list {
+				list[j] = redact(list[j], secrets)
+			}
+		}
 	}
 }
 

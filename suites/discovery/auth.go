@@ -2,7 +2,10 @@ package discovery
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
@@ -12,50 +15,200 @@ import (
 )
 
 // authProbe is one operation DISC-019 calls with and without credentials.
+// Unary operations are sent raw (req), so that the HTTP status and
+// WWW-Authenticate of a refusal are seen; the two streaming operations are
+// opened with the typed client (open), which reads a refusal sent before
+// the stream or as its first event.
 type authProbe struct {
+	op   string
 	name string
 	req  func(c *client.Client) client.RawRequest
+	open func(ctx context.Context, c *client.Client) (*client.Stream, error)
+	// advertised says the card offers the operation. An operation it does
+	// not offer is still probed (every request is authenticated, §13.1),
+	// unless the agent has no such route at all (see DISC-019).
+	advertised bool
 }
 
-// authProbes read (ListTasks, GetTask) and write (SendMessage): whatever
-// the operation, the check comes first (§13.1: before any lookup).
-func authProbes() []authProbe {
+// authProbes are every operation of the v1.0 method list (a2a-v1.md §1.2),
+// GetExtendedAgentCard only when the card advertises it. Whatever names a
+// task or a config names one nobody issued, and SendMessage continues such a
+// task, so that an anonymous call the agent wrongly serves changes nothing
+// real: served, it gets TaskNotFoundError, which is the operation's own
+// answer and so proves the request was processed unauthenticated ("Servers
+// MUST authenticate every request", a2a-v1.md §10, spec §13.1).
+func authProbes(t *suites.T) []authProbe {
+	card := t.Card()
 	tenant := func(c *client.Client, m map[string]any) map[string]any {
 		if tn := c.Interface().Tenant; tn != "" {
 			m["tenant"] = tn
 		}
 		return m
 	}
-	return []authProbe{
-		{"ListTasks", func(c *client.Client) client.RawRequest {
+	message := func() *a2a.Message {
+		return &a2a.Message{MessageID: suites.NewID("msg"), Role: a2a.RoleUser, TaskID: unknownTaskID(),
+			Parts: []a2a.Part{a2a.TextPart("a2a-conform: a message without credentials, which must not be served")}}
+	}
+	// A config of a task nobody issued, pointing at the harness's
+	// receiver (or the discard port on loopback): nothing can be pushed to
+	// it, since the task does not exist.
+	hookURL := "http://127.0.0.1:9/a2a-conform-never-delivered"
+	if t.Env.Webhook != nil {
+		hookURL = t.Env.Webhook.URL(t.WebhookToken())
+	}
+	byID := func(method string) func(c *client.Client) client.RawRequest {
+		return func(c *client.Client) client.RawRequest {
+			id := unknownTaskID()
+			switch {
+			case c.Binding() == a2a.BindingHTTPJSON && method == a2a.MethodGetTask:
+				return client.RawRequest{Method: method, PathID: id}
+			case c.Binding() == a2a.BindingHTTPJSON:
+				return client.RawRequest{Method: method, PathID: id, Params: map[string]any{}}
+			}
+			return client.RawRequest{Method: method, Params: tenant(c, map[string]any{"id": id})}
+		}
+	}
+	config := func(method string, body bool) func(c *client.Client) client.RawRequest {
+		return func(c *client.Client) client.RawRequest {
+			task, id := unknownTaskID(), suites.NewID("a2a-conform-unknown-config")
+			if method == a2a.MethodListTaskPushNotificationConfigs || method == a2a.MethodCreateTaskPushNotificationConfig {
+				id = ""
+			}
+			p := map[string]any{"taskId": task}
+			if id != "" {
+				p["id"] = id
+			}
+			if body {
+				p["url"] = hookURL
+			}
+			if c.Binding() == a2a.BindingHTTPJSON {
+				rr := client.RawRequest{Method: method, TaskID: task, PathID: id}
+				if body {
+					rr.Params = p
+				}
+				return rr
+			}
+			return client.RawRequest{Method: method, Params: tenant(c, p)}
+		}
+	}
+	push := card.PushNotifications()
+	probes := []authProbe{
+		{op: a2a.MethodSendMessage, name: "SendMessage continuing an unknown task", advertised: true,
+			req: func(c *client.Client) client.RawRequest {
+				return client.RawRequest{Method: a2a.MethodSendMessage, Params: tenant(c, map[string]any{"message": message()})}
+			}},
+		{op: a2a.MethodSendStreamingMessage, name: "SendStreamingMessage continuing an unknown task", advertised: card.Streaming(),
+			open: func(ctx context.Context, c *client.Client) (*client.Stream, error) {
+				return c.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: message()})
+			}},
+		{op: a2a.MethodGetTask, name: "GetTask of an unknown id", advertised: true, req: byID(a2a.MethodGetTask)},
+		{op: a2a.MethodListTasks, name: "ListTasks", advertised: true, req: func(c *client.Client) client.RawRequest {
 			if c.Binding() == a2a.BindingHTTPJSON {
 				return client.RawRequest{Method: a2a.MethodListTasks}
 			}
 			return client.RawRequest{Method: a2a.MethodListTasks, Params: tenant(c, map[string]any{})}
 		}},
-		{"GetTask of an unknown id", func(c *client.Client) client.RawRequest {
-			id := unknownTaskID()
-			if c.Binding() == a2a.BindingHTTPJSON {
-				return client.RawRequest{Method: a2a.MethodGetTask, PathID: id}
-			}
-			return client.RawRequest{Method: a2a.MethodGetTask, Params: tenant(c, map[string]any{"id": id})}
-		}},
-		{"SendMessage", func(c *client.Client) client.RawRequest {
-			msg := a2a.Message{MessageID: suites.NewID("msg"), Role: a2a.RoleUser,
-				Parts: []a2a.Part{a2a.TextPart("a2a-conform: a message without credentials, which must not be served")}}
-			return client.RawRequest{Method: a2a.MethodSendMessage, Params: tenant(c, map[string]any{"message": msg})}
-		}},
+		{op: a2a.MethodCancelTask, name: "CancelTask of an unknown id", advertised: true, req: byID(a2a.MethodCancelTask)},
+		{op: a2a.MethodSubscribeToTask, name: "SubscribeToTask of an unknown id", advertised: card.Streaming(),
+			open: func(ctx context.Context, c *client.Client) (*client.Stream, error) {
+				return c.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: unknownTaskID()})
+			}},
+		{op: a2a.MethodCreateTaskPushNotificationConfig, name: "CreateTaskPushNotificationConfig on an unknown task", advertised: push,
+			req: config(a2a.MethodCreateTaskPushNotificationConfig, true)},
+		{op: a2a.MethodGetTaskPushNotificationConfig, name: "GetTaskPushNotificationConfig of an unknown config", advertised: push,
+			req: config(a2a.MethodGetTaskPushNotificationConfig, false)},
+		{op: a2a.MethodListTaskPushNotificationConfigs, name: "ListTaskPushNotificationConfigs of an unknown task", advertised: push,
+			req: config(a2a.MethodListTaskPushNotificationConfigs, false)},
+		{op: a2a.MethodDeleteTaskPushNotificationConfig, name: "DeleteTaskPushNotificationConfig of an unknown config", advertised: push,
+			req: config(a2a.MethodDeleteTaskPushNotificationConfig, false)},
+	}
+	if card.ExtendedAgentCard() {
+		probes = append(probes, authProbe{op: a2a.MethodGetExtendedAgentCard, name: "GetExtendedAgentCard", advertised: true,
+			req: func(c *client.Client) client.RawRequest {
+				if c.Binding() == a2a.BindingHTTPJSON {
+					return client.RawRequest{Method: a2a.MethodGetExtendedAgentCard}
+				}
+				return client.RawRequest{Method: a2a.MethodGetExtendedAgentCard, Params: tenant(c, map[string]any{})}
+			}})
+	}
+	return probes
+}
+
+// authAnswer is one probe's reply: the HTTP status and headers when the
+// binding has them (headers nil when the typed stream client read it), the
+// error the operation's typed method would have returned (nil: served), and
+// what was served.
+type authAnswer struct {
+	status int
+	header http.Header
+	err    error
+	served string
+	// late says the answer did not come within the run's patience.
+	late bool
+}
+
+// call sends one probe on c. A transport failure is returned as err with
+// status 0.
+func (p authProbe) call(ctx context.Context, t *suites.T, c *client.Client) authAnswer {
+	if p.open == nil {
+		rr := p.req(c)
+		resp, err := c.RawDo(ctx, rr)
+		if err != nil {
+			return authAnswer{err: err}
+		}
+		return authAnswer{status: resp.Status, header: resp.Header, err: c.Classify(rr.Method, resp),
+			served: fmt.Sprintf("%s answered (%d bytes)", rr.Method, len(resp.Body))}
+	}
+	sctx, cancel := suites.Ctx(ctx, t.Patience())
+	defer cancel()
+	s, err := p.open(sctx, c)
+	if err != nil {
+		ce, _ := client.AsError(err)
+		a := authAnswer{err: err, late: sctx.Err() != nil && ctx.Err() == nil}
+		if ce != nil {
+			a.status = ce.HTTPStatus
+		}
+		return a
+	}
+	defer s.Close()
+	type first struct {
+		ev  a2a.StreamResponse
+		err error
+	}
+	got := make(chan first, 1)
+	go func() {
+		ev, err := s.Next()
+		got <- first{ev, err}
+	}()
+	select {
+	case f := <-got:
+		switch {
+		case errors.Is(f.err, io.EOF):
+			return authAnswer{status: http.StatusOK, served: "a stream that closed without an event"}
+		case f.err != nil:
+			return authAnswer{status: http.StatusOK, err: f.err, served: "a stream"}
+		}
+		return authAnswer{status: http.StatusOK, served: "a stream whose first event is " + eventKind(f.ev)}
+	case <-sctx.Done():
+		s.Close()
+		<-got
+		return authAnswer{status: http.StatusOK, served: fmt.Sprintf("a stream that opened and sent nothing within %s", t.Patience())}
 	}
 }
 
 // DISC-019 (§7.4, §13.1; a2a-v1.md §8.1, §10): when the card declares
-// security requirements, every operation on every binding is refused
-// without credentials and served with the run's: HTTP 401 with
-// WWW-Authenticate on HTTP+JSON (403 also refuses; WWW-Authenticate is a
-// SHOULD), UNAUTHENTICATED (or PERMISSION_DENIED) on gRPC, and on JSON-RPC,
-// which has no assigned code (UNSURE 8), any refusal that is not the
-// operation's own answer: its code is recorded. A TaskNotFoundError to the
-// anonymous GetTask means the lookup ran: that is a violation.
+// security requirements, every operation of the v1.0 method list on every
+// binding is refused without credentials and served with the run's: HTTP
+// 401 with WWW-Authenticate on HTTP+JSON (403 also refuses;
+// WWW-Authenticate is a SHOULD), UNAUTHENTICATED (or PERMISSION_DENIED) on
+// gRPC, and on JSON-RPC, which has no assigned code (UNSURE 8), any refusal
+// that is not the operation's own answer: its code is recorded. "Servers
+// MUST authenticate every request": an anonymous call that gets the
+// operation's own answer (TaskNotFoundError for the id nobody issued, an
+// empty list, a deleted config) was processed without authentication, and
+// that is a violation. An operation the card does not offer and the agent
+// has no route for (its answer with credentials is no A2A answer) is left
+// to DISC-013/DISC-014, and observed here.
 var _ = suites.Spec("DISC-019", func(ctx context.Context, t *suites.T) {
 	card := t.Card()
 	if len(card.SecurityRequirements) == 0 {
@@ -72,58 +225,82 @@ var _ = suites.Spec("DISC-019", func(ctx context.Context, t *suites.T) {
 		t.CouldNotRun("the card requires %s, and the run has no credentials to show that a caller with them is served: pass them with --header 'Authorization: …' (or the config's header key)", strings.Join(schemes, ", "))
 	}
 	var vs []invariants.Violation
+	probes := authProbes(t)
+	var names []string
+	for _, p := range probes {
+		names = append(names, p.op)
+	}
+	t.Observe("operations-probed", strings.Join(names, ", "))
 	for _, c := range t.Clients() {
 		anon := bareClient(t, c.Interface())
 		authed := bareClient(t, c.Interface(), credentials(t)...)
-		for _, p := range authProbes() {
+		var noRoute []string
+		for _, p := range probes {
 			here := where(p.name+" with the run's credentials", authed)
-			rr := p.req(authed)
-			resp, err := authed.RawDo(ctx, rr)
-			if err == nil {
-				err = authed.Classify(rr.Method, resp)
+			got := p.call(ctx, t, authed)
+			if authRefusal(got.err) {
+				t.CouldNotRun("the agent refused the run's credentials (%s: %s), so whether a caller with credentials is served cannot be shown; pass credentials it accepts with --header", here, suites.ErrText(got.err))
 			}
-			if authRefusal(err) {
-				t.CouldNotRun("the agent refused the run's credentials (%s: %s), so whether a caller with credentials is served cannot be shown; pass credentials it accepts with --header", here, suites.ErrText(err))
-			}
-			if ce, ok := client.AsError(err); ok && ce.Class != client.A2A {
-				vs = append(vs, invariants.Violation{Invariant: "auth-required", Where: here,
-					Expected: "served, or the operation's own A2A answer", Actual: suites.ErrText(err)})
+			if ce, ok := client.AsError(got.err); ok && ce.Class != client.A2A {
+				switch {
+				case got.late:
+					t.Unchecked(here, "no answer within "+t.Patience().String())
+				case !p.advertised:
+					// No such route: DISC-013/DISC-014 judge how an
+					// operation the card does not offer is refused.
+					noRoute = append(noRoute, p.op+" ("+suites.ErrText(got.err)+")")
+					continue
+				default:
+					vs = append(vs, invariants.Violation{Invariant: "auth-required", Where: here,
+						Expected: "served, or the operation's own A2A answer", Actual: suites.ErrText(got.err)})
+				}
 			}
 			here = where(p.name+" without credentials", anon)
-			rr = p.req(anon)
-			resp, err = anon.RawDo(ctx, rr)
-			if err != nil {
-				vs = append(vs, invariants.Violation{Invariant: "auth-required", Where: here,
-					Expected: "a refusal in the binding's error form", Actual: suites.ErrText(err)})
+			got = p.call(ctx, t, anon)
+			if got.late {
+				t.Unchecked(here, fmt.Sprintf("no answer within %s (a stream the agent neither refused nor opened)", t.Patience()))
 				continue
 			}
-			cerr := anon.Classify(rr.Method, resp)
-			if v := judgeAnonymous(t, c.Binding(), p.name, resp, cerr); v != nil {
+			if ce, ok := client.AsError(got.err); ok && ce.Class == client.Transport {
+				vs = append(vs, invariants.Violation{Invariant: "auth-required", Where: here,
+					Expected: "a refusal in the binding's error form", Actual: suites.ErrText(got.err)})
+				continue
+			}
+			if v := judgeAnonymous(t, c.Binding(), p.name, got); v != nil {
 				v.Where = here
 				vs = append(vs, *v)
 			}
+		}
+		if len(noRoute) > 0 {
+			t.Observe("not-offered-"+c.Binding(), strings.Join(noRoute, "; "))
 		}
 	}
 	t.Violated(vs...)
 })
 
 // judgeAnonymous checks one binding's answer to a call without credentials.
-func judgeAnonymous(t *suites.T, binding, op string, resp *client.RawResponse, err error) *invariants.Violation {
+func judgeAnonymous(t *suites.T, binding, op string, got authAnswer) *invariants.Violation {
+	err := got.err
 	if err == nil {
-		return &invariants.Violation{Invariant: "auth-required", Expected: "refused: the card requires credentials (§7.4, §13.1)",
-			Actual: "served to a caller without credentials"}
+		return &invariants.Violation{Invariant: "auth-required", Expected: "refused: the card requires credentials (§7.4; §13.1 servers MUST authenticate every request)",
+			Actual: "served to a caller without credentials: " + got.served}
 	}
 	ce, _ := client.AsError(err)
 	switch binding {
 	case a2a.BindingHTTPJSON:
-		if resp.Status != 401 && resp.Status != 403 {
+		if got.status != 401 && got.status != 403 {
 			return &invariants.Violation{Invariant: "auth-required", Expected: "HTTP 401 with WWW-Authenticate (or 403)", Actual: suites.ErrText(err)}
 		}
-		if resp.Status == 401 && resp.Header.Get("WWW-Authenticate") == "" {
+		if got.header == nil {
+			// The typed stream client keeps no headers: the challenge is
+			// checked on the unary operations.
+			return nil
+		}
+		if got.status == 401 && got.header.Get("WWW-Authenticate") == "" {
 			t.Should(invariants.Violation{Invariant: "auth-challenge", Where: op + " without credentials (HTTP+JSON)",
 				Expected: "WWW-Authenticate naming the scheme (RFC 9110 §11.6.1; a2a-v1.md §8.1)", Actual: "no WWW-Authenticate header"})
 		}
-		t.Observe("anonymous-"+binding, fmt.Sprintf("HTTP %d, WWW-Authenticate %q", resp.Status, resp.Header.Get("WWW-Authenticate")))
+		t.Observe("anonymous-"+binding, fmt.Sprintf("HTTP %d, WWW-Authenticate %q", got.status, got.header.Get("WWW-Authenticate")))
 	case a2a.BindingGRPC:
 		if ce == nil || (ce.Status != "UNAUTHENTICATED" && ce.Status != "PERMISSION_DENIED") {
 			return &invariants.Violation{Invariant: "auth-required", Expected: "gRPC UNAUTHENTICATED (or PERMISSION_DENIED)", Actual: suites.ErrText(err)}
@@ -133,11 +310,15 @@ func judgeAnonymous(t *suites.T, binding, op string, resp *client.RawResponse, e
 		// JSON-RPC assigns no code (a2a-v1.md UNSURE 8): any refusal that is
 		// not the operation's own A2A answer.
 		if ce != nil && ce.Kind != "" {
-			return &invariants.Violation{Invariant: "auth-required", Expected: "a refusal before the operation ran (§13.1: authorization before any lookup)",
+			return &invariants.Violation{Invariant: "auth-required", Expected: "a refusal before the operation ran (§13.1: servers MUST authenticate every request, before any lookup)",
 				Actual: "the operation's own answer: " + suites.ErrText(err)}
 		}
 		if ce != nil && (ce.Class == client.A2A || ce.HTTPStatus == 401 || ce.HTTPStatus == 403) {
-			t.Observe("anonymous-"+binding, fmt.Sprintf("code %d, HTTP %d", ce.Code, resp.Status))
+			s := fmt.Sprintf("code %d, HTTP %d", ce.Code, got.status)
+			if ce.InStream {
+				s += ", as the stream's first event"
+			}
+			t.Observe("anonymous-"+binding, s)
 			return nil
 		}
 		return &invariants.Violation{Invariant: "auth-required", Expected: "a JSON-RPC error response (or HTTP 401/403)", Actual: suites.ErrText(err)}

@@ -79,12 +79,15 @@ var _ = suites.Spec("LIFE-030", func(ctx context.Context, t *suites.T) {
 // out-of-band, the agent SHOULD maintain any active response streams with
 // the client after setting the TaskState to TASK_STATE_AUTH_REQUIRED". A
 // SendStreamingMessage stream of a task that asks for authorization must
-// deliver the AUTH_REQUIRED update and stay open: the spec watches it for as
-// long as the agent took to get there, and at least closeGrace (how long
-// LIFE-015 gives an agent to close a stream after its last event, so a
-// close that was coming would have come). Then the follow-up message that
-// says authorization was granted goes as a separate call, and the same
-// stream must carry the task's next state. A SHOULD: every miss warns.
+// deliver the AUTH_REQUIRED update; the spec then watches it for as long as
+// the agent took to get there, and at least closeGrace (how long LIFE-015
+// gives an agent to close a stream after its last event, so a close that
+// was coming would have come). A close in that time is §11.7's reading
+// (streams close on interrupted states), which a2a-v1.md §6 leaves UNSURE
+// against §7.6.1: it is recorded as the reading observed, never a warn. A
+// stream kept open must carry the task on: the follow-up message that says
+// authorization was granted goes as a separate call, and the same stream
+// must carry the task's next state. A SHOULD: every miss warns.
 var _ = suites.Spec("LIFE-033", func(ctx context.Context, t *suites.T) {
 	requireStreaming(ctx, t)
 	s := suites.Script{Outcome: directive.OutcomeAuthRequired}
@@ -223,9 +226,13 @@ func authStream(ctx context.Context, t *suites.T, c *client.Client, s suites.Scr
 				t.Indeterminate("%s: the connection broke %s after AUTH_REQUIRED (%s): whether the agent would have kept it is unknown",
 					channel, it.at.Sub(reached).Round(time.Millisecond), suites.ErrText(it.err))
 			case closed:
-				return []invariants.Violation{{Invariant: "auth-required-stream", Where: channel + ", task " + taskID,
-					Expected: fmt.Sprintf("the stream kept open while the task waits in AUTH_REQUIRED (§7.6.1 SHOULD); watched for %s", hold.Round(time.Millisecond)),
-					Actual:   fmt.Sprintf("closed %s after the AUTH_REQUIRED update; events: %s", it.at.Sub(reached).Round(time.Millisecond), strings.Join(labels, ", "))}}
+				// §11.7 closes streams on interrupted states; §7.6.1 says
+				// SHOULD keep them in AUTH_REQUIRED (a2a-v1.md §6, UNSURE).
+				// Both readings are allowed: recorded, never judged. With
+				// the stream gone, carrying the task on is not asked of it.
+				t.Observe("reading-"+c.Binding(), fmt.Sprintf("closed %s after the AUTH_REQUIRED update (§11.7: streams close on interrupted states), not kept for an out-of-band credential (§7.6.1's SHOULD); events: %s",
+					it.at.Sub(reached).Round(time.Millisecond), strings.Join(labels, ", ")))
+				return nil
 			case it.err != nil:
 				return []invariants.Violation{{Invariant: "auth-required-stream", Where: channel + ", task " + taskID,
 					Expected: "the stream kept open in AUTH_REQUIRED", Actual: "an error event: " + suites.ErrText(it.err)}}

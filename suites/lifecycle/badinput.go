@@ -24,6 +24,11 @@ type badRequest struct {
 	rpcCode  int      // JSON-RPC
 	statuses []int    // HTTP+JSON; the first is the one the spec names
 	codes    []string // gRPC status codes; the first is the one the spec names
+	// should marks a request the A2A text asks to be refused only with
+	// SHOULD: a REQUIRED member missing or not of its type ("Implementations
+	// SHOULD reject messages missing them", a2a-v1 §1.5, spec §5.7). A miss
+	// warns (docs/levels.md).
+	should bool
 }
 
 // badRequests builds the malformed and invalid requests for c's binding.
@@ -59,9 +64,9 @@ func badRequests(c *client.Client, marker string) []badRequest {
 				req: client.RawRequest{Method: a2a.MethodSendMessage, Body: envelope(`"jsonrpc":"2.0","id":3`)}},
 			{name: "unknown method", rpcCode: a2a.CodeMethodNotFound,
 				req: client.RawRequest{Method: "A2aConformNoSuchMethod", Params: params(map[string]any{})}},
-			{name: "SendMessage without message", rpcCode: a2a.CodeInvalidParams,
+			{name: "SendMessage without message", rpcCode: a2a.CodeInvalidParams, should: true,
 				req: client.RawRequest{Method: a2a.MethodSendMessage, Params: noMessage}},
-			{name: "SendMessage with message.parts a string", rpcCode: a2a.CodeInvalidParams,
+			{name: "SendMessage with message.parts a string", rpcCode: a2a.CodeInvalidParams, should: true,
 				req: client.RawRequest{Method: a2a.MethodSendMessage, Params: wrongType}},
 		}
 	}
@@ -74,7 +79,7 @@ func badRequests(c *client.Client, marker string) []badRequest {
 		return []badRequest{
 			{name: "malformed protobuf", codes: []string{"INVALID_ARGUMENT", "INTERNAL"},
 				req: client.RawRequest{Method: a2a.MethodSendMessage, Body: []byte{0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01}}},
-			{name: "SendMessage without message", codes: []string{"INVALID_ARGUMENT"},
+			{name: "SendMessage without message", codes: []string{"INVALID_ARGUMENT"}, should: true,
 				req: client.RawRequest{Method: a2a.MethodSendMessage, Params: noMessage}},
 			{name: "an rpc the service does not have", codes: []string{"UNIMPLEMENTED"},
 				req: client.RawRequest{Method: "A2aConformNoSuchMethod"}},
@@ -83,9 +88,9 @@ func badRequests(c *client.Client, marker string) []badRequest {
 	return []badRequest{
 		{name: "malformed JSON", statuses: []int{http.StatusBadRequest},
 			req: client.RawRequest{Method: a2a.MethodSendMessage, Body: truncated}},
-		{name: "SendMessage without message", statuses: []int{http.StatusBadRequest},
+		{name: "SendMessage without message", statuses: []int{http.StatusBadRequest}, should: true,
 			req: client.RawRequest{Method: a2a.MethodSendMessage, Params: noMessage}},
-		{name: "SendMessage with message.parts a string", statuses: []int{http.StatusBadRequest},
+		{name: "SendMessage with message.parts a string", statuses: []int{http.StatusBadRequest}, should: true,
 			req: client.RawRequest{Method: a2a.MethodSendMessage, Params: wrongType}},
 		{name: "an operation that does not exist", statuses: []int{http.StatusNotFound, http.StatusMethodNotAllowed},
 			req: client.RawRequest{Method: "A2aConformNoSuchMethod", Verb: http.MethodPost, Path: "/a2a-conform-no-such-operation", Body: []byte(`{}`)}},
@@ -148,7 +153,10 @@ func judgeBadRequest(c *client.Client, b badRequest, ans rawAnswer) *invariants.
 // request served with a task is read back by GetTask, which proves the task
 // exists; a task made by a request refused with an error carries the
 // marker context, and only ListTasks can find it: when ListTasks fails, that
-// part is reported unchecked rather than passed.
+// part is reported unchecked rather than passed. A request whose only fault
+// is a REQUIRED member missing or mistyped (no message, parts a string) is
+// one the text asks agents to refuse with SHOULD (a2a-v1 §1.5): serving it,
+// or refusing it with another code, warns (docs/levels.md).
 var _ = suites.Spec("LIFE-027", func(ctx context.Context, t *suites.T) {
 	var vs []invariants.Violation
 	marker := suites.NewID("ctx-a2a-conform-invalid")
@@ -159,11 +167,21 @@ var _ = suites.Spec("LIFE-027", func(ctx context.Context, t *suites.T) {
 			totals[c] = list.TotalSize
 		}
 	}
+	// served are the tasks the SHOULD requests were answered with: judged
+	// with them, not again by the marker's listing.
+	served := map[string]bool{}
 	for _, c := range cs {
 		for _, b := range badRequests(c, marker) {
 			ans := callRaw(ctx, c, b.req)
-			vs = append(vs, violations(judgeBadRequest(c, b, ans))...)
-			vs = append(vs, servedTask(ctx, t, c, b, ans)...)
+			got := append(violations(judgeBadRequest(c, b, ans)), servedTask(ctx, t, c, b, ans)...)
+			if !b.should {
+				vs = append(vs, got...)
+				continue
+			}
+			t.Should(got...)
+			if id := servedTaskID(ans); id != "" {
+				served[id] = true
+			}
 		}
 	}
 	for _, c := range cs {
@@ -173,9 +191,15 @@ var _ = suites.Spec("LIFE-027", func(ctx context.Context, t *suites.T) {
 				"ListTasks contextId="+marker+" failed ("+suites.ErrText(err)+"), and a refused request names no task id that GetTask could read")
 			continue
 		}
-		if len(list.Tasks) > 0 {
+		var made []string
+		for _, task := range list.Tasks {
+			if !served[task.ID] {
+				made = append(made, task.ID)
+			}
+		}
+		if len(made) > 0 {
 			vs = append(vs, invariants.Violation{Invariant: "validation", Where: "ListTasks contextId " + marker + " (" + c.Binding() + ")",
-				Expected: "no task from the refused requests", Actual: fmt.Sprintf("%d tasks, e.g. %s", len(list.Tasks), list.Tasks[0].ID)})
+				Expected: "no task from the refused requests", Actual: fmt.Sprintf("%d tasks, e.g. %s", len(made), made[0])})
 		}
 		// A request without a message cannot carry the marker: a change in
 		// the total is recorded (another client of a shared agent may have
@@ -188,6 +212,18 @@ var _ = suites.Spec("LIFE-027", func(ctx context.Context, t *suites.T) {
 	}
 	t.Violated(vs...)
 })
+
+// servedTaskID is the id of the task a request was answered with, or "".
+func servedTaskID(ans rawAnswer) string {
+	if ans.Err != nil || len(ans.Result) == 0 {
+		return ""
+	}
+	var resp a2a.SendMessageResponse
+	if json.Unmarshal(ans.Result, &resp) != nil || resp.Task == nil {
+		return ""
+	}
+	return resp.Task.ID
+}
 
 // servedTask reads back, by GetTask, a task that a bad request was served
 // with: the answer alone is already a violation, and the read proves the
@@ -230,9 +266,14 @@ func oddPartMessage() a2a.Message {
 	return msg
 }
 
-// LIFE-028 (§3.1.1): a part of a media type the card's input modes do not
-// cover gets ContentTypeNotSupportedError. When the card accepts every type,
-// the part must be served, and the spec is not applicable.
+// LIFE-028 (§3.1.1; a MAY, docs/levels.md): an agent that refuses a part
+// of a media type the card's input modes do not cover says so with
+// ContentTypeNotSupportedError. Refusing is the agent's choice (no sentence
+// requires it), so a served part is recorded and never judged: a MAY never
+// warns for not being done. Only a refusal is judged, on its error. When
+// every binding served the part there was no refusal to judge: not
+// applicable. When the card accepts every type, the part must be served,
+// and the spec is not applicable either.
 var _ = suites.Spec("LIFE-028", func(ctx context.Context, t *suites.T) {
 	card := t.Card()
 	modes := append([]string(nil), card.DefaultInputModes...)
@@ -252,18 +293,38 @@ var _ = suites.Spec("LIFE-028", func(ctx context.Context, t *suites.T) {
 		t.Violated(vs...)
 		t.NotApplicable("the card's input mode %q accepts every media type the harness could send (a %s part was served)", mode, oddMediaType)
 	}
+	refusals, unanswered := 0, 0
 	for _, c := range t.Clients() {
 		msg := oddPartMessage()
 		where := "SendMessage with a " + oddMediaType + " part (" + c.Binding() + ")"
 		resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg})
-		if v := expectKind(err, a2a.ErrContentTypeNotSupported, where); v != nil {
-			if err == nil && resp.Task != nil {
-				v.Actual = fmt.Sprintf("success: task %s in %s", resp.Task.ID, resp.Task.Status.State)
+		ce, _ := client.AsError(err)
+		switch {
+		case err == nil:
+			served := "a Message"
+			if resp.Task != nil {
+				served = fmt.Sprintf("task %s in %s", resp.Task.ID, resp.Task.Status.State)
 			}
-			vs = append(vs, *v)
+			t.Observe("served-"+c.Binding(), "the part was served ("+served+"): refusing it is the agent's choice (MAY)")
+			continue
+		case ce != nil && ce.Class == client.Transport:
+			t.Unchecked(where, "no answer: "+suites.ErrText(err))
+			unanswered++
+			continue
 		}
+		refusals++
+		if v := expectKind(err, a2a.ErrContentTypeNotSupported, where); v != nil {
+			v.Invariant = "content-type"
+			v.Expected = "a refusal of the media type names ContentTypeNotSupportedError (-32005; a2a-v1 §4.8, §8.1)"
+			vs = append(vs, *v)
+			continue
+		}
+		t.Observe("refused-"+c.Binding(), suites.ErrText(err))
 	}
 	t.Violated(vs...)
+	if refusals == 0 && unanswered == 0 {
+		t.NotApplicable("the agent served the %s part on every binding: which media types it takes is its own choice (a MAY), so there was no refusal whose error could be judged", oddMediaType)
+	}
 })
 
 // unknownMember is the name of the member LIFE-029 adds: one no version of

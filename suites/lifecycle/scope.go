@@ -202,31 +202,42 @@ func probeBinding(ctx context.Context, t *suites.T, a, b *client.Client) scopeRu
 
 	card := t.Card()
 	cfgID := suites.NewID("a2a-conform-config")
+	// accepted is a webhook URL the agent took from the run's identity: the
+	// second identity's config falls back to it when its own URL is refused
+	// as a URL (see secondConfig).
+	var accepted string
 	if cfg, _ := pushChannel(t); cfg != nil {
 		cfg.TaskID = task.ID
-		if got, err := a.CreateTaskPushNotificationConfig(ctx, cfg); err == nil && got.ID != "" {
-			cfgID = got.ID
+		got, err := a.CreateTaskPushNotificationConfig(ctx, cfg)
+		switch {
+		case err == nil && got.ID != "":
+			cfgID, accepted = got.ID, cfg.URL
 			defer a.DeleteTaskPushNotificationConfig(ctx, &a2a.TaskPushNotificationConfigRef{TaskID: task.ID, ID: got.ID})
+		case err != nil:
+			t.Observe("own-config-"+a.Binding(), "the run identity's config on its own task was refused: "+suites.ErrText(err))
 		}
 	}
 
 	type op struct {
 		name string
 		call func(id string) answer
+		// pair, when set, makes both calls (the task's, then an unknown
+		// id's) itself, instead of call.
+		pair func(task, fresh string) (other, unknown answer)
 	}
 	ops := []op{
-		{"GetTask", func(id string) answer {
+		{name: "GetTask", call: func(id string) answer {
 			got, err := b.GetTask(ctx, &a2a.GetTaskRequest{ID: id})
 			return answerOf(err, func() string { return "task " + got.ID + " in " + string(got.Status.State) })
 		}},
 	}
 	if card.PushNotifications() {
 		ops = append(ops,
-			op{"ListTaskPushNotificationConfigs", func(id string) answer {
+			op{name: "ListTaskPushNotificationConfigs", call: func(id string) answer {
 				got, err := b.ListTaskPushNotificationConfigs(ctx, &a2a.ListTaskPushNotificationConfigsRequest{TaskID: id})
 				return answerOf(err, func() string { return fmt.Sprintf("%d configs", len(got.Configs)) })
 			}},
-			op{"GetTaskPushNotificationConfig", func(id string) answer {
+			op{name: "GetTaskPushNotificationConfig", call: func(id string) answer {
 				got, err := b.GetTaskPushNotificationConfig(ctx, &a2a.TaskPushNotificationConfigRef{TaskID: id, ID: cfgID})
 				return answerOf(err, func() string { return "config " + got.ID + " (" + suites.Cut(got.URL, 80) + ")" })
 			}})
@@ -235,8 +246,8 @@ func probeBinding(ctx context.Context, t *suites.T, a, b *client.Client) scopeRu
 			// harness's receiver, under a token nobody authorized, so a
 			// config wrongly created delivers nowhere else; its owner
 			// deletes it.
-			ops = append(ops, op{"CreateTaskPushNotificationConfig", func(id string) answer {
-				got, err := b.CreateTaskPushNotificationConfig(ctx, &a2a.TaskPushNotificationConfig{TaskID: id, URL: t.Env.Webhook.URL(t.WebhookToken())})
+			create := func(id, url string) answer {
+				got, err := b.CreateTaskPushNotificationConfig(ctx, &a2a.TaskPushNotificationConfig{TaskID: id, URL: url})
 				if err == nil && got != nil && got.ID != "" {
 					_ = a.DeleteTaskPushNotificationConfig(ctx, &a2a.TaskPushNotificationConfigRef{TaskID: id, ID: got.ID})
 				}
@@ -244,16 +255,31 @@ func probeBinding(ctx context.Context, t *suites.T, a, b *client.Client) scopeRu
 					if got == nil {
 						return "a config created on it"
 					}
-					return "config " + got.ID + " created on it"
+					return "config " + got.ID + " created on it (url " + suites.Cut(url, 80) + ")"
 				})
+			}
+			ops = append(ops, op{name: "CreateTaskPushNotificationConfig", pair: func(task, fresh string) (answer, answer) {
+				return secondConfig(create, task, fresh, t.Env.Webhook.URL(t.WebhookToken()), accepted)
 			}})
 		}
 	}
 	if card.Streaming() {
-		ops = append(ops, op{"SubscribeToTask", func(id string) answer { return subscribeAnswer(ctx, t, b, id) }})
+		ops = append(ops,
+			op{name: "SubscribeToTask", call: func(id string) answer {
+				return streamAnswer(ctx, t, func(sctx context.Context) (*client.Stream, error) {
+					return b.SubscribeToTask(sctx, &a2a.SubscribeToTaskRequest{ID: id})
+				})
+			}},
+			op{name: "SendStreamingMessage naming the task", call: func(id string) answer {
+				m := userText("a2a-conform: a streamed message from another caller, which must not reach this task")
+				m.TaskID = id
+				return streamAnswer(ctx, t, func(sctx context.Context) (*client.Stream, error) {
+					return b.SendStreamingMessage(sctx, &a2a.SendMessageRequest{Message: &m})
+				})
+			}})
 	}
 	ops = append(ops,
-		op{"SendMessage naming the task", func(id string) answer {
+		op{name: "SendMessage naming the task", call: func(id string) answer {
 			m := userText("a2a-conform: a message from another caller, which must not reach this task")
 			m.TaskID = id
 			got, err := b.SendMessage(ctx, &a2a.SendMessageRequest{Message: &m,
@@ -265,14 +291,31 @@ func probeBinding(ctx context.Context, t *suites.T, a, b *client.Client) scopeRu
 				return "a Message"
 			})
 		}},
-		// Cancel last: wrongly served, it ends the task.
-		op{"CancelTask", func(id string) answer {
+	)
+	// Delete and Cancel last: wrongly served, they remove the run
+	// identity's config (deleted again at the end, idempotently) and end the
+	// task.
+	if card.PushNotifications() {
+		ops = append(ops, op{name: "DeleteTaskPushNotificationConfig", call: func(id string) answer {
+			err := b.DeleteTaskPushNotificationConfig(ctx, &a2a.TaskPushNotificationConfigRef{TaskID: id, ID: cfgID})
+			return answerOf(err, func() string { return "config " + cfgID + " deleted" })
+		}})
+	}
+	ops = append(ops,
+		op{name: "CancelTask", call: func(id string) answer {
 			got, err := b.CancelTask(ctx, &a2a.CancelTaskRequest{ID: id})
 			return answerOf(err, func() string { return "task " + got.ID + " in " + string(got.Status.State) })
 		}},
 	)
 	for _, o := range ops {
-		r.probes = append(r.probes, probe{op: o.name, other: o.call(task.ID), fresh: o.call(suites.NewID("a2a-conform-no-such-task"))})
+		fresh := suites.NewID("a2a-conform-no-such-task")
+		if o.pair != nil {
+			p := probe{op: o.name}
+			p.other, p.fresh = o.pair(task.ID, fresh)
+			r.probes = append(r.probes, p)
+			continue
+		}
+		r.probes = append(r.probes, probe{op: o.name, other: o.call(task.ID), fresh: o.call(fresh)})
 	}
 	// An id nobody issued must be refused as a task, not the caller: an
 	// agent that did not authenticate the second identity refuses every
@@ -298,6 +341,48 @@ func probeBinding(ctx context.Context, t *suites.T, a, b *client.Client) scopeRu
 	return r
 }
 
+// secondConfig is the second identity's CreateTaskPushNotificationConfig on
+// the run identity's task and on an id nobody issued, both with the same URL.
+// An agent may check the URL before the caller's access to the task (SSRF
+// rules, §13.2): a refusal of the URL then says nothing of ownership, and
+// the identity might still attach a webhook with a URL the agent accepts.
+// So own, a fresh token path on the harness's receiver, is tried first;
+// when it is refused as a URL, the URL the agent accepted from the run's
+// identity (accepted) is tried instead. When no URL the agent accepts is
+// known, or that one is refused as a URL too, the part is unknown (reported
+// unchecked), never a pass.
+func secondConfig(create func(id, url string) answer, task, fresh, own, accepted string) (answer, answer) {
+	url := own
+	other := create(task, url)
+	if urlRefused(other) && accepted != "" && accepted != own {
+		url = accepted
+		other = create(task, url)
+	}
+	if urlRefused(other) {
+		why := "no webhook URL this agent accepts is known (the run identity's own config was not accepted), so whether it would have checked the caller's access was not seen"
+		if accepted != "" {
+			why = "the URL the agent accepted from the run's identity (" + accepted + ") was refused as a URL for this one too, so whether it would have checked the caller's access was not seen"
+		}
+		other.unknown = fmt.Sprintf("the webhook URL was refused (%s) before any check of the task: %s; give the run a --webhook-url this agent accepts", suites.ErrText(other.err), why)
+		return other, answer{err: other.err, unknown: "not asked (the URL was refused)"}
+	}
+	return other, create(fresh, url)
+}
+
+// urlRefused reports a refusal that is about the request's content (the
+// webhook URL, for a config create), not the task or the caller:
+// InvalidParams, or a 400 or INVALID_ARGUMENT that names no A2A error. It is
+// the rule the webhook suite applies to a refused receiver URL, with gRPC's
+// INVALID_ARGUMENT included.
+func urlRefused(a answer) bool {
+	if !a.refused() {
+		return false
+	}
+	ce, ok := client.AsError(a.err)
+	return ok && ce.Class == client.A2A && (ce.Code == a2a.CodeInvalidParams ||
+		(ce.Kind == "" && (ce.HTTPStatus == http.StatusBadRequest || ce.Status == "INVALID_ARGUMENT")))
+}
+
 // answerOf is a reply: refused with err, or served what describes. No
 // answer (transport), and a 5xx or 429 without the binding's error body (a
 // gateway's, or the agent overloaded), tell nothing of what the agent meant.
@@ -315,15 +400,15 @@ func answerOf(err error, describe func() string) answer {
 	return answer{served: describe()}
 }
 
-// subscribeAnswer opens a subscription and reads its first event: a refusal
-// before the stream or as its first event, or a served stream. A stream that
-// stays silent for the run's patience is neither (a served stream's first
-// event is the task's snapshot, which a slow agent may still take seconds
-// to send).
-func subscribeAnswer(ctx context.Context, t *suites.T, c *client.Client, id string) answer {
+// streamAnswer opens a stream (a subscription, or a streamed message) and
+// reads its first event: a refusal before the stream or as its first event,
+// or a served stream. A stream that stays silent for the run's patience is
+// neither (a served stream's first event is the task's snapshot, which a
+// slow agent may still take seconds to send).
+func streamAnswer(ctx context.Context, t *suites.T, open func(context.Context) (*client.Stream, error)) answer {
 	sctx, cancel := suites.Ctx(ctx, t.Patience())
 	defer cancel()
-	s, err := c.SubscribeToTask(sctx, &a2a.SubscribeToTaskRequest{ID: id})
+	s, err := open(sctx)
 	if err != nil {
 		if sctx.Err() != nil && ctx.Err() == nil {
 			return answer{err: err, unknown: fmt.Sprintf("no answer within %s", closeGrace(t))}
@@ -445,9 +530,12 @@ func uncheckedLists(t *suites.T, r scopeRun, where func(string) string) {
 // LIFE-031 (spec §13.1; TCK AUTH-SCOPE-002): results are limited to what
 // the caller may access. A second identity that names the run identity's
 // task gets nothing of it on any binding: GetTask, the push configs (read,
-// and a config of its own created on the task), SubscribeToTask, a message
-// naming it and CancelTask are refused (and the task is left as it was), and ListTasks, of the task's own context or
-// unfiltered, leaves it out.
+// a config of its own created on the task, the run identity's deleted),
+// SubscribeToTask, a message naming it (sent and streamed) and CancelTask
+// are refused (and the task is left as it was), and ListTasks, of the
+// task's own context or unfiltered, leaves it out. A config refused for its URL proves nothing
+// about the task: it is retried with the URL the agent accepted from the run's
+// identity, or left unchecked (secondConfig).
 var _ = suites.Spec("LIFE-031", func(ctx context.Context, t *suites.T) {
 	probeScope(ctx, t, judgeServed)
 })

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -251,7 +252,12 @@ func rotationByHook(ctx context.Context, t *suites.T, hk suites.HookRunner, poin
 // the target several times; each answer must be the same task (not
 // SUBMITTED again, its first message in its history) or TaskNotFound, and
 // when every answer was TaskNotFound, a follow-up naming it must get
-// TaskNotFound, never a new task.
+// TaskNotFound, never a new task. A hook that exits 0 proves no change: a
+// rotate-card hook must change the card, and a restart-instance or
+// rollout-step hook must show some change from outside (changeEvidence: the
+// card, the instances that answer, the task lost), or the part is
+// unchecked. A task lost is allowed by A2A, and is reported as a finding:
+// it is scenario 1's orphan.
 func taskAcrossHook(ctx context.Context, t *suites.T, hk suites.HookRunner, point string) {
 	c := t.Client()
 	script := suites.Script{Outcome: directive.OutcomeInputRequired}
@@ -267,6 +273,7 @@ func taskAcrossHook(ctx context.Context, t *suites.T, hk suites.HookRunner, poin
 	t.Showed(script, first, "no task was waiting when the hook ran")
 	instance := instanceOf(t, task.ID)
 	cardBefore, _ := fetchCard(ctx, t, t.Env.BaseURL, nil)
+	namesBefore, mark := instancesSeen(t, 0)
 	began := time.Now()
 	gen := runHook(ctx, t, hk, point, []string{task.ID}, instance)
 	t.Observe("rotation", fmt.Sprintf("%s hook to generation %d, task %s was %s when it began (served by %s), hook took %s",
@@ -283,7 +290,7 @@ func taskAcrossHook(ctx context.Context, t *suites.T, hk suites.HookRunner, poin
 			"the card could not be read through the target %s the %s hook, so whether the card rotated under the task was not seen", when, point))
 	}
 	if cardBefore != nil && cardAfter != nil {
-		same := "the same card: whether the hook replaced instances cannot be seen from outside, only its exit status vouches for it"
+		same := "the same card: a hook's exit status vouches for nothing, so the change must show otherwise (change-seen, or the part left unchecked)"
 		if !bytes.Equal(cardBefore.Raw, cardAfter.Raw) {
 			same = "the card changed"
 		}
@@ -319,6 +326,26 @@ func taskAcrossHook(ctx context.Context, t *suites.T, hk suites.HookRunner, poin
 		}
 	}
 	t.Observe("lost-on", fmt.Sprintf("%d of %d reads through the target answered TaskNotFound (driver %q: which instance answered each is not known)", lost, hookSamples, driverName(t)))
+	namesAfter, _ := instancesSeen(t, mark)
+	if point != suites.HookRotateCard {
+		// A hook that exits 0 vouches for nothing: the task crossed a
+		// change only if one was seen from outside.
+		ev := changeEvidence(cardBefore, cardAfter, namesBefore, namesAfter, lost)
+		if len(ev) == 0 {
+			t.Unchecked("the task crosses a "+point, fmt.Sprintf(
+				"the %s hook exited 0, but nothing seen through the target changed: the card (body and ETag) is the same, the instances that answered after it (%s) are among those before it (%s), and the task is still there; without evidence that the deployment changed under the task, there was nothing to cross. Let the agent name its process in the A2A-Conform-Instance response header (a pod name, or a name with its start time) so that a restart shows, or give a hook that changes the card",
+				point, orNoneSeen(namesAfter), orNoneSeen(namesBefore)))
+		} else {
+			t.Observe("change-seen", strings.Join(ev, "; "))
+		}
+	}
+	if lost > 0 {
+		how := "every read through the target"
+		if found > 0 {
+			how = fmt.Sprintf("%d of %d reads through the target (the others found it)", lost, hookSamples)
+		}
+		lostTaskFinding(t, task.ID, "the "+point+" hook", how)
+	}
 	switch {
 	case lost > 0 && found > 0:
 		t.Unchecked("a follow-up to a lost task gets TaskNotFound", fmt.Sprintf(
@@ -331,6 +358,77 @@ func taskAcrossHook(ctx context.Context, t *suites.T, hk suites.HookRunner, poin
 		t.Showed(script, end, "the task's state after the hook could not be judged")
 		t.Record(invariants.TerminalImmutable(invariants.ForTask(t.History().Observations(), task.ID))...)
 	}
+}
+
+// lostTaskFinding reports a task lost across a change of the deployment
+// (how: which reads answered TaskNotFoundError). A2A allows it, so it
+// changes no verdict; it is scenario 1's orphan, which whoever runs the
+// deployment should see in the run's summary rather than in a quiet pass.
+func lostTaskFinding(t *suites.T, taskID, change, how string) {
+	t.Finding("task %s was lost across %s: %s answered TaskNotFoundError. A2A allows it, but its client, and any push config on it, are orphaned, as in scenario 1 (card rotation mid-task); task state kept in a store every instance shares survives",
+		taskID, change, how)
+}
+
+// instancesSeen lists the distinct instance names (A2A-Conform-Instance)
+// the agent gave in the spec's exchanges after sequence number after, and
+// the last sequence number seen.
+func instancesSeen(t *suites.T, after int) ([]string, int) {
+	last := after
+	seen := map[string]bool{}
+	for _, ex := range t.Env.Transcript.Owned(t.Info.ID) {
+		if ex.Seq <= after {
+			continue
+		}
+		last = max(last, ex.Seq)
+		if ex.Instance != "" {
+			seen[ex.Instance] = true
+		}
+	}
+	names := make([]string, 0, len(seen))
+	for n := range seen {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names, last
+}
+
+// changeEvidence lists what shows, from outside, that the deployment changed
+// across a hook: another card (body or ETag), answers after it only from
+// instances never seen before it (a disjoint set: a balancer that merely
+// picked another instance shows names from both), or the task lost.
+func changeEvidence(before, after *client.CardResponse, namesBefore, namesAfter []string, lost int) []string {
+	var ev []string
+	if before != nil && after != nil {
+		switch {
+		case !bytes.Equal(before.Raw, after.Raw):
+			ev = append(ev, fmt.Sprintf("the card changed (version %s → %s)", version(before), version(after)))
+		case before.Header.Get("ETag") != after.Header.Get("ETag"):
+			ev = append(ev, fmt.Sprintf("the card's ETag changed (%s → %s)", orDash(before.Header.Get("ETag")), orDash(after.Header.Get("ETag"))))
+		}
+	}
+	if len(namesBefore) > 0 && len(namesAfter) > 0 {
+		disjoint := true
+		for _, n := range namesAfter {
+			if slices.Contains(namesBefore, n) {
+				disjoint = false
+			}
+		}
+		if disjoint {
+			ev = append(ev, fmt.Sprintf("every answer after the hook came from instances not seen before it (%s → %s)",
+				strings.Join(namesBefore, ", "), strings.Join(namesAfter, ", ")))
+		}
+	}
+	if lost > 0 {
+		ev = append(ev, "the task was lost")
+	}
+	return ev
+}
+
+func orNoneSeen(names []string) string {
+	if len(names) == 0 {
+		return "none named"
+	}
+	return strings.Join(names, ", ")
 }
 
 func orUnknown(s string) string {

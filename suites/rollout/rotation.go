@@ -181,6 +181,7 @@ var _ = suites.Spec("ROLL-002", func(ctx context.Context, t *suites.T) {
 	}
 	t.Observe("lost-on", fmt.Sprintf("%d of %d instances answered TaskNotFound", lost, live(inst)))
 	if lost > 0 {
+		lostTaskFinding(t, task.ID, fmt.Sprintf("the roll to generation %d", gen), fmt.Sprintf("%d of %d instances", lost, live(inst)))
 		followUpLostTask(ctx, t, c, task.ID)
 		return
 	}
