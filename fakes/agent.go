@@ -236,6 +236,11 @@ type Options struct {
 	// dispatcher that acknowledges configs at once and delivers seconds
 	// later, as real deployments do. Correct: late is not lost.
 	PushLatency time.Duration
+	// DispatcherWarmUp starts the push dispatcher of an instance that had a
+	// warm-up (Options.WarmUp) this long after it became ready: pushes
+	// accepted meanwhile wait in the store and go out late, never lost
+	// (fakes/variant_rollout_push.go).
+	DispatcherWarmUp time.Duration
 }
 
 const (

@@ -142,6 +142,9 @@ func (a *Agent) enqueuePushes(tx *store.Tx, taskID string, state a2a.TaskState, 
 // dispatch claims due deliveries (any instance's) and attempts them, each
 // config's in order; called from the background loop.
 func (a *Agent) dispatch() {
+	if a.dispatcherWarming() {
+		return
+	}
 	ctx := a.workCtx
 	now := time.Now()
 	due, err := a.st.HasDueDeliveries(ctx, now)

@@ -30,3 +30,9 @@ func (a *Agent) heldForLatency(ctx context.Context, d store.Delivery) bool {
 	}
 	return true
 }
+
+// dispatcherWarming reports whether the dispatcher is still warming up
+// under Options.DispatcherWarmUp, and so claims nothing yet.
+func (a *Agent) dispatcherWarming() bool {
+	return a.opts.DispatcherWarmUp > 0 && a.opts.WarmUp > 0 && time.Since(a.readyAt) < a.opts.DispatcherWarmUp
+}
