@@ -55,7 +55,7 @@ type drainReg struct {
 	refusal  string
 	// gone: the draining instance stopped answering before it accepted.
 	gone bool
-	// badURL: refused as invalid params (the agent refuses the receiver's URL).
+	// badURL: the agent refused the receiver's URL (suites.RefusesWebhookURL).
 	badURL bool
 	// atRest: the task was terminal or interrupted at the first look after
 	// the acknowledgement, so no transition was owed to the config.
@@ -88,9 +88,12 @@ type drainOutcome struct {
 // registers a config for each: through the old instance once the new one is
 // ready (before the drain), through the old instance's own URL once it was
 // told to drain, and through the new instance while the old one drains. A
-// refusal is honest and retried within patience. Every accepted config must
-// get the terminal state its task reached; the counts per phase,
-// deliveries, losses and duplicates are reported.
+// refusal is honest and retried within patience; a refusal of the
+// receiver's URL itself is the harness's problem (suites.RefusesWebhookURL).
+// Every accepted config (credentials of its own) must get the terminal
+// state its task reached, with those credentials and about its own task
+// (judgePushes: late is not lost); the counts per phase, deliveries, losses
+// and duplicates are reported.
 var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 	inst := instances(t, 2)
 	roll, ok := t.Env.Topology.(suites.SteppedRoller)
@@ -280,9 +283,15 @@ var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 			"every task was at rest when its config was acknowledged, so no transition was owed to any config")
 	}
 
-	// Each judged config: wait for its task's terminal state, then for the
-	// delivery of that state (judgePushes: late is not lost).
+	// Each judged config: still listed while its task runs, then, once the
+	// task ended, the delivery of that state (judgePushes: late is not
+	// lost).
 	c := via(t, inst, -1)
+	var hooks []*suites.PushHook
+	for _, reg := range judged {
+		hooks = append(hooks, reg.hook)
+	}
+	t.Observe("configs-listed-after-roll", fmt.Sprintf("%d of %d configs checked (the others' tasks had ended)", listedAfterRoll(ctx, t, c, hooks, gen), len(hooks)))
 	out := make([]drainOutcome, len(judged))
 	var wg sync.WaitGroup
 	for i, reg := range judged {

@@ -145,9 +145,21 @@ func judgePushes(ctx context.Context, t *suites.T, owed []*owedPush, witness fun
 				awaitPushes(ctx, t, []*owedPush{w})
 				w.bad = t.PushBodies(w.hook, w.taskID, w.contextID, w.where)
 				t.Record(w.bad...)
+				// Any push of the witness's own, trusted, shows that the
+				// deployment delivers pushes due after the missing ones.
+				first := time.Time{}
+				for _, d := range w.hook.Acknowledged(t) {
+					if d.TaskID() == w.taskID {
+						first = d.At
+						break
+					}
+				}
 				switch {
 				case w.delivered():
 					v.witness = fmt.Sprintf("a witness config of task %s, registered once the wait ran out, got %s %s after its task ended (as polled)", w.taskID, w.end, lat(w.at.Sub(w.endAt)))
+				case !first.IsZero():
+					v.witness = fmt.Sprintf("a witness config of task %s, registered once the wait ran out, got pushes (%s) though not its end", w.taskID, suites.DescribeDeliveries(w.hook.Deliveries(t)))
+					w.at = first
 				default:
 					v.witness = fmt.Sprintf("a witness config of task %s, registered once the wait ran out, got no %s either within %s (%s)", w.taskID, w.end, t.Patience().Round(time.Millisecond), suites.DescribeDeliveries(w.hook.Deliveries(t)))
 					w = nil
@@ -175,7 +187,7 @@ func judgePushes(ctx context.Context, t *suites.T, owed []*owedPush, witness fun
 			v.lost++
 			v.losses = append(v.losses, invariants.Violation{Invariant: invariant, Where: p.where,
 				Expected: "a delivery of " + string(p.end) + ", the state the task reached (" + expected + ")",
-				Actual: fmt.Sprintf("none within %s after the task ended (%s), while the end of task %s, which ended %s later, arrived %s after it (as polled): lost, not late",
+				Actual: fmt.Sprintf("none within %s after the task ended (%s), while a push about task %s, which ended %s later, arrived %s after that end (as polled): lost, not late",
 					t.Patience().Round(time.Millisecond), suites.DescribeDeliveries(p.hook.Deliveries(t)), proof.taskID,
 					lat(proof.endAt.Sub(p.endAt)), lat(proof.at.Sub(proof.endAt)))})
 		}
@@ -252,4 +264,53 @@ func witnessVia(ctx context.Context, t *suites.T, c *client.Client, s suites.Scr
 		return &owedPush{hook: h, taskID: resp.Task.ID, contextID: resp.Task.ContextID, end: end, endAt: time.Now(),
 			where: "witness config of task " + resp.Task.ID + " (" + where + ")"}
 	}
+}
+
+// listedAfterRoll checks, for each config whose task is still running after
+// the roll, that the deployment still lists it: a config MUST persist until
+// the task completes (§3.1.7) and List MUST return all active configs, so a
+// config missing from the list of a running task is a registration lost
+// with the instance that took it, whatever the pushes do later. A task that
+// ended (configs may go with it), a List the agent refuses, or a list with
+// more pages is not judged. It returns how many configs were checked.
+func listedAfterRoll(ctx context.Context, t *suites.T, c *client.Client, hooks []*suites.PushHook, gen int) int {
+	checked := 0
+	for _, h := range hooks {
+		id := h.Config.TaskID
+		running := func() (a2a.TaskState, bool) {
+			task, err := t.Get(ctx, c, id)
+			if err != nil {
+				return "", false
+			}
+			st := task.Status.State
+			return st, !st.Terminal() && !st.Interrupted()
+		}
+		if _, ok := running(); !ok {
+			continue
+		}
+		resp, err := c.ListTaskPushNotificationConfigs(ctx, &a2a.ListTaskPushNotificationConfigsRequest{TaskID: id})
+		if err != nil || resp == nil {
+			continue
+		}
+		found := false
+		for _, cfg := range resp.Configs {
+			if (h.Config.ID != "" && cfg.ID == h.Config.ID) || cfg.URL == h.Config.URL {
+				found = true
+			}
+		}
+		if found || resp.NextPageToken != "" {
+			checked++
+			continue
+		}
+		st, ok := running()
+		if !ok {
+			continue // it ended meanwhile: its configs may have gone with it
+		}
+		checked++
+		t.Record(invariants.Violation{Invariant: "push-config-survives-rollout",
+			Where:    fmt.Sprintf("ListTaskPushNotificationConfigs for task %s (still %s) after the roll to generation %d", id, st, gen),
+			Expected: "its config " + configID(h.Config.ID) + " listed (§3.1.7: a config MUST persist until the task completes or is deleted; List MUST return all active configs)",
+			Actual:   fmt.Sprintf("%s listed, not this one: the registration was lost with the instance that took it", plural(len(resp.Configs), "config"))})
+	}
+	return checked
 }

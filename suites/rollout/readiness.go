@@ -59,10 +59,14 @@ func firstDelivery(ctx context.Context, t *suites.T, c *client.Client, script su
 // ROLL-004 (§8.3, §3.1.7, §3.1.2, scenario 2): while an instance starts, the
 // harness polls its card directly. 503 (with Retry-After) until it is ready
 // is correct. From its first 200 on, what the card claims works at once: a
-// push config registered through it with a task whose transitions follow is
-// delivered within the deployment's normal push latency, and a stream
-// through it runs to the terminal state. The spec stops every other instance
-// first, so that no other instance's dispatcher covers for this one.
+// push config registered through it (with credentials of its own) with a
+// task whose transitions follow gets its task's end, with those credentials
+// and about that task, and a stream through it runs to the terminal state.
+// A push slower than the deployment's normal latency (measured before) is
+// only reported: late is not lost. It is lost when it never came while a
+// witness registered later through the same instance got its own. The spec
+// stops every other instance first, so that no other instance's dispatcher
+// covers for this one.
 var _ = suites.Spec("ROLL-004", func(ctx context.Context, t *suites.T) {
 	inst := instances(t, 1)
 	rs, ok := t.Env.Topology.(suites.InstanceRestarter)

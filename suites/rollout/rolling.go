@@ -17,11 +17,12 @@ import (
 const perInstance = 2
 
 // ROLL-003 (§3.1.7, §4.3, scenario 2): tasks run on every instance, each with
-// a push config registered through another instance, while every instance is
-// replaced one by one. Every task reaches the terminal state its script set,
-// every config gets a delivery of that terminal state, and nothing is lost
-// silently: the counts of tasks, deliveries, duplicates and losses are
-// reported.
+// a push config of its own (credentials included) registered through another
+// instance, while every instance is replaced one by one. Every task reaches
+// the terminal state its script set, every config gets a delivery of that
+// terminal state, and every delivery carries the config's credentials and
+// names its task, before and after the roll (judgePushes: late is not lost).
+// The counts of tasks, deliveries, duplicates and losses are reported.
 var _ = suites.Spec("ROLL-003", func(ctx context.Context, t *suites.T) {
 	inst := instances(t, 2)
 	r := roller(t)
@@ -63,6 +64,15 @@ var _ = suites.Spec("ROLL-003", func(ctx context.Context, t *suites.T) {
 		t.Indeterminate("the rolling replacement failed: %v", err)
 	}
 	t.Observe("rollout", fmt.Sprintf("generation %d; replaced %v; took %s; tasks scripted to take about %s", gen, steps, since(began), expected.Round(time.Millisecond)))
+	if push && refusedURL == "" {
+		var hooks []*suites.PushHook
+		for _, jb := range jobs {
+			if jb.hook != nil {
+				hooks = append(hooks, jb.hook)
+			}
+		}
+		t.Observe("configs-listed-after-roll", fmt.Sprintf("%d of %d configs checked (the others' tasks had ended)", listedAfterRoll(ctx, t, c, hooks, gen), len(hooks)))
+	}
 
 	lost, finished := 0, 0
 	want := script.Settles()
