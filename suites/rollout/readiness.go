@@ -87,6 +87,17 @@ var _ = suites.Spec("ROLL-004", func(ctx context.Context, t *suites.T) {
 	if push {
 		c := via(t, inst, 0)
 		took, task, h, err := firstDelivery(ctx, t, c, script, t.Patience())
+		if err == nil && took < 0 {
+			// Once more with a fresh task and config: the first may have
+			// met an instance that had just started, and the baseline is
+			// only there to measure the normal latency.
+			t.Observe("push-latency.baseline.first-attempt", fmt.Sprintf("task %s: no push within %s (%s); measured again", task.ID, t.Patience().Round(time.Millisecond), suites.DescribeDeliveries(h.Deliveries(t))))
+			first, firstHook := task, h
+			baseBodies = func() []invariants.Violation {
+				return t.PushBodies(firstHook, first.ID, first.ContextID, "first baseline push config of task "+first.ID+" on the running deployment")
+			}
+			took, task, h, err = firstDelivery(ctx, t, c, script, t.Patience())
+		}
 		switch {
 		case err != nil:
 			t.Unchecked("pushes work from the first 200", t.WebhookURLRefused(h.Config.URL, "SendMessage with configuration.taskPushNotificationConfig", err))
@@ -100,8 +111,9 @@ var _ = suites.Spec("ROLL-004", func(ctx context.Context, t *suites.T) {
 			t.Observe("push-latency.baseline", baseline.Round(time.Millisecond).String())
 		}
 		if task != nil {
+			prev := baseBodies
 			baseBodies = func() []invariants.Violation {
-				return t.PushBodies(h, task.ID, task.ContextID, "baseline push config of task "+task.ID+" on the running deployment")
+				return append(prev(), t.PushBodies(h, task.ID, task.ContextID, "baseline push config of task "+task.ID+" on the running deployment")...)
 			}
 		}
 	}
