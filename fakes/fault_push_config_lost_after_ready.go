@@ -9,7 +9,7 @@ import (
 // faultPushConfigLostAfterReady: scenario 2's lost registration in a second
 // shape, independent of card-before-ready. The instance gates its card
 // correctly (503 with Retry-After while it warms up), but for its first
-// second after it became ready its store connection is not yet up: a
+// two seconds after it became ready its store connection is not yet up: a
 // config registered in that window (inline or through Create) is
 // acknowledged from a local buffer that is never written anywhere, so no
 // instance ever delivers to it (nor lists it), while configs registered
@@ -22,12 +22,12 @@ import (
 var faultPushConfigLostAfterReady = register(FaultInfo{
 	Name:        "push-config-lost-after-ready",
 	Scenario:    scenarioRollout,
-	Description: "For its first second after it becomes ready an instance acknowledges push configs (inline or through Create) but keeps them only in a local buffer that is never stored: no instance delivers to them (or lists them), while configs registered later are delivered.",
+	Description: "For its first two seconds after it becomes ready an instance acknowledges push configs (inline or through Create) but keeps them only in a local buffer that is never stored: no instance delivers to them (or lists them), while configs registered later are delivered.",
 	Specs:       []string{"ROLL-004", "ROLL-009"},
 })
 
 // lostAfterReadyWindow is how long after readiness registrations are lost.
-const lostAfterReadyWindow = time.Second
+const lostAfterReadyWindow = 2 * time.Second
 
 // lostAfterReady keeps c in instance memory, never stored nor delivered,
 // when the fault is on and the instance became ready less than
