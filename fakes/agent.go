@@ -241,6 +241,16 @@ type Options struct {
 	// http(s) URL is delivered to, loopback included, so that a harness on
 	// 127.0.0.1 can receive without configuring the agent.
 	WebhookAllow []string
+	// PushLatency makes every push's first attempt wait until this long
+	// after its event (fakes/variant_rollout_push.go): a queue-backed
+	// dispatcher that acknowledges configs at once and delivers seconds
+	// later, as real deployments do. Correct: late is not lost.
+	PushLatency time.Duration
+	// DispatcherWarmUp starts the push dispatcher of an instance that had a
+	// warm-up (Options.WarmUp) this long after it became ready: pushes
+	// accepted meanwhile wait in the store and go out late, never lost
+	// (fakes/variant_rollout_push.go).
+	DispatcherWarmUp time.Duration
 }
 
 const (
@@ -301,6 +311,11 @@ type Agent struct {
 	refusedPush atomic.Int64
 	// snapshot is the set of configs known at start-up (push-dispatcher-snapshot).
 	snapshot map[[2]string]bool
+	// unindexed are configs this instance's dispatcher never learnt of
+	// (card-before-ready); under memMu.
+	unindexed map[[2]string]bool
+	// readyAt is when the instance became ready (set before ready).
+	readyAt time.Time
 }
 
 // New builds an instance; it answers 503 until Start has loaded its state.
@@ -442,6 +457,7 @@ func (a *Agent) start(ctx context.Context) error {
 	dwake, dunsub := a.st.Notify()
 	a.loops.Add(1)
 	go a.background(dwake, dunsub)
+	a.readyAt = time.Now()
 	a.ready.Store(true)
 	a.log.Info("ready", "store", a.st.Path(), "faults", a.faults.names())
 	return nil

@@ -37,6 +37,10 @@ type memConfig struct {
 // push-config-not-durable it goes to instance memory instead (lost at
 // restart, invisible to other instances).
 func (a *Agent) putConfig(ctx context.Context, tx *store.Tx, c a2a.TaskPushNotificationConfig) error {
+	a.noteUnindexed(c)
+	if a.lostAfterReady(c) {
+		return nil
+	}
 	if a.faults.has(faultPushConfigNotDurable) {
 		a.memMu.Lock()
 		defer a.memMu.Unlock()
@@ -125,6 +129,9 @@ func (a *Agent) enqueuePushes(tx *store.Tx, taskID string, state a2a.TaskState, 
 		if a.snapshot != nil && !a.snapshot[[2]string{taskID, c.ID}] {
 			continue
 		}
+		if a.isUnindexed(taskID, c.ID) {
+			continue
+		}
 		if err := tx.Enqueue(taskID, c.ID, body, a.owner); err != nil {
 			return err
 		}
@@ -135,6 +142,9 @@ func (a *Agent) enqueuePushes(tx *store.Tx, taskID string, state a2a.TaskState, 
 // dispatch claims due deliveries (any instance's) and attempts them, each
 // config's in order; called from the background loop.
 func (a *Agent) dispatch() {
+	if a.dispatcherWarming() {
+		return
+	}
 	ctx := a.workCtx
 	now := time.Now()
 	due, err := a.st.HasDueDeliveries(ctx, now)
@@ -175,6 +185,9 @@ func (a *Agent) dispatch() {
 func (a *Agent) deliver(d store.Delivery) {
 	ctx, cancel := context.WithTimeout(context.Background(), a.opts.Push.Timeout+store.BusyTimeout)
 	defer cancel()
+	if a.heldForLatency(ctx, d) {
+		return
+	}
 	cfg, err := a.getConfig(ctx, d.TaskID, d.ConfigID)
 	if errors.Is(err, store.ErrNotFound) {
 		a.finish(ctx, d, "config deleted")
@@ -185,7 +198,7 @@ func (a *Agent) deliver(d store.Delivery) {
 		a.retry(ctx, d, err.Error())
 		return
 	}
-	status, err := a.post(ctx, cfg, d.Body)
+	status, err := a.post(ctx, cfg, a.misaddressed(ctx, d))
 	switch {
 	case err == nil && status >= 200 && status < 300:
 		a.finish(ctx, d, "")
@@ -237,6 +250,9 @@ func (a *Agent) pushAuthorization(cfg a2a.TaskPushNotificationConfig) string {
 			scheme = "Bearer"
 		}
 		return fmt.Sprintf("%s card-generation-%d", scheme, st.gen)
+	}
+	if auth, ok := a.rotatedPushAuthorization(); ok {
+		return auth
 	}
 	if cfg.Authentication == nil || cfg.Authentication.Scheme == "" {
 		return ""

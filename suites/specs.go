@@ -753,9 +753,11 @@ var registry = []Info{
 		Why: "Scenario 2: instances are replaced one by one while tasks run on each of them, each task " +
 			"with a push config registered through another instance. A config MUST persist until the " +
 			"task completes, and a task id must stay resolvable across instances: every task must end " +
-			"as its script set, and each config must get the terminal state pushed. A task left " +
-			"unchanged on an instance the roll stopped, past its script's end plus the patience, is " +
-			"orphaned by the roll. The counts of tasks, deliveries, duplicates and losses are reported.",
+			"as its script set, and each config must get the terminal state pushed, with the config's own " +
+			"credentials and about its own task (§4.3.3), before and after the roll. A push later than " +
+			"patience is indeterminate unless a later push of the deployment arrived (then it is lost). " +
+			"A task left unchanged on an instance the roll stopped, past its script's end plus the " +
+			"patience, is orphaned by the roll. The counts of tasks, deliveries, duplicates and losses are reported.",
 	},
 	{
 		ID: "ROLL-004", Suite: Rollout, Level: INVARIANT,
@@ -768,9 +770,11 @@ var registry = []Info{
 		Why: "Scenario 2: an instance published a card claiming push before its dispatcher ran; a " +
 			"config was acknowledged and the notification lost. The harness stops the instances, " +
 			"starts one and polls its card directly: 503 while it warms up is correct. From its first " +
-			"200, a task with a push config registered through it must be delivered within the " +
-			"deployment's normal push latency (measured before, times 3, at least 1 s), and a stream " +
-			"through it must run to the terminal state.",
+			"200, a task with a push config registered through it must get its pushes, with the " +
+			"config's credentials and about its own task: a push that never arrives while one registered " +
+			"later through the same instance does is lost (a push slower than the deployment's normal " +
+			"latency, measured before, is only reported: late is not lost). A stream through it must " +
+			"run to the terminal state.",
 	},
 	{
 		ID: "ROLL-005", Suite: Rollout, Level: MUST,
@@ -855,7 +859,9 @@ var registry = []Info{
 			"drain it registers one through the old one's own URL and one through the new one. A " +
 			"refusal (503, UNAVAILABLE, a closed connection) is honest and retried within patience " +
 			"(through a draining instance, until it is gone). Every accepted config must get the " +
-			"terminal state its task reached. The counts per phase, deliveries, losses and " +
+			"terminal state its task reached, with the config's own credentials and about its own task " +
+			"(§4.3.3); a push later than patience is indeterminate unless a later push of the " +
+			"deployment arrived (then it is lost). The counts per phase, deliveries, losses and " +
 			"duplicates are reported.",
 	},
 }

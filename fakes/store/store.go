@@ -353,6 +353,8 @@ type Delivery struct {
 	Body     json.RawMessage
 	Origin   string
 	Attempts int
+	// Created is when the delivery was enqueued (its event's commit).
+	Created time.Time
 }
 
 func ms(t time.Time) int64 {
@@ -755,7 +757,7 @@ func (s *Store) ClaimDeliveries(ctx context.Context, owner string, now time.Time
 	var out []Delivery
 	err := s.Update(ctx, func(tx *Tx) error {
 		out = nil
-		rows, err := tx.tx.QueryContext(ctx, "SELECT d.id, d.task_id, d.config_id, d.body, d.origin, d.attempts FROM deliveries d WHERE "+
+		rows, err := tx.tx.QueryContext(ctx, "SELECT d.id, d.task_id, d.config_id, d.body, d.origin, d.attempts, d.created_at FROM deliveries d WHERE "+
 			dueFilter+" ORDER BY d.id LIMIT ?2", now.UnixMilli(), max)
 		if err != nil {
 			return err
@@ -763,11 +765,13 @@ func (s *Store) ClaimDeliveries(ctx context.Context, owner string, now time.Time
 		for rows.Next() {
 			var d Delivery
 			var body string
-			if err := rows.Scan(&d.ID, &d.TaskID, &d.ConfigID, &body, &d.Origin, &d.Attempts); err != nil {
+			var created int64
+			if err := rows.Scan(&d.ID, &d.TaskID, &d.ConfigID, &body, &d.Origin, &d.Attempts, &created); err != nil {
 				rows.Close()
 				return err
 			}
 			d.Body = json.RawMessage(body)
+			d.Created = time.UnixMilli(created)
 			out = append(out, d)
 		}
 		rows.Close()

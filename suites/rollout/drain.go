@@ -2,6 +2,7 @@ package rollout
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
-	"github.com/a2a-conform/a2a-conform/internal/invariants"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
 
@@ -45,6 +45,8 @@ type drainReg struct {
 	slot       int
 	task       *a2a.Task
 	token, id  string
+	// hook is the config with credentials of its own (suites.PushHook).
+	hook *suites.PushHook
 	// acked is when the agent acknowledged it, counted from the roll's start.
 	acked    time.Duration
 	accepted bool
@@ -53,7 +55,7 @@ type drainReg struct {
 	refusal  string
 	// gone: the draining instance stopped answering before it accepted.
 	gone bool
-	// badURL: refused as invalid params (the agent refuses the receiver's URL).
+	// badURL: the agent refused the receiver's URL (suites.RefusesWebhookURL).
 	badURL bool
 	// atRest: the task was terminal or interrupted at the first look after
 	// the acknowledgement, so no transition was owed to the config.
@@ -78,7 +80,7 @@ type drainOutcome struct {
 	ended bool
 	// still is what the task showed last when it did not end.
 	still string
-	got   delivered
+	endAt time.Time
 }
 
 // ROLL-009 (§3.1.7, §4.3.3, scenario 2): while every instance is replaced
@@ -86,9 +88,12 @@ type drainOutcome struct {
 // registers a config for each: through the old instance once the new one is
 // ready (before the drain), through the old instance's own URL once it was
 // told to drain, and through the new instance while the old one drains. A
-// refusal is honest and retried within patience. Every accepted config must
-// get the terminal state its task reached; the counts per phase,
-// deliveries, losses and duplicates are reported.
+// refusal is honest and retried within patience; a refusal of the
+// receiver's URL itself is the harness's problem (suites.RefusesWebhookURL).
+// Every accepted config (credentials of its own) must get the terminal
+// state its task reached, with those credentials and about its own task
+// (judgePushes: late is not lost); the counts per phase, deliveries, losses
+// and duplicates are reported.
 var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 	inst := instances(t, 2)
 	roll, ok := t.Env.Topology.(suites.SteppedRoller)
@@ -138,23 +143,22 @@ var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 	}
 
 	register := func(ctx context.Context, reg *drainReg, c, look *client.Client, draining bool) {
-		reg.token = t.WebhookToken()
-		cfg := &a2a.TaskPushNotificationConfig{TaskID: reg.task.ID, URL: t.Env.Webhook.URL(reg.token)}
+		reg.hook = t.NewPushHook(pushSchemes[len(regs)%len(pushSchemes)])
+		reg.token = reg.hook.Token
 		until := deadline()
 		for {
-			got, err := c.CreateTaskPushNotificationConfig(ctx, cfg)
+			got, err := c.CreateTaskPushNotificationConfig(ctx, reg.hook.For(reg.task.ID))
 			if err == nil {
 				reg.accepted, reg.acked = true, time.Since(began)
-				if got != nil {
-					reg.id = got.ID
-				}
+				reg.hook.Accepted(reg.task.ID, got)
+				reg.id = reg.hook.Config.ID
 				break
 			}
 			reg.refusals++
 			reg.refusal = suites.ErrText(err)
 			ce, _ := client.AsError(err)
 			switch {
-			case refusesURL(ce):
+			case suites.RefusesWebhookURL(err):
 				reg.badURL = true
 				return
 			case !busy(ce):
@@ -266,8 +270,7 @@ var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 	uncheckedPhases(t, regs, judged)
 	if accepted == 0 {
 		if badURL > 0 {
-			t.CouldNotRun("the agent refused the harness's receiver URL %s as a webhook (%s); agents SHOULD refuse loopback and private addresses (§13.2), so give the run a --webhook-url this agent accepts.",
-				t.Env.Webhook.Base(), refusalTexts(regs))
+			t.CouldNotRun("%s", t.WebhookURLRefused(t.Env.Webhook.Base()+"/hook/…", "CreateTaskPushNotificationConfig", errors.New(refusalTexts(regs))))
 		}
 		t.Indeterminate("the agent refused every one of the %d registrations (%s), honestly, so no accepted config was there to judge", registered, refusalTexts(regs))
 	}
@@ -280,9 +283,15 @@ var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 			"every task was at rest when its config was acknowledged, so no transition was owed to any config")
 	}
 
-	// Each judged config: wait for its task's terminal state, then for the
-	// delivery of that state; all at once, each within patience.
+	// Each judged config: still listed while its task runs, then, once the
+	// task ended, the delivery of that state (judgePushes: late is not
+	// lost).
 	c := via(t, inst, -1)
+	var hooks []*suites.PushHook
+	for _, reg := range judged {
+		hooks = append(hooks, reg.hook)
+	}
+	t.Observe("configs-listed-after-roll", fmt.Sprintf("%d of %d configs checked (the others' tasks had ended)", listedAfterRoll(ctx, t, c, hooks, gen), len(hooks)))
 	out := make([]drainOutcome, len(judged))
 	var wg sync.WaitGroup
 	for i, reg := range judged {
@@ -291,47 +300,65 @@ var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 			defer wg.Done()
 			o := drainOutcome{reg: reg}
 			o.end, o.still = awaitEnd(ctx, t, c, reg.task.ID)
-			if o.ended = o.end.Terminal(); o.ended {
-				o.got = waitDelivery(ctx, t.Env.Webhook, reg.token, o.end, t.Patience())
-			}
+			o.ended, o.endAt = o.end.Terminal(), time.Now()
 			out[i] = o
 		}()
 	}
 	wg.Wait()
 
-	delivered, lost, unended, deliveries, dups := 0, 0, 0, 0, 0
-	var losses []invariants.Violation
+	unended := 0
+	var owed []*owedPush
 	for _, o := range out {
-		deliveries += len(o.got.all)
-		dups += o.got.dups
-		switch {
-		case !o.ended:
+		if !o.ended {
 			unended++
-		case o.got.terminal:
-			delivered++
-		default:
-			lost++
-			reg := o.reg
-			losses = append(losses, invariants.Violation{Invariant: "push-delivered-mid-rollout",
-				Where: fmt.Sprintf("push config %s of task %s (phase %s), registered through %s, acknowledged %s after the roll began",
-					configID(reg.id), reg.task.ID, reg.phase, reg.via, reg.acked.Round(time.Millisecond)),
-				Expected: "a delivery of " + string(o.end) + ", the state the task reached (§3.1.7: a config MUST persist until the task completes; §4.3.3: delivery at least once per configured webhook)",
-				Actual:   fmt.Sprintf("%s within %s after the task ended (%s)", plural(len(o.got.all), "delivery"), t.Patience().Round(time.Millisecond), strings.TrimSpace(o.got.states))})
+			continue
+		}
+		reg := o.reg
+		owed = append(owed, &owedPush{hook: reg.hook, taskID: reg.task.ID, contextID: reg.task.ContextID, end: o.end, endAt: o.endAt,
+			where: fmt.Sprintf("push config %s of task %s (phase %s), registered through %s, acknowledged %s after the roll to generation %d began",
+				configID(reg.id), reg.task.ID, reg.phase, reg.via, reg.acked.Round(time.Millisecond), gen)})
+	}
+	// Deliveries to a config that was not judged are still checked: its
+	// credentials and its task are the config's own, judged or not.
+	for _, reg := range regs {
+		if reg.accepted && !slices.Contains(judged, reg) {
+			t.Record(t.PushBodies(reg.hook, reg.task.ID, reg.task.ContextID, "push config "+configID(reg.id)+" of task "+reg.task.ID+" (phase "+reg.phase+", not judged)")...)
 		}
 	}
-	t.Observe("counts", fmt.Sprintf("%d configs registered, %d accepted, %d judged: %d got their task's terminal state, %d lost, %d whose task did not end within %s; %d deliveries, %d duplicate(s); %d accepted but not judged (task at rest before the acknowledgement, or not readable)",
-		registered, accepted, len(judged), delivered, lost, unended, t.Patience().Round(time.Millisecond), deliveries, dups, accepted-len(judged)))
-	if lost > 0 && !t.Env.WebhookReachable && t.Env.Webhook.Reached() == 0 {
+	var slot int
+	for k, name := range inst.InstanceNames() {
+		if name != "" {
+			slot = k
+			break
+		}
+	}
+	pv := judgePushes(ctx, t, owed, witnessVia(ctx, t, via(t, inst, slot), script, fmt.Sprintf("started through instance %d after the roll", slot)),
+		began, gen, "push-delivered-mid-rollout", "§3.1.7: a config MUST persist until the task completes; §4.3.3: delivery at least once per configured webhook")
+	deliveries, duplicates := 0, 0
+	for _, reg := range regs {
+		if reg.accepted {
+			ds := reg.hook.Deliveries(t)
+			deliveries += len(ds)
+			duplicates += dups(ds)
+		}
+	}
+	t.Observe("push-latency", latencyText(pv.latencies))
+	t.Observe("counts", fmt.Sprintf("%d configs registered, %d accepted, %d judged: %d got their task's terminal state, %d lost, %d late beyond patience, %d with bad deliveries, %d whose task did not end within %s; %d deliveries, %d duplicate(s); %d accepted but not judged (task at rest before the acknowledgement, or not readable)",
+		registered, accepted, len(judged), pv.delivered, pv.lost, pv.late, pv.bad, unended, t.Patience().Round(time.Millisecond), deliveries, duplicates, accepted-len(judged)))
+	if pv.lost > 0 && !t.Env.WebhookReachable && t.Env.Webhook.Reached() == 0 {
 		t.CouldNotRun("the agent accepted %s but nothing arrived at the harness's receiver, nor for any other config in this run: the agent may not reach %s. Give --webhook-url with the base URL the agent can reach (and --webhook-listen for the address to listen on).",
 			plural(accepted, "config"), t.Env.Webhook.Base())
 	}
-	t.Record(losses...)
+	t.Record(pv.losses...)
 	if unended > 0 {
 		// A wait that ran out of patience leaves those configs unjudged:
 		// indeterminate, as every spec's wait for a state is (losses found
 		// are reported first).
 		t.Indeterminate("timed out after %s waiting for %s of %d to reach a terminal state (e.g. %s), so their configs could not be judged (patience %s: raise --patience for a slower agent)",
 			t.Patience().Round(time.Millisecond), plural(unended, "task"), len(judged), firstStill(out), t.Patience().Round(time.Millisecond))
+	}
+	if pv.late > 0 {
+		t.Indeterminate("%s", pv.lateReason(t))
 	}
 })
 
@@ -361,12 +388,6 @@ func busy(ce *client.Error) bool {
 		return true
 	}
 	return ce.Class == client.Transport || ce.Status == "UNAVAILABLE"
-}
-
-// refusesURL reports a refusal of the webhook URL itself (invalid params),
-// which agents that keep loopback out (§13.2) give the harness's receiver.
-func refusesURL(ce *client.Error) bool {
-	return ce != nil && ce.Class == client.A2A && (ce.Code == a2a.CodeInvalidParams || (ce.HTTPStatus == 400 && ce.Kind == ""))
 }
 
 // phaseCounts says, per phase, how many configs were registered, accepted

@@ -3,7 +3,8 @@ package rollout
 import (
 	"context"
 	"fmt"
-	"sync"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
@@ -17,11 +18,12 @@ import (
 const perInstance = 2
 
 // ROLL-003 (§3.1.7, §4.3, scenario 2): tasks run on every instance, each with
-// a push config registered through another instance, while every instance is
-// replaced one by one. Every task reaches the terminal state its script set,
-// every config gets a delivery of that terminal state, and nothing is lost
-// silently: the counts of tasks, deliveries, duplicates and losses are
-// reported.
+// a push config of its own (credentials included) registered through another
+// instance, while every instance is replaced one by one. Every task reaches
+// the terminal state its script set, every config gets a delivery of that
+// terminal state, and every delivery carries the config's credentials and
+// names its task, before and after the roll (judgePushes: late is not lost).
+// The counts of tasks, deliveries, duplicates and losses are reported.
 var _ = suites.Spec("ROLL-003", func(ctx context.Context, t *suites.T) {
 	inst := instances(t, 2)
 	r := roller(t)
@@ -41,25 +43,19 @@ var _ = suites.Spec("ROLL-003", func(ctx context.Context, t *suites.T) {
 	type job struct {
 		k, via int
 		task   *a2a.Task
-		token  string
-		// created is when the task was created; ended, whether it was
-		// seen terminal after the roll.
+		hook   *suites.PushHook
+		// created is when the task was created.
 		created time.Time
-		ended   bool
 	}
 	var jobs []*job
+	var refusedURL string
 	for i, k := range slots {
 		for j := 0; j < perInstance; j++ {
 			task, _ := start(ctx, t, via(t, inst, k), script, nil)
 			jb := &job{k: k, via: slots[(i+1)%len(slots)], task: task, created: time.Now()}
-			if push {
-				jb.token = t.WebhookToken()
-				cfg := &a2a.TaskPushNotificationConfig{TaskID: task.ID, URL: t.Env.Webhook.URL(jb.token)}
-				if _, err := via(t, inst, jb.via).CreateTaskPushNotificationConfig(ctx, cfg); err != nil {
-					t.Record(invariants.Violation{Invariant: "push-config-accepted", Where: fmt.Sprintf("CreateTaskPushNotificationConfig for task %s through instance %d", task.ID, jb.via),
-						Expected: "the config stored (the card advertises push notifications)", Actual: suites.ErrText(err)})
-					jb.token = ""
-				}
+			if push && refusedURL == "" {
+				jb.hook, refusedURL = registerHook(ctx, t, via(t, inst, jb.via), task.ID, pushSchemes[len(jobs)%len(pushSchemes)],
+					fmt.Sprintf("CreateTaskPushNotificationConfig for task %s through instance %d", task.ID, jb.via))
 			}
 			jobs = append(jobs, jb)
 		}
@@ -77,6 +73,15 @@ var _ = suites.Spec("ROLL-003", func(ctx context.Context, t *suites.T) {
 		t.Indeterminate("the rolling replacement failed: %v", err)
 	}
 	t.Observe("rollout", fmt.Sprintf("generation %d; replaced %v; took %s; tasks scripted to take about %s", gen, steps, since(began), expected.Round(time.Millisecond)))
+	if push && refusedURL == "" {
+		var hooks []*suites.PushHook
+		for _, jb := range jobs {
+			if jb.hook != nil {
+				hooks = append(hooks, jb.hook)
+			}
+		}
+		t.Observe("configs-listed-after-roll", fmt.Sprintf("%d of %d configs checked (the others' tasks had ended)", listedAfterRoll(ctx, t, c, hooks, gen), len(hooks)))
+	}
 
 	// Each task as it was right after the roll: what a task that never
 	// ends is compared with (awaitOrphan).
@@ -89,7 +94,7 @@ var _ = suites.Spec("ROLL-003", func(ctx context.Context, t *suites.T) {
 	}
 	lost, finished, orphans := 0, 0, 0
 	want := script.Settles()
-	ends := map[string]time.Time{}
+	var owed []*owedPush
 	for _, jb := range jobs {
 		where := fmt.Sprintf("task %s (created on instance %d) after the rollout", jb.task.ID, jb.k)
 		got, err := t.Get(ctx, c, jb.task.ID)
@@ -119,8 +124,10 @@ var _ = suites.Spec("ROLL-003", func(ctx context.Context, t *suites.T) {
 					jb.task.ID, jb.k, orphan, t.Patience().Round(time.Millisecond))
 			}
 		}
-		jb.ended = true
-		ends[jb.task.ID] = time.Now()
+		if jb.hook != nil {
+			owed = append(owed, &owedPush{hook: jb.hook, taskID: jb.task.ID, contextID: jb.task.ContextID, end: got.Status.State, endAt: time.Now(),
+				where: fmt.Sprintf("push config %s of task %s (running on instance %d), registered through instance %d before the roll to generation %d", configID(jb.hook.Config.ID), jb.task.ID, jb.k, jb.via, gen)})
+		}
 		if got.Status.State != want {
 			if t.Env.Behaviour != nil && t.Env.Behaviour.Kind() == "directive" {
 				lost++
@@ -132,76 +139,94 @@ var _ = suites.Spec("ROLL-003", func(ctx context.Context, t *suites.T) {
 		}
 		finished++
 	}
-	deliveries, duplicates, missing := 0, 0, 0
-	if push {
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		for _, jb := range jobs {
-			if jb.token == "" || !jb.ended {
-				continue // a task that never ended owes no terminal delivery
-			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				got := waitDelivery(ctx, t.Env.Webhook, jb.token, want, t.Patience())
-				mu.Lock()
-				defer mu.Unlock()
-				deliveries += len(got.all)
-				duplicates += got.dups
-				if !got.terminal {
-					missing++
-					t.Record(invariants.Violation{Invariant: "push-delivered-across-rollout", Where: fmt.Sprintf("push config of task %s, registered through instance %d", jb.task.ID, jb.via),
-						Expected: "a delivery of " + string(want) + " (§4.3: a config persists until the task completes)",
-						Actual:   fmt.Sprintf("%s within %s (%s)", plural(len(got.all), "delivery"), t.Patience().Round(time.Millisecond), got.states)})
-				}
-			}()
+	// A config whose task was lost or ended otherwise is owed nothing, but
+	// whatever was pushed to it is still checked.
+	for _, jb := range jobs {
+		if jb.hook != nil && !slices.ContainsFunc(owed, func(p *owedPush) bool { return p.hook == jb.hook }) {
+			t.Record(t.PushBodies(jb.hook, jb.task.ID, jb.task.ContextID, fmt.Sprintf("push config %s of task %s (not judged)", configID(jb.hook.Config.ID), jb.task.ID))...)
 		}
-		wg.Wait()
-	} else {
+	}
+	var pv pushVerdict
+	switch {
+	case refusedURL != "":
+		t.Unchecked("every config gets its terminal delivery", refusedURL)
+	case push:
+		pv = judgePushes(ctx, t, owed, witnessVia(ctx, t, via(t, inst, slots[0]), script, "started through instance "+fmt.Sprint(slots[0])+" after the roll"),
+			began, gen, "push-delivered-across-rollout", "§3.1.7: a config persists until the task completes; §4.3.3: delivery at least once per configured webhook")
+		t.Observe("push-latency", latencyText(pv.latencies))
+	default:
 		t.Unchecked("every config gets its terminal delivery", "the card advertises no push notifications or the run has no webhook receiver")
 	}
-	t.Observe("counts", fmt.Sprintf("%d tasks on %d instances: %d finished as scripted, %d lost (%d orphaned by the roll); %d deliveries, %d duplicate(s), %d config(s) without a terminal delivery",
-		len(jobs), len(slots), finished, lost, orphans, deliveries, duplicates, missing))
+	deliveries, duplicates := 0, 0
+	for _, p := range owed {
+		ds := p.hook.Deliveries(t)
+		deliveries += len(ds)
+		duplicates += dups(ds)
+	}
+	t.Observe("counts", fmt.Sprintf("%d tasks on %d instances: %d finished as scripted, %d lost (%d orphaned by the roll); %d configs: %d got their terminal push, %d lost, %d late beyond patience, %d with bad deliveries; %d deliveries, %d duplicate(s)",
+		len(jobs), len(slots), finished, lost, orphans, len(owed), pv.delivered, pv.lost, pv.late, pv.bad, deliveries, duplicates))
+	if pv.lost > 0 && !t.Env.WebhookReachable && t.Env.Webhook.Reached() == 0 {
+		t.CouldNotRun("nothing arrived at the harness's receiver for any config in this run: the agent may not reach %s. Give --webhook-url with the base URL the agent can reach (and --webhook-listen for the address to listen on).", t.Env.Webhook.Base())
+	}
+	t.Record(pv.losses...)
+	if pv.late > 0 {
+		t.Indeterminate("%s", pv.lateReason(t))
+	}
 })
 
-type delivered struct {
-	all      []webhook.Delivery
-	dups     int
-	terminal bool
-	states   string
-}
-
-// waitDelivery waits until token has received a delivery of state want, or
-// patience runs out; it counts repeated states as duplicates (at least once
-// allows them).
-func waitDelivery(ctx context.Context, w *webhook.Receiver, token string, want a2a.TaskState, patience time.Duration) delivered {
-	deadline := time.Now().Add(patience)
+// registerHook registers a config of the spec's own with fresh credentials
+// for taskID through c. A refusal that says "not now" (503, UNAVAILABLE, no
+// answer) is retried for patience; a refusal of the receiver's URL itself
+// (suites.RefusesWebhookURL) returns the reason the push part could not
+// run; any other refusal is a violation (the card advertises push
+// notifications and the task exists). It returns the hook when accepted.
+func registerHook(ctx context.Context, t *suites.T, c *client.Client, taskID, scheme, op string) (*suites.PushHook, string) {
+	h := t.NewPushHook(scheme)
+	until := time.Now().Add(t.Patience())
 	for {
-		var d delivered
-		d.all = w.Deliveries(token)
-		seen := map[string]int{}
-		for _, x := range d.all {
-			st, _ := x.Resp.State()
-			seen[string(st)]++
-			if seen[string(st)] == 2 {
-				d.dups++
-			}
-			if st == want {
-				d.terminal = true
-			}
-			d.states += string(st) + " "
+		got, err := c.CreateTaskPushNotificationConfig(ctx, h.For(taskID))
+		if err == nil {
+			h.Accepted(taskID, got)
+			return h, ""
 		}
-		if d.states == "" {
-			d.states = "nothing"
-		}
-		if d.terminal || time.Now().After(deadline) || ctx.Err() != nil {
-			return d
+		ce, _ := client.AsError(err)
+		switch {
+		case suites.RefusesWebhookURL(err):
+			return nil, t.WebhookURLRefused(h.Config.URL, op, err)
+		case !busy(ce):
+			t.Record(invariants.Violation{Invariant: "push-config-accepted", Where: op,
+				Expected: "the config stored (the card advertises push notifications)", Actual: suites.ErrText(err)})
+			return nil, ""
+		case time.Now().After(until) || ctx.Err() != nil:
+			t.Observe("push-config-refused", fmt.Sprintf("%s: refused as busy for %s (%s); not judged", op, t.Patience().Round(time.Millisecond), suites.ErrText(err)))
+			return nil, ""
 		}
 		select {
 		case <-ctx.Done():
-		case <-time.After(suites.Poll):
+		case <-time.After(retryPause):
 		}
 	}
+}
+
+// dups counts the repeated deliveries of the same event (at least once
+// allows them): same task, same state or artifact.
+func dups(ds []webhook.Delivery) int {
+	seen := map[string]bool{}
+	n := 0
+	for _, d := range ds {
+		if !d.Trusted() {
+			continue
+		}
+		k := d.TaskID() + " " + strings.Join(d.Resp.Members(), "+")
+		if s, ok := d.Resp.State(); ok {
+			k += " " + string(s)
+		}
+		if seen[k] && !strings.Contains(k, "artifactUpdate") {
+			n++
+		}
+		seen[k] = true
+	}
+	return n
 }
 
 // awaitOrphan polls a task that was not terminal after the roll until it

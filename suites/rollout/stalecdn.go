@@ -204,15 +204,29 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 		refusedBy(t, "SubscribeToTask "+task.ID+" through the stale card's "+iface.ProtocolBinding+" interface", s, err, a2a.ErrUnsupportedOperation, "UnsupportedOperationError")
 	}
 	if push {
+		// A config of the spec's own, with credentials of its own: should
+		// the build accept it, every push to it is still checked.
 		cfg := &a2a.TaskPushNotificationConfig{TaskID: task.ID, URL: "https://push.invalid/a2a-conform"}
+		var h *suites.PushHook
 		if t.Env.Webhook != nil {
-			cfg.URL = t.Env.Webhook.URL(t.WebhookToken())
+			h = t.NewPushHook("Bearer")
+			cfg = h.For(task.ID)
 		}
 		got, err := onceMore(func() (*a2a.TaskPushNotificationConfig, error) { return old.CreateTaskPushNotificationConfig(ctx, cfg) })
 		where := "CreateTaskPushNotificationConfig for task " + task.ID + " through the stale card's " + iface.ProtocolBinding + " interface"
+		if h != nil && err == nil {
+			h.Accepted(task.ID, got)
+			defer func() {
+				t.Record(t.PushBodies(h, task.ID, task.ContextID, "push config accepted by the build without push notifications")...)
+			}()
+		}
 		switch {
 		case isTransport(err):
 			t.Unchecked(where, "no answer, twice: "+suites.ErrText(err))
+		case suites.RefusesWebhookURL(err) && !isKind(err, a2a.ErrPushNotificationNotSupported):
+			// One rule for a refused receiver URL: the agent judged the URL
+			// before the capability, so the claim went untested.
+			t.Unchecked(where, t.WebhookURLRefused(cfg.URL, "CreateTaskPushNotificationConfig", err))
 		case err == nil:
 			t.Record(invariants.Violation{Invariant: "stale-card-claim-refused", Where: where,
 				Expected: "PushNotificationNotSupportedError: the live build no longer advertises pushNotifications (§3.3.4)",
