@@ -105,7 +105,7 @@ func (a *Agent) deleteConfig(ctx context.Context, taskID, id string) error {
 // transition's transaction: a transition committed is a push owed, even if
 // this instance dies the next instant.
 func (a *Agent) enqueuePushes(tx *store.Tx, taskID string, state a2a.TaskState, body []byte) error {
-	if !a.doPush {
+	if !a.doPush || !a.pushesState(state) {
 		return nil
 	}
 	var cfgs []a2a.TaskPushNotificationConfig
@@ -125,7 +125,7 @@ func (a *Agent) enqueuePushes(tx *store.Tx, taskID string, state a2a.TaskState, 
 		if a.snapshot != nil && !a.snapshot[[2]string{taskID, c.ID}] {
 			continue
 		}
-		if err := tx.Enqueue(taskID, c.ID, body, a.owner); err != nil {
+		if err := a.enqueueDelivery(tx, taskID, c.ID, body); err != nil {
 			return err
 		}
 	}
