@@ -94,7 +94,7 @@ func TestVariantRowsJudgeEveryNonPass(t *testing.T) {
 	row := &variantRow{Variant: v, Run: run}
 	row.judge()
 	probs := strings.Join(row.problems(), "\n")
-	for _, want := range []string{"variant v: PUSH-004 fail: pushed | late (a2a-conform run --seed 5 --agent-cmd 'agent fake --listen 127.0.0.1:{port}')",
+	for _, want := range []string{"variant v: PUSH-004 fail: pushed | late (a2a-conform matrix --variant v --seed 5)",
 		"variant v: PUSH-003 indeterminate: waited 10s"} {
 		if !strings.Contains(probs, want) {
 			t.Errorf("problems lack %q:\n%s", want, probs)

@@ -48,6 +48,7 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	retryBase := fs.Duration("push-retry-base", 0, "wait after a push's first refused attempt, doubling after each further one (default 250ms)")
 	retryMax := fs.Duration("push-retry-max", 0, "longest wait between two attempts of a push (default 8s)")
 	attempts := fs.Int("push-attempts", 0, "attempts per push, the first included, before it is given up (default 6)")
+	plainInput := fs.Bool("plain-input-required", false, "answer every message that carries neither a directive nor a prompt phrase with INPUT_REQUIRED, as an LLM agent asking a clarifying question does")
 	emptySkills := fs.Bool("empty-skills", false, "publish \"skills\": [], as the spec's own example card does")
 	var faultF, allowF, tokenF listFlag
 	fs.Var(&faultF, "fault", "faults to switch on, comma-separated")
@@ -84,7 +85,8 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	opts := fakes.Options{Name: *name, Faults: splitComma(faultF), StepDelay: *delay, PromptMap: *prompts, DisableDirective: *noDirective,
 		WebhookAllow: splitComma(allowF), Generation: *generation, WarmUp: *warmUp, RefusePushConfigs: *refusePush,
 		DrainGrace: *drainGrace, PushDelay: *pushDelay, DuplicatePushes: *pushTwice, TerminalPushesOnly: *pushTerminal,
-		Push: fakes.PushOptions{MaxAttempts: *attempts, BaseDelay: *retryBase, MaxDelay: *retryMax}, EmptySkills: *emptySkills}
+		Push: fakes.PushOptions{MaxAttempts: *attempts, BaseDelay: *retryBase, MaxDelay: *retryMax}, EmptySkills: *emptySkills,
+		PlainInputRequired: *plainInput}
 	if toks := splitComma(tokenF); len(toks) > 0 {
 		opts.RequireAuth, opts.OtherTokens = toks[0], toks[1:]
 	}
