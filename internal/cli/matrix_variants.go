@@ -273,36 +273,73 @@ func shortReason(s string, n int) string {
 var variantVerdicts = []reports.Verdict{reports.Pass, reports.Warn, reports.NotApplicable, reports.CouldNotRun, reports.Indeterminate, reports.Fail}
 
 // variantsMarkdown renders the correct-variant table. The first four cells
-// of a row (variant, fake flags, harness flags, suites) come from the
-// registry; the rest from the run (runCellsFrom marks where they begin).
+// of a row (variant, fake flags, harness flags, suites) and the list of what
+// each variant does come from the registry; the counts, the specs not
+// passed and the "Not passed" list come from the run (maskVariantRuns).
 func variantsMarkdown(rows []*variantRow) string {
 	var b strings.Builder
-	b.WriteString("## Correct variants\n\n")
+	b.WriteString(variantsHeading + "\n\n")
 	b.WriteString("Each variant is the reference agent made different in a way the spec allows (`fakes/variants.go`,\n")
 	fmt.Fprintf(&b, "`fakes/variant_*.go`), run on every suite through the process driver as %d `a2a-conform fake`\n", variantInstances)
 	b.WriteString("processes sharing one SQLite store, rolled by `--agent-cmd-next`. No spec may fail a variant, nor\n")
-	b.WriteString("call it indeterminate unless the variant names that spec as allowed; every other verdict than pass is\n")
-	b.WriteString("listed with the start of its reason. `a2a-conform matrix --variant NAME` reruns one.\n\n")
+	b.WriteString("call it indeterminate unless the variant names that spec as allowed (in bold when either happened);\n")
+	b.WriteString("every other verdict than pass is listed below the table with the start of its reason (ids, ports\n")
+	b.WriteString("and measured times blanked). `a2a-conform matrix --variant NAME` reruns one.\n\n")
 	b.WriteString("| variant | fake flags | harness flags | suites run | pass | warn | n/a | could-not-run | indeterminate | fail | not passed |\n")
 	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, row := range rows {
 		v := row.Variant
 		harness := "-"
 		if len(v.Harness) > 0 {
-			harness = "`" + strings.Join(v.Harness, " ") + "`"
+			var q []string
+			for _, h := range v.Harness {
+				q = append(q, shellQuote(h))
+			}
+			harness = "`" + strings.Join(q, " ") + "`"
 		}
 		fmt.Fprintf(&b, "| %s | `%s` | %s | %s |", v.Name, v.Agent, mdCell(harness), strings.Join(suites.SuiteNames, ", "))
 		b.WriteString(variantRunCells(row))
 		b.WriteString("\n")
 	}
-	b.WriteString("\nWhat each variant does differently:\n\n")
+	b.WriteString("\n" + variantsWhyHeading + "\n\n")
 	for _, row := range rows {
 		fmt.Fprintf(&b, "- **%s**: %s.\n", row.Variant.Name, mdCell(row.Variant.Why))
 		for _, id := range sortedKeys(row.Variant.MayBeIndeterminate) {
 			fmt.Fprintf(&b, "  %s may be indeterminate: %s.\n", id, mdCell(row.Variant.MayBeIndeterminate[id]))
 		}
 	}
+	b.WriteString("\n" + variantsRunHeading + "\n\n")
+	listed := false
+	for _, row := range rows {
+		if row.Run == nil || row.Err != "" || len(row.NonPass) == 0 {
+			continue
+		}
+		listed = true
+		fmt.Fprintf(&b, "- **%s**\n", row.Variant.Name)
+		for _, res := range row.NonPass {
+			fmt.Fprintf(&b, "  - %s %s: %s\n", res.ID, row.verdictText(res), mdCell(shortReason(stableReason(res.Reason), 160)))
+		}
+	}
+	if !listed {
+		b.WriteString("Nothing: no run, or every spec passed.\n")
+	}
 	return b.String()
+}
+
+// The variants section's headings; maskVariantRuns finds its parts by them.
+const (
+	variantsHeading    = "## Correct variants"
+	variantsWhyHeading = "### What each variant does differently"
+	variantsRunHeading = "### Not passed in the last run"
+)
+
+// verdictText is a result's verdict, in bold when the variant may not get it.
+func (row *variantRow) verdictText(res reports.Result) string {
+	_, allowed := row.Variant.MayBeIndeterminate[res.ID]
+	if res.Verdict == reports.Fail || res.Verdict == reports.Indeterminate && !allowed {
+		return "**" + string(res.Verdict) + "**"
+	}
+	return string(res.Verdict)
 }
 
 // variantRunCells are a row's cells that need a run, each with its leading
@@ -320,40 +357,46 @@ func variantRunCells(row *variantRow) string {
 	}
 	var np []string
 	for _, res := range row.NonPass {
-		_, allowed := row.Variant.MayBeIndeterminate[res.ID]
-		verdict := string(res.Verdict)
-		if res.Verdict == reports.Fail || res.Verdict == reports.Indeterminate && !allowed {
-			verdict = "**" + verdict + "**"
-		}
-		np = append(np, fmt.Sprintf("%s %s: %s", res.ID, verdict, mdCell(shortReason(stableReason(res.Reason), 120))))
+		np = append(np, res.ID+" "+row.verdictText(res))
 	}
 	if len(np) == 0 {
 		b.WriteString(" none |")
 	} else {
-		b.WriteString(" " + strings.Join(np, "<br>") + " |")
+		b.WriteString(" " + strings.Join(np, ", ") + " |")
 	}
 	return b.String()
 }
 
-// maskVariantRuns blanks the run cells of the variants table, so that the
-// staleness test compares only what the registry decides (names, flags,
-// suites) and not what the last run happened to see.
+// maskVariantRuns blanks what the last run saw in the variants section (the
+// table's run cells, the "Not passed" list), so that the staleness test
+// compares only what the registry decides: names, flags, suites, and what
+// each variant does.
 func maskVariantRuns(doc string) string {
 	lines := strings.Split(doc, "\n")
-	in := false
-	for i, l := range lines {
+	var out []string
+	in, run := false, false
+	for _, l := range lines {
 		switch {
 		case strings.HasPrefix(l, "## "):
-			in = l == "## Correct variants"
+			in, run = l == variantsHeading, false
+		case in && strings.HasPrefix(l, "### "):
+			run = l == variantsRunHeading
+			out = append(out, l)
+			continue
+		}
+		switch {
+		case run:
+			continue
 		case in && strings.HasPrefix(l, "| ") && !strings.HasPrefix(l, "| variant |") && !strings.HasPrefix(l, "| --- |"):
 			cells := splitRow(l)
 			if len(cells) > 4 {
 				cells = cells[:4]
 			}
-			lines[i] = "| " + strings.Join(cells, " | ") + " | (run) |"
+			l = "| " + strings.Join(cells, " | ") + " | (run) |"
 		}
+		out = append(out, l)
 	}
-	return strings.Join(lines, "\n")
+	return strings.Join(out, "\n")
 }
 
 // splitRow splits a Markdown table row on the bars that are not escaped.
