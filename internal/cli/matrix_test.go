@@ -79,13 +79,14 @@ func TestMatrixShowsBrokenExpectations(t *testing.T) {
 	}
 }
 
-// A correct variant may get no fail and no indeterminate it does not allow;
-// warnings and could-not-runs are listed, not asserted. The table shows
+// A correct variant may get no fail, and no warning or indeterminate it does
+// not allow; could-not-runs are listed, not asserted. The table shows
 // every non-pass, and the staleness test sees only the registry's cells.
 func TestVariantRowsJudgeEveryNonPass(t *testing.T) {
-	v := variant{Name: "v", Agent: "--push-delay 3s", MayBeIndeterminate: map[string]string{"PUSH-002": "allowed here"}}
+	v := variant{Name: "v", Agent: "--push-delay 3s", Allowed: map[string]string{"PUSH-002": "allowed here"}}
 	run := &harnessRun{Seed: 5, Args: []string{"--agent-cmd", "agent fake --listen 127.0.0.1:{port}"}, Report: &reports.Report{Results: []reports.Result{
-		{ID: "PUSH-001", Verdict: reports.Pass},
+		{ID: "PUSH-000", Verdict: reports.Pass},
+		{ID: "PUSH-001", Verdict: reports.CouldNotRun, Reason: "no receiver"},
 		{ID: "PUSH-004", Verdict: reports.Fail, Reason: "pushed | late"},
 		{ID: "PUSH-003", Verdict: reports.Indeterminate, Reason: "waited 10s"},
 		{ID: "PUSH-002", Verdict: reports.Indeterminate, Reason: "late, not lost"},
@@ -95,21 +96,21 @@ func TestVariantRowsJudgeEveryNonPass(t *testing.T) {
 	row.judge()
 	probs := strings.Join(row.problems(), "\n")
 	for _, want := range []string{"variant v: PUSH-004 fail: pushed | late (a2a-conform matrix --variant v --seed 5)",
-		"variant v: PUSH-003 indeterminate: waited 10s"} {
+		"variant v: PUSH-003 indeterminate: waited 10s", "variant v: PUSH-010 warn: loopback accepted"} {
 		if !strings.Contains(probs, want) {
 			t.Errorf("problems lack %q:\n%s", want, probs)
 		}
 	}
-	if strings.Contains(probs, "PUSH-002") || strings.Contains(probs, "PUSH-010") {
-		t.Errorf("an allowed indeterminate or a warning listed as a problem:\n%s", probs)
+	if strings.Contains(probs, "PUSH-002") || strings.Contains(probs, "PUSH-001") {
+		t.Errorf("an allowed indeterminate or a could-not-run listed as a problem:\n%s", probs)
 	}
-	if row.Counts[reports.Pass] != 1 || row.Counts[reports.Indeterminate] != 2 || len(row.NonPass) != 4 || row.NonPass[0].ID != "PUSH-002" {
+	if row.Counts[reports.Pass] != 1 || row.Counts[reports.Indeterminate] != 2 || len(row.NonPass) != 5 || row.NonPass[0].ID != "PUSH-001" {
 		t.Errorf("counts %v, non-passes %v", row.Counts, row.NonPass)
 	}
 	md := variantsMarkdown([]*variantRow{row})
-	for _, want := range []string{"| v | `--push-delay 3s` | - | discovery, lifecycle, webhook, rollout | 1 | 1 | 0 | 0 | 2 | 1 |",
+	for _, want := range []string{"| v | `--push-delay 3s` | - | discovery, lifecycle, webhook, rollout | 1 | 1 | 0 | 1 | 2 | 1 | PUSH-001 could-not-run, PUSH-002 indeterminate, PUSH-003 **indeterminate**, PUSH-004 **fail**, PUSH-010 **warn** |",
 		"PUSH-002 indeterminate: late, not lost", "PUSH-003 **indeterminate**: waited N s", `PUSH-004 **fail**: pushed \| late`,
-		"PUSH-010 warn: loopback accepted at http://127.0.0.1:PORT/hook/ID after N s (§13.2)", "PUSH-002 may be indeterminate: allowed here"} {
+		"PUSH-010 **warn**: loopback accepted at http://127.0.0.1:PORT/hook/ID after N s (§13.2)", "PUSH-002 may warn or be indeterminate: allowed here"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("table lacks %q:\n%s", want, md)
 		}

@@ -30,12 +30,14 @@ type variant struct {
 	Harness []string
 	// Why says what is different and which text allows it.
 	Why string
-	// MayBeIndeterminate names the specs that may end indeterminate on this
-	// variant without blaming it, each with why. Any other indeterminate is
-	// a problem, as is every fail: a spec that cannot tell a correct agent
-	// apart from a broken one must say so in a reason that does not blame
-	// the agent, and a human reads it here first.
-	MayBeIndeterminate map[string]string
+	// Allowed names the specs that may end indeterminate or warn on this
+	// variant, each with why: a warning the variant earns (a SHOULD it
+	// really skips), or an indeterminate that does not blame it. Any other
+	// indeterminate or warning is a problem, as is every fail: a reason
+	// written by a spec's author cannot be trusted to tell blame apart, so
+	// a human decides here, spec by spec, and the table prints it.
+	// Could-not-run and not-applicable judge nothing and are only listed.
+	Allowed map[string]string
 }
 
 // variantInstances is how many processes each variant runs as: enough for
@@ -65,14 +67,14 @@ prompt-map:
 
 // Variants lists the correct-variant rows of the matrix, in table order.
 func Variants() []variant {
-	return []variant{
+	return withAllowed([]variant{
 		{Name: "slow-steps", Agent: "--delay 1s --prompt-map --no-directive", Harness: []string{"--config", "{promptmap}"},
 			Why: "every step and reply takes 1 s, driven by prompt phrases instead of the directive, as an LLM-backed agent is"},
 		{Name: "push-queued", Agent: "--push-delay 3s",
 			Why: "each push is delivered 3 s after its event by a queue-backed dispatcher (acknowledged first, delivered later)"},
 		{Name: "push-queued-late", Agent: "--push-delay 12s",
-			Why:                "each push is delivered 12 s after its event, later than the default 10 s patience: late is not lost",
-			MayBeIndeterminate: latePushes("PUSH-003", "PUSH-004", "PUSH-005", "PUSH-006", "PUSH-007", "PUSH-008", "PUSH-009", "ROLL-003", "ROLL-004", "ROLL-009")},
+			Why:     "each push is delivered 12 s after its event, later than the default 10 s patience: late is not lost",
+			Allowed: latePushes("PUSH-003", "PUSH-004", "PUSH-005", "PUSH-006", "PUSH-007", "PUSH-008", "PUSH-009", "ROLL-003", "ROLL-004", "ROLL-009")},
 		{Name: "push-backoff", Agent: "--push-retry-base 5s --push-retry-max 60s",
 			Why: "a refused push is retried after 5 s, 10 s, 20 s …: exponential backoff (§13.2 SHOULD), slower than the default 250 ms"},
 		{Name: "push-twice", Agent: "--push-twice",
@@ -95,7 +97,25 @@ func Variants() []variant {
 			Why: "a message with no directive and no prompt phrase ends INPUT_REQUIRED, a clarifying question (§4.1.3: interrupted states end a turn legitimately)"},
 		{Name: "empty-skills", Agent: "--empty-skills",
 			Why: `the card publishes "skills": [], as the spec's own §8.4.1 example card does`},
+	})
+}
+
+// loopbackWarning is why the variants without an allow-list may warn on
+// PUSH-010: they deliver to loopback URLs, which §13.2 advises refusing.
+const loopbackWarning = "it delivers to loopback webhooks, which §13.2 advises refusing (a SHOULD it really skips, so that a harness on 127.0.0.1 receives)"
+
+// withAllowed adds the allowances every variant of its kind shares.
+func withAllowed(vs []variant) []variant {
+	for i := range vs {
+		if strings.Contains(vs[i].Agent, "--webhook-allow") {
+			continue
+		}
+		if vs[i].Allowed == nil {
+			vs[i].Allowed = map[string]string{}
+		}
+		vs[i].Allowed["PUSH-010"] = loopbackWarning
 	}
+	return vs
 }
 
 // latePushes allows the specs that wait for a push to end indeterminate
@@ -232,8 +252,7 @@ func (row *variantRow) problems() []string {
 	}
 	var out []string
 	for _, res := range row.NonPass {
-		_, allowed := row.Variant.MayBeIndeterminate[res.ID]
-		if res.Verdict == reports.Fail || res.Verdict == reports.Indeterminate && !allowed {
+		if row.notAllowed(res) {
 			out = append(out, fmt.Sprintf("variant %s: %s %s: %s%s", row.Variant.Name, res.ID, res.Verdict, shortReason(res.Reason, 300), rerun))
 		}
 	}
@@ -282,7 +301,7 @@ func variantsMarkdown(rows []*variantRow) string {
 	b.WriteString("Each variant is the reference agent made different in a way the spec allows (`fakes/variants.go`,\n")
 	fmt.Fprintf(&b, "`fakes/variant_*.go`), run on every suite through the process driver as %d `a2a-conform fake`\n", variantInstances)
 	b.WriteString("processes sharing one SQLite store, rolled by `--agent-cmd-next`. No spec may fail a variant, nor\n")
-	b.WriteString("call it indeterminate unless the variant names that spec as allowed (in bold when either happened);\n")
+	b.WriteString("warn or call it indeterminate unless the variant names that spec as allowed (bold when one did);\n")
 	b.WriteString("every other verdict than pass is listed below the table with the start of its reason (ids, ports\n")
 	b.WriteString("and measured times blanked). `a2a-conform matrix --variant NAME` reruns one.\n\n")
 	b.WriteString("| variant | fake flags | harness flags | suites run | pass | warn | n/a | could-not-run | indeterminate | fail | not passed |\n")
@@ -304,8 +323,8 @@ func variantsMarkdown(rows []*variantRow) string {
 	b.WriteString("\n" + variantsWhyHeading + "\n\n")
 	for _, row := range rows {
 		fmt.Fprintf(&b, "- **%s**: %s.\n", row.Variant.Name, mdCell(row.Variant.Why))
-		for _, id := range sortedKeys(row.Variant.MayBeIndeterminate) {
-			fmt.Fprintf(&b, "  %s may be indeterminate: %s.\n", id, mdCell(row.Variant.MayBeIndeterminate[id]))
+		for _, id := range sortedKeys(row.Variant.Allowed) {
+			fmt.Fprintf(&b, "  %s may warn or be indeterminate: %s.\n", id, mdCell(row.Variant.Allowed[id]))
 		}
 	}
 	b.WriteString("\n" + variantsRunHeading + "\n\n")
@@ -333,10 +352,22 @@ const (
 	variantsRunHeading = "### Not passed in the last run"
 )
 
+// notAllowed reports whether a correct variant may not get this result: a
+// fail, or a warning or indeterminate the variant does not name.
+func (row *variantRow) notAllowed(res reports.Result) bool {
+	_, allowed := row.Variant.Allowed[res.ID]
+	switch res.Verdict {
+	case reports.Fail:
+		return true
+	case reports.Warn, reports.Indeterminate:
+		return !allowed
+	}
+	return false
+}
+
 // verdictText is a result's verdict, in bold when the variant may not get it.
 func (row *variantRow) verdictText(res reports.Result) string {
-	_, allowed := row.Variant.MayBeIndeterminate[res.ID]
-	if res.Verdict == reports.Fail || res.Verdict == reports.Indeterminate && !allowed {
+	if row.notAllowed(res) {
 		return "**" + string(res.Verdict) + "**"
 	}
 	return string(res.Verdict)
