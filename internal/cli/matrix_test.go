@@ -109,11 +109,19 @@ func TestVariantRowsJudgeEveryNonPass(t *testing.T) {
 	}
 	md := variantsMarkdown([]*variantRow{row})
 	for _, want := range []string{"| v | `--push-delay 3s` | - | discovery, lifecycle, webhook, rollout | 1 | 1 | 0 | 1 | 2 | 1 | PUSH-001 could-not-run, PUSH-002 indeterminate, PUSH-003 **indeterminate**, PUSH-004 **fail**, PUSH-010 **warn** |",
-		"PUSH-002 indeterminate: late, not lost", "PUSH-003 **indeterminate**: waited N s", `PUSH-004 **fail**: pushed \| late`,
-		"PUSH-010 **warn**: loopback accepted at http://127.0.0.1:PORT/hook/ID after N s (§13.2)", "PUSH-002 may warn or be indeterminate: allowed here"} {
+		"PUSH-002 indeterminate on v: late, not lost", "PUSH-003 **indeterminate** on v: waited N s", `PUSH-004 **fail** on v: pushed \| late`,
+		"PUSH-010 **warn** on v: loopback accepted at http://127.0.0.1:PORT/hook/ID after N s (§13.2)", "PUSH-002 may warn or be indeterminate: allowed here"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("table lacks %q:\n%s", want, md)
 		}
+	}
+	// A non-pass two variants share, with the same reason, is listed once.
+	other := &variantRow{Variant: variant{Name: "w"}, Run: &harnessRun{Report: &reports.Report{Results: []reports.Result{
+		{ID: "PUSH-001", Verdict: reports.CouldNotRun, Reason: "no receiver"}}}}}
+	other.judge()
+	both := variantsMarkdown([]*variantRow{row, other})
+	if !strings.Contains(both, "- PUSH-001 could-not-run on every variant: no receiver\n") || !strings.Contains(both, "- PUSH-003 **indeterminate** on v: waited N s\n") {
+		t.Errorf("shared non-passes not grouped:\n%s", both)
 	}
 	unrun := variantsMarkdown([]*variantRow{{Variant: v}})
 	if maskVariantRuns(md) != maskVariantRuns(unrun) {

@@ -321,26 +321,65 @@ func variantsMarkdown(rows []*variantRow) string {
 		b.WriteString("\n")
 	}
 	b.WriteString("\n" + variantsWhyHeading + "\n\n")
+	var loopback []string
 	for _, row := range rows {
 		fmt.Fprintf(&b, "- **%s**: %s.\n", row.Variant.Name, mdCell(row.Variant.Why))
+		byWhy := map[string][]string{}
 		for _, id := range sortedKeys(row.Variant.Allowed) {
-			fmt.Fprintf(&b, "  %s may warn or be indeterminate: %s.\n", id, mdCell(row.Variant.Allowed[id]))
+			if why := row.Variant.Allowed[id]; why == loopbackWarning {
+				loopback = append(loopback, row.Variant.Name)
+			} else {
+				byWhy[why] = append(byWhy[why], id)
+			}
 		}
+		for _, why := range sortedKeys(byWhy) {
+			fmt.Fprintf(&b, "  %s may warn or be indeterminate: %s.\n", strings.Join(byWhy[why], ", "), mdCell(why))
+		}
+	}
+	if len(loopback) > 0 {
+		fmt.Fprintf(&b, "\nPUSH-010 may warn on %s: %s.\n", strings.Join(loopback, ", "), mdCell(loopbackWarning))
 	}
 	b.WriteString("\n" + variantsRunHeading + "\n\n")
-	listed := false
+	b.WriteString(variantReasons(rows))
+	return b.String()
+}
+
+// variantReasons lists every non-pass of the variants' runs once per spec,
+// verdict and (blanked) reason, naming the variants that got it.
+func variantReasons(rows []*variantRow) string {
+	type key struct{ id, verdict, reason string }
+	on := map[key][]string{}
+	var keys []key
+	ran := 0
 	for _, row := range rows {
-		if row.Run == nil || row.Err != "" || len(row.NonPass) == 0 {
+		if row.Run == nil || row.Err != "" {
 			continue
 		}
-		listed = true
-		fmt.Fprintf(&b, "- **%s**\n", row.Variant.Name)
+		ran++
 		for _, res := range row.NonPass {
-			fmt.Fprintf(&b, "  - %s %s: %s\n", res.ID, row.verdictText(res), mdCell(shortReason(stableReason(res.Reason), 160)))
+			k := key{res.ID, row.verdictText(res), mdCell(shortReason(stableReason(res.Reason), 160))}
+			if on[k] == nil {
+				keys = append(keys, k)
+			}
+			on[k] = append(on[k], row.Variant.Name)
 		}
 	}
-	if !listed {
-		b.WriteString("Nothing: no run, or every spec passed.\n")
+	if len(keys) == 0 {
+		return "Nothing: no run, or every spec passed.\n"
+	}
+	sort.SliceStable(keys, func(i, j int) bool {
+		if keys[i].id != keys[j].id {
+			return keys[i].id < keys[j].id
+		}
+		return strings.Join(on[keys[i]], ",") < strings.Join(on[keys[j]], ",")
+	})
+	var b strings.Builder
+	for _, k := range keys {
+		who := strings.Join(on[k], ", ")
+		if len(on[k]) == ran && ran > 1 {
+			who = "every variant"
+		}
+		fmt.Fprintf(&b, "- %s %s on %s: %s\n", k.id, k.verdict, who, k.reason)
 	}
 	return b.String()
 }
@@ -454,7 +493,7 @@ func splitRow(l string) []string {
 	return append(cells, strings.TrimSpace(cur.String()))
 }
 
-func sortedKeys(m map[string]string) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	var out []string
 	for k := range m {
 		out = append(out, k)
