@@ -90,7 +90,7 @@ func TestVariantRowsJudgeEveryNonPass(t *testing.T) {
 		{ID: "PUSH-004", Verdict: reports.Fail, Reason: "pushed | late"},
 		{ID: "PUSH-003", Verdict: reports.Indeterminate, Reason: "waited 10s"},
 		{ID: "PUSH-002", Verdict: reports.Indeterminate, Reason: "late, not lost"},
-		{ID: "PUSH-010", Verdict: reports.Warn, Reason: "loopback accepted at http://127.0.0.1:43121/hook/8d152075-4ffd-453a-ad5f-cfdc70b10f41 after 1.25s (§13.2)"},
+		{ID: "PUSH-010", Verdict: reports.Warn, Reason: "loopback accepted at http://127.0.0.1:43121/hook/8d152075-4ffd-453a-ad5f-cfdc70b10f41 after 1.25s (§13.2) and /hook/961bff3db0ed5f8844b19d18"},
 	}}}
 	row := &variantRow{Variant: v, Run: run}
 	row.judge()
@@ -110,7 +110,7 @@ func TestVariantRowsJudgeEveryNonPass(t *testing.T) {
 	md := variantsMarkdown([]*variantRow{row})
 	for _, want := range []string{"| v | `--push-delay 3s` | - | discovery, lifecycle, webhook, rollout | 1 | 1 | 0 | 1 | 2 | 1 | PUSH-001 could-not-run, PUSH-002 indeterminate, PUSH-003 **indeterminate**, PUSH-004 **fail**, PUSH-010 **warn** |",
 		"PUSH-002 indeterminate on v: late, not lost", "PUSH-003 **indeterminate** on v: waited N s", `PUSH-004 **fail** on v: pushed \| late`,
-		"PUSH-010 **warn** on v: loopback accepted at http://127.0.0.1:PORT/hook/ID after N s (§13.2)", "PUSH-002 may warn or be indeterminate: allowed here"} {
+		"PUSH-010 **warn** on v: loopback accepted at http://127.0.0.1:PORT/hook/ID after N s (§13.2) and /hook/ID", "PUSH-002 may warn or be indeterminate: allowed here"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("table lacks %q:\n%s", want, md)
 		}

@@ -260,12 +260,13 @@ func (row *variantRow) problems() []string {
 }
 
 // unstable matches what differs between two runs that saw the same thing: a
-// task or config id, a loopback port, a measured figure with decimals.
+// task or config id, a hook token, a loopback port, a measured time.
 var unstable = []struct {
 	re   *regexp.Regexp
 	with string
 }{
 	{regexp.MustCompile(`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`), "ID"},
+	{regexp.MustCompile(`\b[0-9a-f]{16,}\b`), "ID"},
 	{regexp.MustCompile(`(127\.0\.0\.1|localhost|\[::1\]):[0-9]+`), "$1:PORT"},
 	{regexp.MustCompile(`\b([0-9]+h)?([0-9]+m)?[0-9]+(\.[0-9]+)? ?(ns|µs|ms|s)\b`), "N s"},
 }
