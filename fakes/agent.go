@@ -241,16 +241,25 @@ type Options struct {
 	// http(s) URL is delivered to, loopback included, so that a harness on
 	// 127.0.0.1 can receive without configuring the agent.
 	WebhookAllow []string
-	// PushLatency makes every push's first attempt wait until this long
-	// after its event (fakes/variant_rollout_push.go): a queue-backed
-	// dispatcher that acknowledges configs at once and delivers seconds
-	// later, as real deployments do. Correct: late is not lost.
-	PushLatency time.Duration
 	// DispatcherWarmUp starts the push dispatcher of an instance that had a
 	// warm-up (Options.WarmUp) this long after it became ready: pushes
 	// accepted meanwhile wait in the store and go out late, never lost
 	// (fakes/variant_rollout_push.go).
 	DispatcherWarmUp time.Duration
+	// PushDelay makes the dispatcher deliver each push this long after the
+	// event that caused it, as a queue-backed dispatcher acknowledges first
+	// and delivers later (fakes/variant_push.go; `fake --push-delay`). Each
+	// config's pushes keep their order. Default 0: due at once.
+	PushDelay time.Duration
+	// DuplicatePushes delivers every push twice, one after the other: push
+	// delivery is at least once and receivers dedupe (a2a-v1.md §7.2;
+	// `fake --push-twice`).
+	DuplicatePushes bool
+	// TerminalPushesOnly pushes only the event that makes a task terminal:
+	// what triggers a push is up to the agent and the spec does not
+	// guarantee a push for every event (a2a-v1.md §7.2; `fake
+	// --push-terminal-only`).
+	TerminalPushesOnly bool
 }
 
 const (

@@ -109,7 +109,7 @@ func (a *Agent) deleteConfig(ctx context.Context, taskID, id string) error {
 // transition's transaction: a transition committed is a push owed, even if
 // this instance dies the next instant.
 func (a *Agent) enqueuePushes(tx *store.Tx, taskID string, state a2a.TaskState, body []byte) error {
-	if !a.doPush {
+	if !a.doPush || !a.pushesState(state) {
 		return nil
 	}
 	var cfgs []a2a.TaskPushNotificationConfig
@@ -132,7 +132,7 @@ func (a *Agent) enqueuePushes(tx *store.Tx, taskID string, state a2a.TaskState, 
 		if a.isUnindexed(taskID, c.ID) {
 			continue
 		}
-		if err := tx.Enqueue(taskID, c.ID, body, a.owner); err != nil {
+		if err := a.enqueueDelivery(tx, taskID, c.ID, body); err != nil {
 			return err
 		}
 	}
@@ -185,9 +185,6 @@ func (a *Agent) dispatch() {
 func (a *Agent) deliver(d store.Delivery) {
 	ctx, cancel := context.WithTimeout(context.Background(), a.opts.Push.Timeout+store.BusyTimeout)
 	defer cancel()
-	if a.heldForLatency(ctx, d) {
-		return
-	}
 	cfg, err := a.getConfig(ctx, d.TaskID, d.ConfigID)
 	if errors.Is(err, store.ErrNotFound) {
 		a.finish(ctx, d, "config deleted")

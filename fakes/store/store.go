@@ -506,9 +506,15 @@ func (t *Tx) PutConfig(c a2a.TaskPushNotificationConfig) error {
 
 // Enqueue records a pending push of body to one config, due now.
 func (t *Tx) Enqueue(taskID, configID string, body []byte, origin string) error {
-	now := time.Now().UnixMilli()
+	return t.EnqueueAt(taskID, configID, body, origin, time.Now())
+}
+
+// EnqueueAt records a pending push of body to one config, due at due (a
+// queue-backed dispatcher's delay). Each config's deliveries still go out in
+// the order they were enqueued.
+func (t *Tx) EnqueueAt(taskID, configID string, body []byte, origin string, due time.Time) error {
 	_, err := t.st(qEnqueue).ExecContext(t.ctx,
-		taskID, configID, string(body), origin, now, now)
+		taskID, configID, string(body), origin, due.UnixMilli(), time.Now().UnixMilli())
 	return err
 }
 

@@ -44,7 +44,11 @@ type harnessRun struct {
 
 // Rerun is the command line that repeats the run, for failure messages.
 func (r *harnessRun) Rerun() string {
-	return "a2a-conform run --seed " + strconv.FormatInt(r.Seed, 10) + " " + strings.Join(r.Args, " ")
+	args := make([]string, len(r.Args))
+	for i, a := range r.Args {
+		args[i] = shellQuote(a)
+	}
+	return "a2a-conform run --seed " + strconv.FormatInt(r.Seed, 10) + " " + strings.Join(args, " ")
 }
 
 // Verdicts maps spec ID to verdict (nil when the run gave no report).

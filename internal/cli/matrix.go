@@ -23,9 +23,12 @@ const matrixHelp = `Usage: a2a-conform matrix [flags]
 Proves every spec both ways in one command. Runs the clean reference agent on every
 suite (no spec may fail or be indeterminate), then every registered fault against the
 suites its specs live in (each spec the fault names must fail, or warn at SHOULD/MAY
-level), each run in a child process, and writes the fault × spec table. Exits 1 when
-an expectation did not hold. Other specs a fault happened to break are printed, not
-asserted.
+level), then every correct variant of the agent (slow steps, queued or duplicated
+pushes, an allow-list, auth on every request, …) on every suite through the process
+driver (no spec may fail it, nor call it indeterminate unless the variant allows it),
+each run in a child process, and writes the fault × spec table and the variants
+table. Exits 1 when an expectation did not hold. Other specs a fault happened to break
+are printed, not asserted.
 
 Flags:
 `
@@ -38,6 +41,8 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 	work := fs.String("work", "", "`DIR` for the runs' reports (default: a temporary directory, kept only when something failed)")
 	var faultF listFlag
 	fs.Var(&faultF, "fault", "check only these `faults`, comma-separated (the table is then not written)")
+	var variantF listFlag
+	fs.Var(&variantF, "variant", "check only these correct `variants`, comma-separated, with no fault unless --fault is also given (the table is then not written)")
 	if done, code := parse(fs, args); done {
 		return code
 	}
@@ -45,12 +50,18 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return runner.ExitUsage
 	}
-	if len(faultF) == 0 {
+	whole := len(faultF) == 0 && len(variantF) == 0
+	if whole {
 		// Found out now, not after minutes of runs.
 		if st, err := os.Stat(filepath.Dir(*out)); err != nil || !st.IsDir() {
 			fmt.Fprintf(stderr, "matrix: no directory for --out %s (run from the repository root, or give --out)\n", *out)
 			return runner.ExitUsage
 		}
+	}
+	variants, err := pickVariants(splitComma(variantF), whole)
+	if err != nil {
+		fmt.Fprintf(stderr, "matrix: %v\n", err)
+		return runner.ExitUsage
 	}
 	b := newBatch("matrix", splitComma(faultF), *work, stderr)
 	if b == nil {
@@ -58,11 +69,20 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	defer b.stop()
 	faults, dir, temp, ctx := b.faults, b.dir, b.temp, b.ctx
+	withFaults := len(faultF) > 0 || whole
+	if !withFaults {
+		faults = nil
+	}
 
 	base := baseSeed(*seed)
-	fmt.Fprintf(stdout, "a2a-conform matrix · %d faults · %d at a time · seeds from %d (rerun with --seed %d) · reports in %s\n", len(faults), *parallel, base, base, dir)
-	clean := &harnessRun{Seed: base, Out: filepath.Join(dir, "clean")}
-	runs := []*harnessRun{clean}
+	fmt.Fprintf(stdout, "a2a-conform matrix · %d faults · %d variants · %d at a time · seeds from %d (rerun with --seed %d) · reports in %s\n",
+		len(faults), len(variants), *parallel, base, base, dir)
+	var runs []*harnessRun
+	var clean *harnessRun
+	if withFaults {
+		clean = &harnessRun{Seed: base, Out: filepath.Join(dir, "clean")}
+		runs = append(runs, clean)
+	}
 	rows := make([]*faultRow, 0, len(faults))
 	for _, f := range faults {
 		row := &faultRow{Fault: f, Suites: suitesOf(f.Specs)}
@@ -74,6 +94,22 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 			Seed: base + int64(len(runs)), Out: filepath.Join(dir, f.Name)}
 		runs = append(runs, row.Run)
 	}
+	// The variants run first: they are the longest runs (every suite, the
+	// slow one at 1 s a step), so the faults fill the other slots meanwhile.
+	vrows := make([]*variantRow, 0, len(variants))
+	var vruns []*harnessRun
+	for i, v := range variants {
+		row := &variantRow{Variant: v}
+		vrows = append(vrows, row)
+		r, err := newVariantRun(v, dir, base+int64(len(runs)+i))
+		if err != nil {
+			fmt.Fprintf(stderr, "matrix: variant %s: %v\n", v.Name, err)
+			return runner.ExitUsage
+		}
+		row.Run = r
+		vruns = append(vruns, r)
+	}
+	runs = append(vruns, runs...)
 	n := 0
 	runAll(ctx, runs, *parallel, func(r *harnessRun) {
 		n++
@@ -88,8 +124,14 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 		return runner.ExitFailed
 	}
 
-	m := matrix{Clean: judgeClean(clean), Rows: rows}
+	m := matrix{Rows: rows, Variants: vrows}
+	if clean != nil {
+		m.Clean = judgeClean(clean)
+	}
 	for _, row := range rows {
+		row.judge()
+	}
+	for _, row := range vrows {
 		row.judge()
 	}
 	problems := m.problems()
@@ -98,7 +140,10 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "note: %s also broke %s (not named by the fault)\n", row.Fault.Name, strings.Join(row.Others, ", "))
 		}
 	}
-	if len(faultF) == 0 {
+	for _, row := range vrows {
+		fmt.Fprintf(stdout, "variant %s: %s\n", row.Variant.Name, row.summary())
+	}
+	if whole {
 		if err := os.WriteFile(*out, []byte(m.Markdown()), 0o644); err != nil {
 			fmt.Fprintf(stderr, "matrix: %v\n", err)
 			return runner.ExitUsage
@@ -118,7 +163,12 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 			caught++
 		}
 	}
-	fmt.Fprintf(stdout, "\nclean agent: no fail, no indeterminate; %d of %d faults caught by every spec they name; %d caught by no spec yet\n", caught, len(rows), len(rows)-caught)
+	if withFaults {
+		fmt.Fprintf(stdout, "\nclean agent: no fail, no indeterminate; %d of %d faults caught by every spec they name; %d caught by no spec yet\n", caught, len(rows), len(rows)-caught)
+	}
+	if len(vrows) > 0 {
+		fmt.Fprintf(stdout, "%d correct variant(s): no fail, no indeterminate they do not allow\n", len(vrows))
+	}
 	if temp {
 		os.RemoveAll(dir)
 	}
@@ -173,8 +223,9 @@ func expectedVerdict(f fakes.FaultInfo, id string) reports.Verdict {
 // on the registries when every expectation held, so that a test can rebuild
 // it without running anything (ExpectedMatrix) and catch a stale file.
 type matrix struct {
-	Clean cleanResult
-	Rows  []*faultRow
+	Clean    cleanResult
+	Rows     []*faultRow
+	Variants []*variantRow
 }
 
 // cleanResult is the clean reference agent's run, reduced to what must not
@@ -251,6 +302,9 @@ func (m matrix) problems() []string {
 	for _, b := range m.Clean.Bad {
 		out = append(out, "clean reference agent: "+b)
 	}
+	for _, row := range m.Variants {
+		out = append(out, row.problems()...)
+	}
 	for _, row := range m.Rows {
 		rerun := ""
 		if row.Run != nil {
@@ -287,6 +341,9 @@ func ExpectedMatrix() string {
 			row.Cells = append(row.Cells, cell{Spec: id, Want: w, Got: w})
 		}
 		m.Rows = append(m.Rows, row)
+	}
+	for _, v := range Variants() {
+		m.Variants = append(m.Variants, &variantRow{Variant: v})
 	}
 	return m.Markdown()
 }
@@ -339,15 +396,22 @@ func (m matrix) Markdown() string {
 	b.WriteString("\n## Caught by no spec\n\n")
 	if len(none) == 0 {
 		b.WriteString("None.\n")
-		return b.String()
+	} else {
+		m.writeUncaught(&b, none)
 	}
+	b.WriteString("\n")
+	b.WriteString(variantsMarkdown(m.Variants))
+	return b.String()
+}
+
+// writeUncaught lists the faults no spec names.
+func (m matrix) writeUncaught(b *strings.Builder, none []*faultRow) {
 	b.WriteString("A run with one of these faults on passes: no spec names them yet. They wait for the webhook and\n")
 	b.WriteString("rollout suites (push delivery, several instances, restarts, rotations).\n\n")
 	b.WriteString("| fault | scenario | what it breaks |\n| --- | --- | --- |\n")
 	for _, row := range none {
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", row.Fault.Name, scenarioNumber(row.Fault.Scenario), mdCell(row.Fault.Description))
+		fmt.Fprintf(b, "| %s | %s | %s |\n", row.Fault.Name, scenarioNumber(row.Fault.Scenario), mdCell(row.Fault.Description))
 	}
-	return b.String()
 }
 
 // scenarioNumber shortens "1-card-rotation-mid-task.md" to "1".

@@ -45,6 +45,14 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	noPush := fs.Bool("no-push", false, "withdraw push notifications: the card says false and push-config calls are refused (PushNotificationNotSupportedError), as a build that dropped them")
 	previousBuild := fs.Bool("previous-build", false, "be the previous build: also declare and serve an HTTP+JSON interface at "+fakes.PreviousBuildRESTPath+" and the required extension "+fakes.PreviousBuildExtension+", which later builds dropped (give it to --agent-cmd and a build without it to --agent-cmd-next for ROLL-007)")
 	refusePush := fs.Int("refuse-push-configs", 0, "answer the first `N` CreateTaskPushNotificationConfig calls with 503 and Retry-After, as an instance that cannot yet confirm a registration should (a correct agent whose refusals clients retry)")
+	pushDelay := fs.Duration("push-delay", 0, "deliver each push this long after its event, as a queue-backed dispatcher does (acknowledged first, delivered later)")
+	pushTwice := fs.Bool("push-twice", false, "deliver every push twice (delivery is at least once; receivers dedupe)")
+	pushTerminal := fs.Bool("push-terminal-only", false, "push only the event that makes a task terminal (the spec does not guarantee a push for every event)")
+	retryBase := fs.Duration("push-retry-base", 0, "wait after a push's first refused attempt, doubling after each further one (default 250ms)")
+	retryMax := fs.Duration("push-retry-max", 0, "longest wait between two attempts of a push (default 8s)")
+	attempts := fs.Int("push-attempts", 0, "attempts per push, the first included, before it is given up (default 6)")
+	plainInput := fs.Bool("plain-input-required", false, "answer every message that carries neither a directive nor a prompt phrase with INPUT_REQUIRED, as an LLM agent asking a clarifying question does")
+	emptySkills := fs.Bool("empty-skills", false, "publish \"skills\": [], as the spec's own example card does")
 	var faultF, allowF, tokenF listFlag
 	fs.Var(&faultF, "fault", "faults to switch on, comma-separated")
 	fs.Var(&tokenF, "auth-token", "require Authorization: Bearer `TOKEN` on every binding request (the card then declares the scheme); repeatable: each further token is another identity, whose tasks the others cannot see or list")
@@ -79,7 +87,10 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	opts := fakes.Options{Name: *name, Faults: splitComma(faultF), StepDelay: *delay, PromptMap: *prompts, DisableDirective: *noDirective,
 		WebhookAllow: splitComma(allowF), Generation: *generation, WarmUp: *warmUp, RefusePushConfigs: *refusePush,
-		DrainGrace: *drainGrace, DisableStreaming: *noStreaming, DisablePush: *noPush, PreviousBuild: *previousBuild}
+		DrainGrace: *drainGrace, DisableStreaming: *noStreaming, DisablePush: *noPush, PreviousBuild: *previousBuild,
+		PushDelay: *pushDelay, DuplicatePushes: *pushTwice, TerminalPushesOnly: *pushTerminal,
+		Push: fakes.PushOptions{MaxAttempts: *attempts, BaseDelay: *retryBase, MaxDelay: *retryMax}, EmptySkills: *emptySkills,
+		PlainInputRequired: *plainInput}
 	if toks := splitComma(tokenF); len(toks) > 0 {
 		opts.RequireAuth, opts.OtherTokens = toks[0], toks[1:]
 	}
@@ -89,6 +100,12 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	if *drainGrace < 0 || *drainGrace > 10*time.Minute {
 		fmt.Fprintf(stderr, "fake: --drain-grace %s: between 0 and 10m\n", *drainGrace)
+		return runner.ExitUsage
+	}
+	if *pushDelay < 0 || *pushDelay > 10*time.Minute || *retryBase < 0 || *retryBase > 10*time.Minute ||
+		*retryMax < 0 || *retryMax > 10*time.Minute || *attempts < 0 || *attempts > 100 {
+		fmt.Fprintf(stderr, "fake: --push-delay %s, --push-retry-base %s, --push-retry-max %s, --push-attempts %d: want durations between 0 and 10m and at most 100 attempts\n",
+			*pushDelay, *retryBase, *retryMax, *attempts)
 		return runner.ExitUsage
 	}
 	if *delay < 0 || *delay > 10*time.Minute {

@@ -41,7 +41,7 @@ func init() {
 		}
 	case strings.HasPrefix(v, "latency="):
 		if d, err := time.ParseDuration(strings.TrimPrefix(v, "latency=")); err == nil {
-			runner.EmbeddedTweak = func(o *fakes.Options) { o.PushLatency = d }
+			runner.EmbeddedTweak = func(o *fakes.Options) { o.PushDelay = d }
 		}
 	}
 }
