@@ -1,6 +1,7 @@
 package suites
 
 import (
+	"context"
 	"encoding/base64"
 	"fmt"
 	"strings"
@@ -201,4 +202,55 @@ func RefusesWebhookURL(err error) bool {
 func (t *T) WebhookURLRefused(url, op string, err error) string {
 	return fmt.Sprintf("the agent refused the harness's receiver URL %s as a webhook (%s: %s); agents SHOULD refuse loopback and private addresses (§13.2), so give the run a --webhook-url this agent accepts.",
 		url, op, ErrText(err))
+}
+
+// Busy reports a refusal that says "not now" rather than "no": 503 (or 502,
+// 504 from a proxy, 429), gRPC or HTTP+JSON UNAVAILABLE, or no answer at all.
+// Scenario 2's advice to an instance that cannot yet confirm a registration
+// is exactly this ("return 503 with Retry-After; do not accept and drop"), so
+// a client, and the harness, retries it.
+func Busy(err error) bool {
+	ce, ok := client.AsError(err)
+	if !ok || ce == nil {
+		return false
+	}
+	switch ce.HTTPStatus {
+	case 429, 502, 503, 504:
+		return true
+	}
+	return ce.Class == client.Transport || ce.Status == "UNAVAILABLE"
+}
+
+// busyPause is the pause between two tries of a call the agent answered
+// Busy.
+const busyPause = 250 * time.Millisecond
+
+// CreatePushConfig creates cfg through c as a client should: a Busy refusal
+// is retried until the patience runs out, and only the last answer is
+// returned. The number of busy refusals is recorded in the observation
+// push-config.busy.
+func (t *T) CreatePushConfig(ctx context.Context, c *client.Client, cfg *a2a.TaskPushNotificationConfig) (*a2a.TaskPushNotificationConfig, error) {
+	until := time.Now().Add(t.Patience())
+	refusals := 0
+	for {
+		got, err := c.CreateTaskPushNotificationConfig(ctx, cfg)
+		if err == nil || !Busy(err) || time.Now().After(until) || ctx.Err() != nil {
+			if refusals > 0 {
+				t.Observe("push-config.busy", fmt.Sprintf("%d busy refusal(s) retried before the last answer (%s)", refusals, answerText(err)))
+			}
+			return got, err
+		}
+		refusals++
+		select {
+		case <-ctx.Done():
+		case <-time.After(busyPause):
+		}
+	}
+}
+
+func answerText(err error) string {
+	if err == nil {
+		return "created"
+	}
+	return ErrText(err)
 }

@@ -286,7 +286,7 @@ func pushAccepted(ctx context.Context, t *suites.T, c *client.Client) (race stri
 	defer endTask(ctx, c, task)
 	cfg := hookConfig(t, task.ID)
 	op := where("CreateTaskPushNotificationConfig for task "+task.ID, c)
-	created, err := c.CreateTaskPushNotificationConfig(ctx, cfg)
+	created, err := t.CreatePushConfig(ctx, c, cfg)
 	if err != nil {
 		switch {
 		case isKind(err, a2a.ErrPushNotificationNotSupported) || isKind(err, a2a.ErrUnsupportedOperation):

@@ -177,6 +177,14 @@ var _ = suites.Spec("LIFE-011", func(ctx context.Context, t *suites.T) {
 			req.Configuration = &a2a.SendMessageConfiguration{TaskPushNotificationConfig: push}
 		}
 		resp, err := t.Send(ctx, c, req)
+		if push != nil && suites.RefusesWebhookURL(err) {
+			// The agent keeps the harness's receiver out (§13.2): pushes
+			// are no channel of this run, and the task is sent without.
+			t.Observe("push-channel", t.WebhookURLRefused(push.URL, "SendMessage with configuration.taskPushNotificationConfig", err))
+			push, token = nil, ""
+			req.Configuration = nil
+			resp, err = t.Send(ctx, c, req)
+		}
 		if err != nil || resp.Task == nil {
 			actual := "a Message"
 			if err != nil {
@@ -205,7 +213,7 @@ var _ = suites.Spec("LIFE-011", func(ctx context.Context, t *suites.T) {
 	if push != nil {
 		cfg := *push
 		cfg.TaskID = canceled.ID
-		if _, err := c.CreateTaskPushNotificationConfig(ctx, &cfg); err != nil {
+		if _, err := t.CreatePushConfig(ctx, c, &cfg); err != nil {
 			t.Observe("push-config-on-working-task", "refused: "+suites.ErrText(err))
 		}
 	}
