@@ -354,7 +354,7 @@ func (t *T) PushMissing(h *PushHook, taskID, what string, waited time.Duration, 
 	seen := DescribeDeliveries(h.Deliveries(t))
 	if lost != "" {
 		t.Record(invariants.Violation{Invariant: "push-delivered", Where: where, Expected: expected,
-			Actual: fmt.Sprintf("never pushed: not within %s (%s), while %s", waited.Round(time.Millisecond), seen, lost)})
+			Actual: fmt.Sprintf("never pushed: not within %s (%s); %s", waited.Round(time.Millisecond), seen, lost)})
 		return
 	}
 	r := t.Reach()

@@ -153,7 +153,9 @@ func TestLatePushesPass(t *testing.T) {
 // not lost. The old code called them a violation of a MUST.
 func TestPushesLaterThanThePatienceAreNotFailed(t *testing.T) {
 	r := runVariant(t, fakes.Options{Push: fakes.PushOptions{Late: 4 * time.Second}}, "--suite", "webhook", "--seed", "37", "--patience", "1s")
+	t.Logf("%s; verdicts: %s", reachNote(t, r), summaryLine(r.report))
 	for _, res := range r.report.Results {
+		t.Logf("%s %s: %s", res.ID, res.Verdict, res.Reason)
 		switch res.Verdict {
 		case reports.Fail, reports.Warn:
 			t.Errorf("%s %s on pushes 4 s late: %s", res.ID, res.Verdict, res.Reason)
@@ -223,4 +225,35 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// The same proofs on the reference agent made slow (one-second steps) and
+// driven by the prompt map: its late pushes pass every delivery spec, and
+// its lost cancel still fails PUSH-008 when PUSH-008 runs alone (the probe
+// and the flush ask for the least: a task that completes).
+func TestSlowPromptMapAgentLateAndLostPushes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the webhook suite against a slow agent")
+	}
+	cfg := promptMapConfig(t)
+	auth := []string{"--config", cfg, "--header", "Authorization: Bearer slow-agent-token"}
+	t.Run("late", func(t *testing.T) {
+		opts := slowAgent(time.Second)
+		opts.Push.Late = 2 * time.Second
+		r := runVariant(t, opts, append([]string{"--suite", "webhook", "--seed", "53"}, auth...)...)
+		if note := reachNote(t, r); !strings.Contains(note, "proven") {
+			t.Errorf("reach fact %q, want proven", note)
+		}
+		for _, res := range r.report.Results {
+			if res.Verdict != reports.Pass && !restartUnavailable(res) {
+				t.Errorf("%s %s on a slow agent whose pushes are 2 s late: %s", res.ID, res.Verdict, res.Reason)
+			}
+		}
+	})
+	t.Run("drops-cancel", func(t *testing.T) {
+		r := runVariant(t, slowAgent(time.Second, "push-drops-cancel"), append([]string{"--focus", "PUSH-008", "--seed", "59"}, auth...)...)
+		if res := result(t, r, "PUSH-008"); res.Verdict != reports.Fail {
+			t.Errorf("PUSH-008 %s, want fail: %s", res.Verdict, res.Reason)
+		}
+	})
 }

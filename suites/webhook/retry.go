@@ -102,7 +102,7 @@ var _ = suites.Spec("PUSH-007", func(ctx context.Context, t *suites.T) {
 	t.Observe("waited", fmt.Sprintf("%s after the task ended (bound %s)", waited.Round(time.Millisecond), bound))
 	checkBodies(t, h, task.ID, task.ContextID)
 	if len(ds) == 0 {
-		missing(ctx, t, c, h, task.ID, "any push (the receiver was to answer the first "+fmt.Sprint(failFirst)+" with 503)", suites.PushWait{Waited: waited}, func(a2a.TaskState) bool { return true }, began)
+		missing(ctx, t, c, h, task.ID, "the task's first push (the receiver was to answer the first "+fmt.Sprint(failFirst)+" attempts with 503)", suites.PushWait{Waited: waited}, func(a2a.TaskState) bool { return true }, began)
 		return
 	}
 	// Intervals between attempts of the same event; duplicates counted.
