@@ -82,6 +82,15 @@ type PushOptions struct {
 	// Timeout bounds one attempt (default 10s, the low end of the 10–30 s
 	// spec §13.2 recommends).
 	Timeout time.Duration
+	// Late holds every delivery this long before its first attempt, as a
+	// queue-backed dispatcher does: a correct agent whose pushes arrive
+	// seconds late (fakes/variant_push_late.go).
+	Late time.Duration
+	// DialGuard accepts every webhook URL but refuses, when it delivers, to
+	// connect to loopback, private, link-local or unspecified addresses, as
+	// a2a-go's push sender does by default (fakes/variant_push_dialguard.go):
+	// a correct agent that cannot reach a harness on 127.0.0.1.
+	DialGuard bool
 }
 
 // Options configure one instance. The zero value is a correct agent with every

@@ -183,6 +183,9 @@ func (a *Agent) dispatch() {
 // other statuses or after MaxAttempts. The attempt itself is not cut short by
 // shutdown: a drain lets it finish.
 func (a *Agent) deliver(d store.Delivery) {
+	if !a.holdLate(d) {
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), a.opts.Push.Timeout+store.BusyTimeout)
 	defer cancel()
 	cfg, err := a.getConfig(ctx, d.TaskID, d.ConfigID)
@@ -217,6 +220,9 @@ func (a *Agent) deliver(d store.Delivery) {
 func (a *Agent) post(ctx context.Context, cfg a2a.TaskPushNotificationConfig, body []byte) (int, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, cfg.URL, bytes.NewReader(body))
 	if err != nil {
+		return 0, err
+	}
+	if err := a.guardDial(req); err != nil {
 		return 0, err
 	}
 	req.Header.Set("Content-Type", PushContentType)

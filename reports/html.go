@@ -239,6 +239,7 @@ func reportMeta(r *Report) []kv {
 	add("Label filter", f(r.Run.LabelFilter))
 	add("Focus", f(strings.Join(r.Run.Focus, ", ")))
 	add("Faults injected", f(strings.Join(r.Run.Faults, ", ")))
+	add("Notes", f(strings.Join(r.Run.Notes, " · ")))
 	return m
 }
 

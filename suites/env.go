@@ -3,6 +3,7 @@ package suites
 import (
 	"context"
 	"crypto/tls"
+	"fmt"
 	"net/http"
 	"sync"
 	"time"
@@ -63,6 +64,11 @@ type Env struct {
 	// harness configured with the receiver on their allow-list. Otherwise
 	// only a delivery (Webhook.Reached) shows it.
 	WebhookReachable bool
+	// WebhookReach is the run-level fact of whether the agent reaches
+	// Webhook, proved once before the specs run (internal/runner's probe):
+	// every spec reads the same fact, whatever the order it runs in. Nil
+	// when no probe ran (a spec then falls back to WebhookReachable).
+	WebhookReach *WebhookReach
 	// Topology controls instances, rotations and the stale-CDN proxy; nil when
 	// the run has no control over the deployment (driver "none").
 	Topology Topology
@@ -160,4 +166,128 @@ func CurrentEnv() *Env {
 	envMu.RLock()
 	defer envMu.RUnlock()
 	return current
+}
+
+// Reach is what the run knows of whether the agent reaches the harness's
+// receiver.
+type Reach string
+
+const (
+	// ReachUnknown: the probe could not run (no push on the card, no
+	// receiver, no scripted behaviour, no task) or has not finished.
+	ReachUnknown Reach = "unknown"
+	// ReachProven: a push for the probe's config arrived (trusted or not: a
+	// POST to its secret URL shows the path works).
+	ReachProven Reach = "proven"
+	// ReachRefused: the agent refused the receiver's URL as a webhook
+	// (RefusesWebhookURL).
+	ReachRefused Reach = "refused-url"
+	// ReachUnreachable: the agent accepted the probe's config and nothing
+	// arrived within the probe's wait. A push that arrives later still
+	// upgrades the fact to ReachProven.
+	ReachUnreachable Reach = "unreachable"
+)
+
+// WebhookReach is the run-level fact of whether the agent reaches the
+// harness's receiver (Env.WebhookReach). It is decided once, before the
+// specs, by a throwaway task with a config of its own, and only ever
+// upgraded afterwards (a late push of that task): a spec never decides from
+// what other specs happened to see before it. Safe for concurrent use.
+type WebhookReach struct {
+	mu      sync.Mutex
+	state   Reach
+	reason  string
+	vouched bool
+	// registered is when the probe's config was acknowledged; latency is
+	// its first push's arrival after that (0 until one came).
+	registered time.Time
+	latency    time.Duration
+	delivered  bool
+}
+
+// NewWebhookReach starts the fact as unknown. vouched says the harness
+// itself configured the agent to reach the receiver (the embedded driver
+// without --webhook-url): the network path is the harness's, not in doubt.
+func NewWebhookReach(vouched bool) *WebhookReach {
+	return &WebhookReach{state: ReachUnknown, vouched: vouched}
+}
+
+// Decide sets the fact (the probe's verdict) unless a push already proved
+// reach.
+func (w *WebhookReach) Decide(state Reach, reason string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.state == ReachProven {
+		return
+	}
+	w.state, w.reason = state, reason
+}
+
+// Registered records when the probe's config was acknowledged.
+func (w *WebhookReach) Registered(at time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.registered = at
+}
+
+// Arrived records a POST to the probe's config: reach is proven, whenever
+// it came (late is not lost).
+func (w *WebhookReach) Arrived(at time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.delivered {
+		return
+	}
+	w.delivered = true
+	if !w.registered.IsZero() {
+		w.latency = at.Sub(w.registered)
+	}
+	late := ""
+	if w.state == ReachUnreachable {
+		late = " (after the probe had stopped waiting)"
+	}
+	w.state = ReachProven
+	w.reason = fmt.Sprintf("a push for the probe's config arrived %s after it was registered%s", w.latency.Round(time.Millisecond), late)
+}
+
+// State is the fact and why.
+func (w *WebhookReach) State() (Reach, string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.state, w.reason
+}
+
+// Vouched reports whether the harness configured the agent to reach the
+// receiver (the embedded driver).
+func (w *WebhookReach) Vouched() bool { return w.vouched }
+
+// Delivered reports whether the probe's config got a push, and its latency.
+func (w *WebhookReach) Delivered() (bool, time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.delivered, w.latency
+}
+
+// Since is how long ago the probe's config was registered (0 when it was
+// not).
+func (w *WebhookReach) Since() time.Duration {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.registered.IsZero() {
+		return 0
+	}
+	return time.Since(w.registered)
+}
+
+// String is the fact as the report shows it.
+func (w *WebhookReach) String() string {
+	state, reason := w.State()
+	s := "webhook reach: " + string(state)
+	if w.vouched {
+		s += " (the harness configured the agent to reach its receiver)"
+	}
+	if reason != "" {
+		s += ": " + reason
+	}
+	return s
 }

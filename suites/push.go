@@ -7,8 +7,11 @@ import (
 	"strings"
 	"time"
 
+	. "github.com/onsi/ginkgo/v2"
+
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/internal/directive"
 	"github.com/a2a-conform/a2a-conform/internal/invariants"
 	"github.com/a2a-conform/a2a-conform/internal/webhook"
 )
@@ -202,6 +205,182 @@ func RefusesWebhookURL(err error) bool {
 func (t *T) WebhookURLRefused(url, op string, err error) string {
 	return fmt.Sprintf("the agent refused the harness's receiver URL %s as a webhook (%s: %s); agents SHOULD refuse loopback and private addresses (§13.2), so give the run a --webhook-url this agent accepts.",
 		url, op, ErrText(err))
+}
+
+// PushGrace is how long a wait for a push keeps listening after the
+// patience ran out: a queue-backed dispatcher delivers seconds late, and a
+// push that comes in the grace is late, not lost (its latency is recorded).
+const PushGrace = 2 * time.Second
+
+// PushWait is the outcome of one wait for a push (AwaitPush).
+type PushWait struct {
+	// Came says the push arrived; At is when, Latency is At minus the time
+	// the wait counted from (the event, or the end of the task).
+	Came    bool
+	At      time.Time
+	Latency time.Duration
+	// Late says it came only in the grace, after the patience.
+	Late bool
+	// Waited is how long the wait lasted.
+	Waited time.Duration
+}
+
+// AwaitPush waits until a trusted, acknowledged push to h carried a state of
+// taskID that ok accepts: the patience from now, then PushGrace more. since
+// is what the latency counts from (the event's time; zero: now).
+func (t *T) AwaitPush(ctx context.Context, h *PushHook, taskID string, ok func(a2a.TaskState) bool, since time.Time) PushWait {
+	began := time.Now()
+	if since.IsZero() {
+		since = began
+	}
+	patience := t.Patience()
+	deadline := began.Add(patience + PushGrace)
+	for {
+		if at, came := h.firstPushed(t, taskID, ok); came {
+			return PushWait{Came: true, At: at, Latency: at.Sub(since), Late: at.Sub(began) > patience, Waited: time.Since(began)}
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return PushWait{Waited: time.Since(began)}
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(Poll):
+		}
+	}
+}
+
+// PushedAt is when the first trusted, acknowledged push of a state of
+// taskID that ok accepts arrived, if one did.
+func (h *PushHook) PushedAt(t *T, taskID string, ok func(a2a.TaskState) bool) (time.Time, bool) {
+	return h.firstPushed(t, taskID, ok)
+}
+
+func (h *PushHook) firstPushed(t *T, taskID string, ok func(a2a.TaskState) bool) (time.Time, bool) {
+	for _, d := range h.Acknowledged(t) {
+		if s, has := d.Resp.State(); has && d.TaskID() == taskID && ok(s) {
+			return d.At, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// Reach is the run's fact of whether the agent reaches the receiver
+// (Env.WebhookReach). A run prepared without the probe (a unit test's Env)
+// reads Env.WebhookReachable as a fact vouched for by the harness.
+func (t *T) Reach() *WebhookReach {
+	if t.Env.WebhookReach != nil {
+		return t.Env.WebhookReach
+	}
+	r := NewWebhookReach(t.Env.WebhookReachable)
+	if t.Env.WebhookReachable {
+		r.Decide(ReachProven, "the harness configured the agent to reach its receiver")
+	}
+	return r
+}
+
+// ReachUnshown says why the run cannot show that the agent reaches the
+// receiver, or "" when it can: the probe's push arrived, or h (when not nil)
+// got a POST of its own. A spec whose check rests on silence at a config
+// (nothing pushed after a delete, nothing pushed to a canary) cannot pass
+// without it.
+func (t *T) ReachUnshown(h *PushHook) string {
+	if h != nil && len(h.Deliveries(t)) > 0 {
+		return ""
+	}
+	r := t.Reach()
+	state, reason := r.State()
+	if delivered, _ := r.Delivered(); delivered || (state == ReachProven && r.Vouched()) {
+		return ""
+	}
+	if state == ReachRefused {
+		return reason
+	}
+	if reason == "" {
+		reason = "the run has no proof"
+	}
+	return fmt.Sprintf("the run could not show that the agent reaches the harness's receiver at %s (%s: %s); give --webhook-url with a base URL the agent reaches",
+		t.Env.Webhook.Base(), state, reason)
+}
+
+// PushFlush shows whether the agent delivers a push now: a fresh task that
+// completes (the least behaviour), with a fresh config given inline, and
+// its terminal state awaited for the patience. A push that it gets while an
+// earlier event is still missing elsewhere is a later event delivered while
+// the earlier one was not: loss, not lateness (STYLE.md "Late is not
+// lost"). It returns the proof ("" when the flush showed nothing) and never
+// ends the spec.
+func (t *T) PushFlush(ctx context.Context, c *client.Client) string {
+	if t.Env.Behaviour == nil || t.Env.Webhook == nil {
+		return ""
+	}
+	s := Script{Outcome: directive.OutcomeCompleted, Least: PromptComplete}
+	msg, err := t.Env.Behaviour.Message(s)
+	if err != nil {
+		return ""
+	}
+	f := t.NewPushHook("Bearer")
+	created := time.Now()
+	resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg, Configuration: &a2a.SendMessageConfiguration{
+		ReturnImmediately: true, TaskPushNotificationConfig: f.For(""),
+	}})
+	if err != nil || resp == nil || resp.Task == nil {
+		return ""
+	}
+	f.Accepted(resp.Task.ID, nil)
+	w := t.AwaitPush(ctx, f, resp.Task.ID, func(s a2a.TaskState) bool { return s.Terminal() }, created)
+	if !w.Came {
+		t.Observe("push.flush", fmt.Sprintf("task %s, created to see whether the agent delivers now: its terminal state was not pushed to its own config either within %s", resp.Task.ID, w.Waited.Round(time.Millisecond)))
+		return ""
+	}
+	proof := fmt.Sprintf("a later task (%s, created after that, with a config of its own) had its terminal state pushed %s after its creation",
+		resp.Task.ID, w.Latency.Round(time.Millisecond))
+	t.Observe("push.flush", proof)
+	return proof
+}
+
+// PushMissing decides a push that did not come within a wait (AwaitPush):
+// what names the event, waited how long the wait lasted, and lost the proof
+// that the push is lost, not late ("" when there is none). Late is not lost
+// (STYLE.md): without a proof the spec is indeterminate, the time waited
+// and the agent's measured latency in its reason. With a proof, or when the
+// harness vouches for the path and the agent has delivered nothing to any
+// config of the run (the probe's included, registered before the specs), it
+// is a violation, recorded without ending the spec. When the run cannot show
+// that the agent reaches the receiver at all, the spec could not run.
+func (t *T) PushMissing(h *PushHook, taskID, what string, waited time.Duration, lost string) {
+	GinkgoHelper()
+	where := fmt.Sprintf("push config %s of task %s", orNone(h.Config.ID), taskID)
+	expected := what + " pushed to " + h.Config.URL
+	seen := DescribeDeliveries(h.Deliveries(t))
+	if lost != "" {
+		t.Record(invariants.Violation{Invariant: "push-delivered", Where: where, Expected: expected,
+			Actual: fmt.Sprintf("never pushed: not within %s (%s); %s", waited.Round(time.Millisecond), seen, lost)})
+		return
+	}
+	r := t.Reach()
+	state, reason := r.State()
+	delivered, latency := r.Delivered()
+	switch {
+	case len(h.Deliveries(t)) > 0 || delivered || (state == ReachProven && r.Vouched() && r.Since() == 0):
+		// The agent reaches the receiver: the push may only be late.
+		shown := "this config got other POSTs"
+		if delivered {
+			shown = fmt.Sprintf("the run's probe config got its first push %s after it was registered", latency.Round(time.Millisecond))
+		}
+		t.Indeterminate("%s was not pushed to config %s of task %s within %s (%s), though the agent reaches the receiver (%s). Late is not lost: no later event was seen delivered while this one was missing, so the push may still come; raise --patience for an agent whose pushes take longer.",
+			what, orNone(h.Config.ID), taskID, waited.Round(time.Millisecond), seen, shown)
+	case state == ReachRefused:
+		t.CouldNotRun("%s", reason)
+	case r.Vouched() && r.Since() > 0:
+		// The harness configured the path itself; nothing the agent was
+		// given has ever been delivered, the probe's config included.
+		t.Record(invariants.Violation{Invariant: "push-delivered", Where: where, Expected: expected,
+			Actual: fmt.Sprintf("never pushed: not within %s (%s); on a path the harness configured itself, the agent has delivered nothing to any config of this run, not even to the probe's config registered %s ago",
+				waited.Round(time.Millisecond), seen, r.Since().Round(time.Second))})
+	default:
+		t.CouldNotRun("the agent accepted push config %s for task %s (url %s) but nothing arrived for it in %s, and %s. (Give --webhook-listen for the address to listen on.)",
+			orNone(h.Config.ID), taskID, h.Config.URL, waited.Round(time.Millisecond), t.ReachUnshown(h))
+	}
 }
 
 // Busy reports a refusal that says "not now" rather than "no": 503 (or 502,

@@ -609,7 +609,12 @@ var registry = []Info{
 		Why: "Registration inline with the message is the only one with no gap before the first " +
 			"transition. The config must be listed while the task runs and the terminal state must " +
 			"arrive, with the config's credentials. A dispatcher that only knows configs it loaded " +
-			"at start-up (scenario 2) acknowledges the config and pushes nothing.",
+			"at start-up (scenario 2) acknowledges the config and pushes nothing. As in every PUSH " +
+			"spec, a push later than the patience (and a short grace) is indeterminate with its " +
+			"latency, not a failure, unless loss is proven: a later task's push arrived while it " +
+			"did not, or, on a path the harness configured itself, nothing of the run was ever " +
+			"delivered. When the run could not show that the agent reaches the receiver (the " +
+			"webhook-reach fact, proved once before the specs), the spec could not run.",
 	},
 	{
 		// a2a-v1 §7.2 (spec §4.3.3): "MUST attempt delivery at least once per configured
@@ -667,8 +672,12 @@ var registry = []Info{
 		Timeout: 120 * time.Second,
 		Why: "Receivers fail: a deploy, a 503 from a load balancer. The receiver answers the first " +
 			"two attempts to the config with 503; each event those attempts carried must arrive " +
-			"later, and so must the terminal state. The intervals between attempts are reported, " +
-			"and duplicates are counted (allowed: delivery is at least once).",
+			"later, and so must the terminal state. The harness waits for the retries up to a minute " +
+			"(or the patience, when longer), ending as soon as they came: with backoff base B the " +
+			"acknowledged third attempt comes about 3·B after the first, so a first retry at 15–20 s " +
+			"is waited for; one that never comes in that time warns, naming the wait. The intervals " +
+			"between attempts are reported, and duplicates are counted (allowed: delivery is at " +
+			"least once).",
 	},
 	{
 		// a2a-v1 §4.2 / §5: terminal states are final; §7.2: "MUST attempt delivery at least
@@ -712,7 +721,10 @@ var registry = []Info{
 			"The harness opens a canary listener on 127.0.0.1 that no allow-list names and gives its " +
 			"URL as an inline config. Refusing the config passes, and so does accepting it and " +
 			"never sending to it (checked at dial time, as a2a-go does); a push arriving at the " +
-			"canary warns.",
+			"canary warns. The canary is watched for the patience after the task ended (late is not " +
+			"lost), and its silence counts only when the run showed that the agent reaches the " +
+			"harness's receiver at all (the run's webhook-reach fact); otherwise that part is " +
+			"unchecked.",
 	},
 	// ---- rollout ---------------------------------------------------------
 	{

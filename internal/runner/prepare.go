@@ -289,6 +289,9 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		break
 	}
 	p.Env.Behaviour = chooseBehaviour(cfg, p.Env)
+	// Whether the agent reaches the receiver is one fact of the run, proved
+	// here before any spec (reach.go), never by whichever spec decides first.
+	proveWebhookReach(ctx, p.Env, p.Env.WebhookReachable)
 	return p, nil
 }
 

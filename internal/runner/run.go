@@ -60,6 +60,9 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 		return &Outcome{Exit: ExitUsage}, err
 	}
 	fmt.Fprintf(stdout, "target %s (%s)\n", prep.Env.BaseURL, prep.Driver)
+	if r := prep.Env.WebhookReach; r != nil && prep.Unreachable == nil {
+		fmt.Fprintf(stdout, "%s\n", redact(r.String(), secretValues(cfg)))
+	}
 
 	selected := Selected(cfg)
 	report := newReport(cfg, prep, start)
@@ -110,6 +113,11 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 	prog.end()
 
 	report.Results = withMissing(suites.Results(), selected)
+	if r := prep.Env.WebhookReach; r != nil {
+		// The fact every push spec judged by, as it stood at the end (a late
+		// push of the probe upgrades it).
+		report.Run.Notes = append(report.Run.Notes, redact(r.String(), secrets))
+	}
 	if note := prep.wary.note(); note != "" {
 		note = redact(note, secrets)
 		report.Run.Notes = append(report.Run.Notes, note)

@@ -52,38 +52,76 @@ func needPush(t *suites.T) {
 // credentials (and a token).
 func newHook(t *suites.T, scheme string) *hook { return t.NewPushHook(scheme) }
 
-// awaitPush waits until the hook got a state of the task that ok accepts,
-// or patience (counted from now) runs out; it reports whether it came.
-func awaitPush(ctx context.Context, t *suites.T, h *hook, taskID string, ok func(a2a.TaskState) bool) bool {
-	deadline := time.Now().Add(t.Patience())
-	for {
-		if h.Pushed(t, taskID, ok) {
-			return true
-		}
-		if time.Now().After(deadline) || ctx.Err() != nil {
-			return false
-		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(suites.Poll):
-		}
-	}
+// awaitPush waits for a push of a state of the task that ok accepts
+// (suites.T.AwaitPush: the patience, then suites.PushGrace); since is what
+// its latency counts from (zero: now).
+func awaitPush(ctx context.Context, t *suites.T, h *hook, taskID string, ok func(a2a.TaskState) bool, since time.Time) suites.PushWait {
+	return t.AwaitPush(ctx, h, taskID, ok, since)
 }
 
-// notDelivered ends a spec whose config was accepted and that waited in vain
-// for a push. When nothing at all reached the receiver in this run and the
-// harness cannot vouch that the agent reaches it, the agent may simply not
-// reach it (a firewall, a tunnel, an agent that refuses loopback at dial
-// time as a2a-go does): could-not-run, naming --webhook-url and what the
-// agent was given. Otherwise the silence is the agent's: a violation.
-func notDelivered(t *suites.T, h *hook, taskID, what string, waited time.Duration) {
-	if !t.Env.WebhookReachable && t.Env.Webhook.Reached() == 0 {
-		t.CouldNotRun("the agent accepted push config %s for task %s (url %s) but nothing arrived at the harness's receiver in %s, nor for any other config in this run: the agent may not reach %s. Give --webhook-url with the base URL the agent can reach (and --webhook-listen for the address to listen on).",
-			h.Config.ID, taskID, h.Config.URL, waited.Round(time.Millisecond), t.Env.Webhook.Base())
+// observeLatency records the latencies of the pushes a spec waited for
+// (observation push.latency), and how many came only in the grace after
+// the patience: late, not lost.
+func observeLatency(t *suites.T, ws ...suites.PushWait) {
+	var lat []time.Duration
+	late, missed := 0, 0
+	for _, w := range ws {
+		switch {
+		case !w.Came:
+			missed++
+		default:
+			lat = append(lat, w.Latency)
+			if w.Late {
+				late++
+			}
+		}
 	}
-	t.Record(invariants.Violation{Invariant: "push-delivered", Where: fmt.Sprintf("push config %s of task %s", h.Config.ID, taskID),
-		Expected: what + " pushed to " + h.Config.URL,
-		Actual:   fmt.Sprintf("not within %s after it happened (%s)", waited.Round(time.Millisecond), describe(h.Deliveries(t)))})
+	s := percentiles(lat) + ", from the event to its push"
+	if late > 0 {
+		s += fmt.Sprintf("; %d came after the patience, in the grace (late, not lost)", late)
+	}
+	if missed > 0 {
+		s += fmt.Sprintf("; %d not within the wait", missed)
+	}
+	t.Observe("push.latency", s)
+}
+
+// missing decides a push that did not come within its wait. When the agent
+// is shown to deliver (the run's probe, or this config), a flush task
+// (suites.T.PushFlush) tells lost from late: a later task's push that
+// arrives while this one is still missing proves it lost; the push may also
+// come meanwhile, and then it was only late (its latency is recorded and
+// missing returns true). Otherwise suites.T.PushMissing judges:
+// indeterminate when the agent reaches the receiver, could-not-run when the
+// run cannot show that it does.
+func missing(ctx context.Context, t *suites.T, c *client.Client, h *hook, taskID, what string, w suites.PushWait, ok func(a2a.TaskState) bool, since time.Time) bool {
+	proof := ""
+	if t.ReachUnshown(h) == "" {
+		proof = t.PushFlush(ctx, c)
+	}
+	if proof != "" {
+		// The later push came: the earlier one gets one more grace, so
+		// that it is missing while the later one is not, not merely
+		// overtaken by it.
+		for end := time.Now().Add(suites.PushGrace); time.Now().Before(end) && ctx.Err() == nil; pause(ctx, suites.Poll) {
+			if _, came := h.PushedAt(t, taskID, ok); came {
+				break
+			}
+		}
+	}
+	if at, came := h.PushedAt(t, taskID, ok); came {
+		t.Observe("push.late", fmt.Sprintf("%s came %s after the event, after the wait of %s: late, not lost", what, at.Sub(since).Round(time.Millisecond), w.Waited.Round(time.Millisecond)))
+		return true
+	}
+	if proof != "" {
+		proof = fmt.Sprintf("after the wait ran out, %s, and this push still had not come %s after that", proof, suites.PushGrace)
+	}
+	waited := w.Waited
+	if !since.IsZero() {
+		waited = time.Since(since)
+	}
+	t.PushMissing(h, taskID, what, waited, proof)
+	return false
 }
 
 // describe summarises what reached a hook.

@@ -138,17 +138,21 @@ var _ = suites.Spec("PUSH-001", func(ctx context.Context, t *suites.T) {
 	// state, which came after the delete, must reach b and never a.
 	answer(ctx, t, c, task)
 	ended := t.WaitFor(ctx, c, task.ID, "terminal", suites.Terminal)
-	start := time.Now()
-	if !awaitPush(ctx, t, b, task.ID, isTerminal) {
+	seen := time.Now()
+	w := awaitPush(ctx, t, b, task.ID, isTerminal, seen)
+	if !w.Came {
 		// Without b's push the silence at a shows nothing.
-		if !t.Env.WebhookReachable && t.Env.Webhook.Reached() == 0 {
-			t.Unchecked("nothing is pushed to a deleted config", fmt.Sprintf("nothing arrived at the receiver in this run, not even for the config kept (%s), so silence at the deleted one proves nothing; give --webhook-url with an address the agent reaches", b.Config.URL))
+		if why := t.ReachUnshown(b); why != "" {
+			t.Unchecked("nothing is pushed to a deleted config", fmt.Sprintf("nothing arrived for the config kept (%s) either, and %s, so silence at the deleted one proves nothing", b.Config.URL, why))
 		} else {
-			t.Unchecked("nothing is pushed to a deleted config", fmt.Sprintf("the config kept (%s) did not get the task's %s either within %s (PUSH-004 judges delivery), so silence at the deleted one proves nothing", b.Config.ID, ended.Status.State, time.Since(start).Round(time.Millisecond)))
+			t.Unchecked("nothing is pushed to a deleted config", fmt.Sprintf("the config kept (%s) did not get the task's %s either within %s (PUSH-004 judges delivery), so silence at the deleted one proves nothing", b.Config.ID, ended.Status.State, w.Waited.Round(time.Millisecond)))
 		}
 		return
 	}
-	pause(ctx, t.Settle())
+	observeLatency(t, w)
+	// The deleted config is watched as long again as the kept one took to
+	// get its push: a push to it would have come by then.
+	pause(ctx, max(t.Settle(), w.Latency))
 	for _, d := range a.Deliveries(t) {
 		if s, ok := d.Resp.State(); ok && s.Terminal() && d.At.After(deleted) {
 			t.Record(invariants.Violation{Invariant: "push-delete", Where: fmt.Sprintf("push #%d to deleted config %s", d.Attempt, a.Config.ID),
@@ -175,8 +179,8 @@ var _ = suites.Spec("PUSH-002", func(ctx context.Context, t *suites.T) {
 		cfg := h.Config
 		cfg.TaskID = unknown
 		_, err := c.CreateTaskPushNotificationConfig(ctx, &cfg)
-		if ce, ok := client.AsError(err); ok && ce.Class == client.A2A && ce.Code == a2a.CodeInvalidParams {
-			t.Unchecked("create on an unknown task ("+c.Binding()+")", "the agent refused the harness's receiver URL first ("+suites.ErrText(err)+"); give --webhook-url with a URL it accepts")
+		if suites.RefusesWebhookURL(err) {
+			t.Unchecked("create on an unknown task ("+c.Binding()+")", "the agent may have refused the URL before looking for the task: "+t.WebhookURLRefused(cfg.URL, "CreateTaskPushNotificationConfig on unknown task "+unknown, err))
 		} else if v := expectKind(err, a2a.ErrTaskNotFound, where("CreateTaskPushNotificationConfig")); v != nil {
 			t.Record(*v)
 		}

@@ -73,10 +73,12 @@ var _ = suites.Spec("PUSH-009", func(ctx context.Context, t *suites.T) {
 	// And it is delivered to.
 	answer(ctx, t, c, task)
 	ended := t.WaitFor(ctx, c, task.ID, "terminal", suites.Terminal)
-	waited := time.Now()
-	if !awaitPush(ctx, t, h, task.ID, isTerminal) && survived {
-		notDelivered(t, h, task.ID, "the terminal state "+string(ended.Status.State)+" (after the restart)", time.Since(waited))
-	}
+	seen := time.Now()
+	w := awaitPush(ctx, t, h, task.ID, isTerminal, seen)
 	checkBodies(t, h, task.ID, task.ContextID)
 	t.Observe("pushes", describe(h.Deliveries(t)))
+	observeLatency(t, w)
+	if !w.Came && survived {
+		missing(ctx, t, c, h, task.ID, "the terminal state "+string(ended.Status.State)+" (after the restart)", w, isTerminal, seen)
+	}
 })

@@ -44,14 +44,25 @@ var _ = suites.Spec("PUSH-010", func(ctx context.Context, t *suites.T) {
 		t.Indeterminate("the agent answered with a Message, so no task would push to the canary")
 	}
 	ended := t.WaitFor(ctx, c, resp.Task.ID, "terminal", suites.Terminal)
-	// The task's pushes would be due now; watch the canary a while longer.
-	expected := t.Expected(ctx, c, suites.Script{Outcome: directive.OutcomeCompleted, Least: suites.PromptComplete})
-	pause(ctx, max(t.Settle(), expected/2, time.Second))
+	// The task's pushes are due from now on; a push may come as late as any
+	// other (late is not lost), so the canary is watched for the patience,
+	// and the watch ends at the first request.
+	endedAt := time.Now()
+	for time.Since(endedAt) < t.Patience() && len(canary.Hits()) == 0 && ctx.Err() == nil {
+		pause(ctx, suites.Poll)
+	}
 	hits := canary.Hits()
-	t.Observe("accepted", fmt.Sprintf("task %s (%s); %d request(s) reached the canary", resp.Task.ID, ended.Status.State, len(hits)))
+	t.Observe("accepted", fmt.Sprintf("task %s (%s); %d request(s) reached the canary in the %s watched after the task ended",
+		resp.Task.ID, ended.Status.State, len(hits), time.Since(endedAt).Round(time.Millisecond)))
 	if len(hits) > 0 {
 		t.Record(invariants.Violation{Invariant: "webhook-ssrf", Where: "inline push config of task " + resp.Task.ID,
 			Expected: "a webhook on a loopback address no allow-list names refused, or never sent to",
-			Actual:   fmt.Sprintf("%d POST(s) reached %s", len(hits), canary.URL())})
+			Actual:   fmt.Sprintf("%d POST(s) reached %s, %s after the task ended", len(hits), canary.URL(), hits[0].Sub(endedAt).Round(time.Millisecond))})
+		return
+	}
+	// Silence at the canary shows a refusal only from an agent that is
+	// shown to reach the harness's host at all.
+	if why := t.ReachUnshown(nil); why != "" {
+		t.Unchecked("nothing is sent to a loopback webhook", "the canary got nothing, but "+why+", so its silence proves nothing")
 	}
 })
