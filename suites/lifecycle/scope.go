@@ -208,7 +208,7 @@ func probeBinding(ctx context.Context, t *suites.T, a, b *client.Client) scopeRu
 	var accepted string
 	if cfg, _ := pushChannel(t); cfg != nil {
 		cfg.TaskID = task.ID
-		got, err := a.CreateTaskPushNotificationConfig(ctx, cfg)
+		got, err := t.CreatePushConfig(ctx, a, cfg)
 		switch {
 		case err == nil && got.ID != "":
 			cfgID, accepted = got.ID, cfg.URL

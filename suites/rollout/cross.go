@@ -468,7 +468,7 @@ func crossPush(ctx context.Context, t *suites.T, c *client.Client, id string, sl
 	t.Env.Webhook.Authorize(token, "Bearer "+secret)
 	cfg := a2a.TaskPushNotificationConfig{TaskID: id, URL: t.Env.Webhook.URL(token),
 		Authentication: &a2a.AuthenticationInfo{Scheme: "Bearer", Credentials: secret}}
-	if _, err := c.CreateTaskPushNotificationConfig(ctx, &cfg); err != nil {
+	if _, err := t.CreatePushConfig(ctx, c, &cfg); err != nil {
 		t.Observe("push", fmt.Sprintf("not watched: the config through instance %d was refused (%s)", slot, suites.ErrText(err)))
 		return nil
 	}

@@ -345,9 +345,8 @@ var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 	t.Observe("push-latency", latencyText(pv.latencies))
 	t.Observe("counts", fmt.Sprintf("%d configs registered, %d accepted, %d judged: %d got their task's terminal state, %d lost, %d late beyond patience, %d with bad deliveries, %d whose task did not end within %s; %d deliveries, %d duplicate(s); %d accepted but not judged (task at rest before the acknowledgement, or not readable)",
 		registered, accepted, len(judged), pv.delivered, pv.lost, pv.late, pv.bad, unended, t.Patience().Round(time.Millisecond), deliveries, duplicates, accepted-len(judged)))
-	if pv.lost > 0 && !t.Env.WebhookReachable && t.Env.Webhook.Reached() == 0 {
-		t.CouldNotRun("the agent accepted %s but nothing arrived at the harness's receiver, nor for any other config in this run: the agent may not reach %s. Give --webhook-url with the base URL the agent can reach (and --webhook-listen for the address to listen on).",
-			plural(accepted, "config"), t.Env.Webhook.Base())
+	if why := t.ReachUnshown(nil); pv.lost > 0 && why != "" {
+		t.CouldNotRun("%d accepted config(s) got no push, and %s", pv.lost, why)
 	}
 	t.Record(pv.losses...)
 	if unended > 0 {
@@ -379,16 +378,7 @@ func awaitEnd(ctx context.Context, t *suites.T, c *client.Client, id string) (a2
 
 // busy reports a refusal that says "not now": 503 (or 502, 504 from a
 // proxy, 429), gRPC or HTTP+JSON UNAVAILABLE, or no answer at all.
-func busy(ce *client.Error) bool {
-	if ce == nil {
-		return false
-	}
-	switch ce.HTTPStatus {
-	case 429, 502, 503, 504:
-		return true
-	}
-	return ce.Class == client.Transport || ce.Status == "UNAVAILABLE"
-}
+func busy(ce *client.Error) bool { return ce != nil && suites.Busy(ce) }
 
 // phaseCounts says, per phase, how many configs were registered, accepted
 // (and after how many refusals) and refused.

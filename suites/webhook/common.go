@@ -140,7 +140,7 @@ func checkBodies(t *suites.T, h *hook, taskID, contextID string) {
 func create(ctx context.Context, t *suites.T, c *client.Client, h *hook, taskID string) {
 	cfg := h.Config
 	cfg.TaskID = taskID
-	got, err := c.CreateTaskPushNotificationConfig(ctx, &cfg)
+	got, err := t.CreatePushConfig(ctx, c, &cfg)
 	if err != nil {
 		refused(t, c, h, "CreateTaskPushNotificationConfig for task "+taskID, err)
 	}

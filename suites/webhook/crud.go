@@ -54,7 +54,7 @@ var _ = suites.Spec("PUSH-001", func(ctx context.Context, t *suites.T) {
 	for _, h := range []*hook{a, b} {
 		cfg := h.Config
 		cfg.TaskID = task.ID
-		got, err := c.CreateTaskPushNotificationConfig(ctx, &cfg)
+		got, err := t.CreatePushConfig(ctx, c, &cfg)
 		if err != nil {
 			refused(t, c, h, "CreateTaskPushNotificationConfig for task "+task.ID, err)
 		}

@@ -119,7 +119,7 @@ var _ = suites.Spec("PUSH-004", func(ctx context.Context, t *suites.T) {
 		defer endTask(ctx, c, task)
 		cfg := h.Config
 		cfg.TaskID = task.ID
-		got, err := c.CreateTaskPushNotificationConfig(ctx, &cfg)
+		got, err := t.CreatePushConfig(ctx, c, &cfg)
 		if err != nil {
 			if now, gerr := t.Get(ctx, c, task.ID); gerr == nil && now.Status.State.Terminal() {
 				t.Indeterminate("task %s was already %s when its config was created (%s), so no transition was left to push; the task must work for longer (%s)",
