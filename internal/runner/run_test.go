@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"net"
 	"net/http"
@@ -10,7 +11,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -47,6 +50,17 @@ func TestMain(m *testing.M) {
 			runner.EmbeddedTweak = func(o *fakes.Options) { o.StepDelay = d }
 		}
 		os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	// The tests here wait on agents (one-second steps, the patience, rolls
+	// of several processes), not on the CPU: with go test's default of
+	// GOMAXPROCS tests at a time the package outgrew go test's ten-minute
+	// timeout on a 2-core machine. Four at a time, unless -parallel says
+	// otherwise.
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		_ = flag.Set("test.parallel", strconv.Itoa(max(4, runtime.GOMAXPROCS(0))))
 	}
 	os.Exit(m.Run())
 }

@@ -165,7 +165,9 @@ var _ = suites.Spec("ROLL-003", func(ctx context.Context, t *suites.T) {
 	}
 	t.Observe("counts", fmt.Sprintf("%d tasks on %d instances: %d finished as scripted, %d lost (%d orphaned by the roll); %d configs: %d got their terminal push, %d lost, %d late beyond patience, %d with bad deliveries; %d deliveries, %d duplicate(s)",
 		len(jobs), len(slots), finished, lost, orphans, len(owed), pv.delivered, pv.lost, pv.late, pv.bad, deliveries, duplicates))
-	if why := t.ReachUnshown(nil); pv.lost > 0 && why != "" {
+	// Silence is the agent's when the harness configured the path itself
+	// (the embedded agent) or the run showed the agent reaches the receiver.
+	if why := t.ReachUnshown(nil); pv.lost > 0 && why != "" && !t.Reach().Vouched() {
 		t.CouldNotRun("%d accepted config(s) got no push, and %s", pv.lost, why)
 	}
 	t.Record(pv.losses...)
