@@ -136,7 +136,7 @@ func (a *Agent) enqueuePushes(tx *store.Tx, taskID string, state a2a.TaskState, 
 			return err
 		}
 	}
-	return nil
+	return a.misroute(tx, taskID, body)
 }
 
 // dispatch claims due deliveries (any instance's) and attempts them, each

@@ -499,6 +499,17 @@ func (t *Tx) Configs(taskID string) ([]a2a.TaskPushNotificationConfig, error) {
 	return scanConfigs(rows, err, taskID)
 }
 
+// ConfigsRegisteredNear lists the push configs of other tasks that were
+// created within `within` of one of taskID's own configs, in creation order:
+// for the fault whose dispatcher routes by registration time instead of by
+// task (push-misrouted-to-sibling-config).
+func (t *Tx) ConfigsRegisteredNear(taskID string, within time.Duration) ([]a2a.TaskPushNotificationConfig, error) {
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT p.body FROM push_configs p WHERE p.task_id <> ?1 AND EXISTS (
+		SELECT 1 FROM push_configs o WHERE o.task_id = ?1 AND abs(o.created_at - p.created_at) <= ?2)
+		ORDER BY p.created_at, p.task_id, p.id`, taskID, within.Nanoseconds())
+	return scanConfigs(rows, err, taskID)
+}
+
 // PutConfig creates or replaces (same task and id) a push config.
 func (t *Tx) PutConfig(c a2a.TaskPushNotificationConfig) error {
 	return putConfig(t.ctx, t.tx, c)

@@ -80,6 +80,7 @@ func TestRolloutPushFaultsAreCaught(t *testing.T) {
 	}{
 		{"push-auth-from-card-after-rotation", "32", map[string]string{"ROLL-003": "push-credentials", "ROLL-009": "push-credentials"}},
 		{"push-names-wrong-task", "33", map[string]string{"ROLL-003": "push-body", "ROLL-004": "push-body", "ROLL-009": "push-body"}},
+		{"push-misrouted-to-sibling-config", "44", map[string]string{"ROLL-003": "push-body", "ROLL-004": "push-body", "ROLL-009": "push-body"}},
 		{"card-before-ready", "34", map[string]string{"ROLL-004": "lost, not late"}},
 		{"push-config-lost-after-ready", "35", map[string]string{"ROLL-004": "lost, not late", "ROLL-009": "lost"}},
 	}
