@@ -192,6 +192,13 @@ func judgePushes(ctx context.Context, t *suites.T, owed []*owedPush, witness fun
 				proof = w
 			}
 			if proof == nil {
+				if silence := vouchedSilence(t); silence != "" {
+					v.lost++
+					v.losses = append(v.losses, invariants.Violation{Invariant: invariant, Where: p.where,
+						Expected: "a delivery of " + string(p.end) + ", the state the task reached (" + expected + ")",
+						Actual:   fmt.Sprintf("none within %s after the task ended (%s); %s", t.Patience().Round(time.Millisecond), suites.DescribeDeliveries(p.hook.Deliveries(t)), silence)})
+					continue
+				}
 				v.late++
 				v.lateText = append(v.lateText, fmt.Sprintf("%s: no %s within %s after the task ended (%s)", p.where, p.end, t.Patience().Round(time.Millisecond), suites.DescribeDeliveries(p.hook.Deliveries(t))))
 				continue
@@ -325,4 +332,17 @@ func listedAfterRoll(ctx context.Context, t *suites.T, c *client.Client, hooks [
 			Actual:   fmt.Sprintf("%s listed, not this one: the registration was lost with the instance that took it", plural(len(resp.Configs), "config"))})
 	}
 	return checked
+}
+
+// vouchedSilence is the proof of loss that needs no later push: on a path
+// the harness configured itself (the embedded agent, no --webhook-url) the
+// agent has delivered nothing to any config of the run, the probe's config
+// registered before the specs included (the webhook suite's rule,
+// T.PushMissing). "" when that is not so.
+func vouchedSilence(t *suites.T) string {
+	r := t.Reach()
+	if delivered, _ := r.Delivered(); delivered || !r.Vouched() || r.Since() <= 0 || t.Env.Webhook.Reached() > 0 {
+		return ""
+	}
+	return fmt.Sprintf("on a path the harness configured itself, the agent has delivered nothing to any config of this run, not even to the probe's config registered %s ago: lost, not late", r.Since().Round(time.Second))
 }
