@@ -129,6 +129,7 @@ func busyClient(t *testing.T, base string) (stop func() int) {
 // Finding 4: the list specs judge only their own tasks, so another client
 // creating and updating tasks on the same agent meanwhile changes nothing.
 func TestListSpecsPassWhileAnotherClientWrites(t *testing.T) {
+	t.Parallel()
 	// Each step takes 20 ms, so that while a spec makes its tasks one after
 	// another, the other clients make hundreds (they do not wait for theirs).
 	opts := fakes.Options{PromptMap: true, StepDelay: 20 * time.Millisecond}
@@ -152,6 +153,7 @@ func TestListSpecsPassWhileAnotherClientWrites(t *testing.T) {
 // plain messages pass when what they check holds on the interrupted task,
 // or end indeterminate saying the agent asked for input.
 func TestPlainInputRequiredIsNotFailed(t *testing.T) {
+	t.Parallel()
 	check := func(t *testing.T, r cliRun, ids []string, mustPass map[string]bool) {
 		t.Helper()
 		for _, id := range ids {
@@ -189,6 +191,7 @@ func TestPlainInputRequiredIsNotFailed(t *testing.T) {
 // those keys serve passes using only them, and every other spec is
 // could-not-run naming the key it lacks.
 func TestLeastPromptMapSlowAndComplete(t *testing.T) {
+	t.Parallel()
 	cfg := writeConfig(t, "no-directive: true\nprompt-map:\n  slow: \"work slowly then complete\"\n  complete: \"say hello\"\n")
 	r := runVariant(t, fakes.Options{PromptMap: true, DisableDirective: true}, "--config", cfg, "--seed", "3", "--focus", strings.Join(lifeSpecs, ","))
 	names := regexp.MustCompile(`"(input-required|fail|reject|message|artifacts)"`)
@@ -218,6 +221,7 @@ func TestSlowAgentFailsNoLifecycleSpec(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the lifecycle specs against an agent that takes a second a step")
 	}
+	t.Parallel()
 	cfg := writeConfig(t, `no-directive: true
 race-trials: 2
 prompt-map:

@@ -42,6 +42,7 @@ func reachNote(t *testing.T, r cliRun) string {
 // or one spec at a time, nothing else had reached the receiver by PUSH-008's
 // decision time, and it said could-not-run with exit 0.
 func TestPushDropsCancelFailsPUSH008InEveryOrder(t *testing.T) {
+	t.Parallel()
 	opts := fakes.Options{Faults: []string{"push-drops-cancel"}}
 	runs := map[string][]string{
 		"focus":      {"--focus", "PUSH-008"},
@@ -73,6 +74,7 @@ func TestPushDropsCancelFailsPUSH008InEveryOrder(t *testing.T) {
 // spec whose verdict rests on a push, or on the silence of one, could not
 // run, in every order, and nothing fails.
 func TestAgentThatCannotReachTheReceiverCouldNotRun(t *testing.T) {
+	t.Parallel()
 	// No allow-list: it takes every URL, the canary's too, and guards at dial time.
 	opts := fakes.Options{Push: fakes.PushOptions{DialGuard: true}, WebhookAllow: []string{}}
 	for name, args := range map[string][]string{
@@ -110,6 +112,7 @@ func TestAgentThatCannotReachTheReceiverCouldNotRun(t *testing.T) {
 // loopback port nobody listens on. The harness cannot vouch for a URL it
 // was given, so it proves nothing until a push arrives.
 func TestWebhookURLNobodyListensOnCouldNotRun(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -134,6 +137,7 @@ func TestWebhookURLNobodyListensOnCouldNotRun(t *testing.T) {
 // within the patience every delivery spec passes, and the latency is
 // recorded.
 func TestLatePushesPass(t *testing.T) {
+	t.Parallel()
 	r := runVariant(t, fakes.Options{Push: fakes.PushOptions{Late: 3 * time.Second}}, "--suite", "webhook", "--seed", "31")
 	for _, res := range r.report.Results {
 		if res.ID == "PUSH-009" && restartUnavailable(res) {
@@ -152,6 +156,7 @@ func TestLatePushesPass(t *testing.T) {
 // not run, when not even the probe's push had come), never a fail: late is
 // not lost. The old code called them a violation of a MUST.
 func TestPushesLaterThanThePatienceAreNotFailed(t *testing.T) {
+	t.Parallel()
 	r := runVariant(t, fakes.Options{Push: fakes.PushOptions{Late: 4 * time.Second}}, "--suite", "webhook", "--seed", "37", "--patience", "1s")
 	t.Logf("%s; verdicts: %s", reachNote(t, r), summaryLine(r.report))
 	for _, res := range r.report.Results {
@@ -174,6 +179,7 @@ func TestSlowRetriesAreWaitedFor(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for retries 15 and 30 s apart")
 	}
+	t.Parallel()
 	r := runVariant(t, fakes.Options{Push: fakes.PushOptions{BaseDelay: 15 * time.Second, MaxDelay: 30 * time.Second}},
 		"--focus", "PUSH-007", "--seed", "41")
 	res := result(t, r, "PUSH-007")
@@ -189,6 +195,7 @@ func TestSlowRetriesAreWaitedFor(t *testing.T) {
 // ended is caught: PUSH-010 watches its canary for the patience, not for
 // about a second.
 func TestLateCanaryPostIsCaught(t *testing.T) {
+	t.Parallel()
 	r := runVariant(t, fakes.Options{Faults: []string{"webhook-ssrf-unchecked"}, Push: fakes.PushOptions{Late: 2 * time.Second}},
 		"--focus", "PUSH-010", "--seed", "43")
 	if res := result(t, r, "PUSH-010"); res.Verdict != reports.Warn {
@@ -200,6 +207,7 @@ func TestLateCanaryPostIsCaught(t *testing.T) {
 // spec: the run's fact says refused-url, and every spec that needed the
 // config could not run, naming --webhook-url.
 func TestRefusedWebhookURLIsOneRule(t *testing.T) {
+	t.Parallel()
 	r := runVariant(t, fakes.Options{WebhookAllow: []string{"http://127.0.0.1:1/hook/"}}, "--suite", "webhook", "--seed", "47")
 	if note := reachNote(t, r); !strings.Contains(note, "refused-url") {
 		t.Errorf("reach fact %q, want refused-url", note)
@@ -235,6 +243,7 @@ func TestSlowPromptMapAgentLateAndLostPushes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the webhook suite against a slow agent")
 	}
+	t.Parallel()
 	cfg := promptMapConfig(t)
 	auth := []string{"--config", cfg, "--header", "Authorization: Bearer slow-agent-token"}
 	t.Run("late", func(t *testing.T) {

@@ -73,6 +73,7 @@ func TestRolloutPushCleanPasses(t *testing.T) {
 // Each push fault written for issue 17 fails every rollout spec it names,
 // with a violation of the kind that shows it.
 func TestRolloutPushFaultsAreCaught(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		fault, seed string
 		// shows names the violation each named spec's reason must hold.

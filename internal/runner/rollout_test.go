@@ -17,6 +17,7 @@ import (
 // rollout spec is could-not-run, naming the drivers that would run it, and
 // none passes.
 func TestRolloutSpecsNeedADriver(t *testing.T) {
+	t.Parallel()
 	target := startVariant(t, fakes.Options{Name: "target"})
 	r := runCLI(t, nil, "--target", target, "--suite", "rollout", "--seed", "2")
 	if r.report == nil {

@@ -104,6 +104,7 @@ func verdicts(r *reports.Report) map[string]reports.Verdict {
 // The clean reference agent passes every spec: the first half of every
 // spec's proof.
 func TestCleanReferenceAgentPassesEverySpec(t *testing.T) {
+	t.Parallel()
 	r := runCLI(t, nil, "--seed", "11")
 	if r.exit != 0 || r.report == nil {
 		t.Fatalf("exit %d, report %v\nstdout:\n%s\nstderr:\n%s", r.exit, r.report != nil, r.stdout, r.stderr)
@@ -161,6 +162,7 @@ func TestEveryFaultIsCaughtByItsSpecs(t *testing.T) {
 
 // No spec without a fault that proves it can fail.
 func TestEverySpecIsProvedByAFault(t *testing.T) {
+	t.Parallel()
 	caught := map[string][]string{}
 	for _, f := range fakes.Faults() {
 		for _, id := range f.Specs {
@@ -184,6 +186,7 @@ func TestEverySpecIsProvedByAFault(t *testing.T) {
 
 // A dead target scores nothing and exits 3.
 func TestUnreachableTargetExits3AndScoresNothing(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -215,6 +218,7 @@ func order(stdout string) []string {
 
 // The same seed runs the specs in the same order and says so.
 func TestSeedIsReproducible(t *testing.T) {
+	t.Parallel()
 	// Discovery alone keeps this quick; the order of its specs is still seeded.
 	a := runCLI(t, nil, "--seed", "424242", "--suite", "discovery")
 	b := runCLI(t, nil, "--seed", "424242", "--suite", "discovery")
@@ -244,6 +248,7 @@ func TestSeedIsReproducible(t *testing.T) {
 
 // Credentials given on the command line or in the environment reach no file.
 func TestCanaryCredentialNeverReachesAReport(t *testing.T) {
+	t.Parallel()
 	canary := "canary-7d1f0c2a9b"
 	envCanary := "envcanary-55aa0e"
 	r := runCLI(t, []string{"A2A_CONFORM_HEADERS=X-Api-Key: " + envCanary},
@@ -410,6 +415,7 @@ func TestConfigFileFlagsWin(t *testing.T) {
 // withdrawn, driven by the example prompt map, passes the timing specs and
 // still fails them with the fault on.
 func TestPromptMapPathBothWays(t *testing.T) {
+	t.Parallel()
 	cfg, err := filepath.Abs("../../examples/reference-prompt-map.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -438,6 +444,7 @@ func TestPromptMapPathBothWays(t *testing.T) {
 // A spec the harness cannot run is could-not-run with a reason saying how to
 // enable it, and it counts against the score.
 func TestCouldNotRunIsNotAPass(t *testing.T) {
+	t.Parallel()
 	r := runCLI(t, nil, "--no-directive", "--focus", "LIFE-012", "--seed", "4")
 	if r.report == nil {
 		t.Fatalf("no report:\n%s\n%s", r.stdout, r.stderr)
@@ -461,6 +468,7 @@ func TestCouldNotRunIsNotAPass(t *testing.T) {
 // verify accepts our reports and rejects an edited one; scorecard builds the
 // matrix and badges from several.
 func TestVerifyAndScorecard(t *testing.T) {
+	t.Parallel()
 	good := runCLI(t, nil, "--suite", "discovery", "--seed", "1")
 	bad := runCLI(t, nil, "--suite", "discovery", "--seed", "1", "--fault", "no-cache-headers")
 	for _, r := range []cliRun{good, bad} {
@@ -514,6 +522,7 @@ var cardOnly = map[string]bool{"DISC-001": true, "DISC-002": true, "DISC-006": t
 // An agent that answers everything with garbage gets a complete report of
 // clear verdicts: no panic, no hang, nothing passed that was not checked.
 func TestGarbageAgentGetsClearVerdicts(t *testing.T) {
+	t.Parallel()
 	mux := http.NewServeMux()
 	var base string
 	mux.HandleFunc("/.well-known/agent-card.json", func(w http.ResponseWriter, r *http.Request) {
@@ -584,6 +593,7 @@ func TestGarbageAgentGetsClearVerdicts(t *testing.T) {
 // Push deliveries reach the transcript as inbound exchanges, and the push
 // credential the harness invents for them reaches no file.
 func TestPushDeliveriesRecordedAndRedacted(t *testing.T) {
+	t.Parallel()
 	r := runCLI(t, nil, "--focus", "LIFE-011", "--seed", "2")
 	if r.report == nil || len(r.report.Results) != 1 || r.report.Results[0].Verdict != reports.Pass {
 		t.Fatalf("LIFE-011 did not pass:\n%s", r.stdout)
@@ -610,6 +620,7 @@ func TestPushDeliveriesRecordedAndRedacted(t *testing.T) {
 // spec: after DeadAfter unanswered requests the remaining specs end
 // indeterminate at once, saying why, and nothing passes that needed an answer.
 func TestHangingAgentIsNoticedAndScoresNothing(t *testing.T) {
+	t.Parallel()
 	mux := http.NewServeMux()
 	var base string
 	mux.HandleFunc("/.well-known/agent-card.json", func(w http.ResponseWriter, r *http.Request) {
