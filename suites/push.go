@@ -192,12 +192,13 @@ func DescribeDeliveries(ds []webhook.Delivery) string {
 
 // RefusesWebhookURL is the one rule, in every suite, for an agent's refusal
 // of the harness's receiver URL itself: an A2A invalid-params error (or a
-// bare HTTP 400 of no A2A kind). Agents SHOULD keep loopback and private
+// bare HTTP 400, or gRPC INVALID_ARGUMENT, of no A2A kind). Agents SHOULD keep loopback and private
 // addresses out (§13.2), so such a refusal is the harness's problem, not the
 // agent's: the part that needed the config could not run (WebhookURLRefused).
 func RefusesWebhookURL(err error) bool {
 	ce, ok := client.AsError(err)
-	return ok && ce.Class == client.A2A && (ce.Code == a2a.CodeInvalidParams || (ce.HTTPStatus == 400 && ce.Kind == ""))
+	return ok && ce.Class == client.A2A && (ce.Code == a2a.CodeInvalidParams || (ce.HTTPStatus == 400 && ce.Kind == "") ||
+		(ce.Binding == a2a.BindingGRPC && ce.Status == "INVALID_ARGUMENT" && ce.Kind == ""))
 }
 
 // WebhookURLRefused is the reason given when the agent refused the
