@@ -197,7 +197,7 @@ var _ = suites.Spec("ROLL-006", func(ctx context.Context, t *suites.T) {
 		}
 	}
 	if hook != nil {
-		hook.settle(sctx)
+		<-sctx.Done() // pushes on their way arrive within the watch
 		j.pushes(hook.name, hook.deliveries(t, task.ID))
 	}
 	live := 0
@@ -439,11 +439,12 @@ func openCross(ctx context.Context, t *suites.T, c *client.Client, id string, sl
 	return s
 }
 
-// crossHookT is ROLL-006's push config of its own, with credentials of its
-// own that the run's receiver requires. Kept apart (crossPush) so that a
-// shared push helper can replace it.
-type crossHookT struct {
-	name, token string
+// crossHook is ROLL-006's push config of its own (a suites.PushHook, with
+// credentials of its own that the run's receiver requires) and what the
+// reasons call it.
+type crossHook struct {
+	name string
+	hook *suites.PushHook
 }
 
 // crossPush registers a push config with its own credentials for the task
@@ -451,7 +452,7 @@ type crossHookT struct {
 // run has a receiver; nil, with an observation saying why, otherwise. A
 // refused config leaves the push channel unwatched, nothing more: ROLL-006
 // judges the cancel, and the webhook suite judges push configs.
-func crossPush(ctx context.Context, t *suites.T, c *client.Client, id string, slot int) *crossHookT {
+func crossPush(ctx context.Context, t *suites.T, c *client.Client, id string, slot int) *crossHook {
 	switch {
 	case !t.Card().PushNotifications():
 		t.Observe("push", "not watched: the card does not advertise push notifications")
@@ -460,35 +461,27 @@ func crossPush(ctx context.Context, t *suites.T, c *client.Client, id string, sl
 		t.Observe("push", "not watched: the run has no webhook receiver")
 		return nil
 	}
-	token := t.WebhookToken()
-	secret := "a2a-conform-push-" + webhook.NewToken()
-	if t.Env.Transcript != nil {
-		t.Env.Transcript.AddSecret(secret)
-	}
-	t.Env.Webhook.Authorize(token, "Bearer "+secret)
-	cfg := a2a.TaskPushNotificationConfig{TaskID: id, URL: t.Env.Webhook.URL(token),
-		Authentication: &a2a.AuthenticationInfo{Scheme: "Bearer", Credentials: secret}}
-	if _, err := t.CreatePushConfig(ctx, c, &cfg); err != nil {
+	h := t.NewPushHook("Bearer")
+	got, err := t.CreatePushConfig(ctx, c, h.For(id))
+	if err != nil {
 		t.Observe("push", fmt.Sprintf("not watched: the config through instance %d was refused (%s)", slot, suites.ErrText(err)))
 		return nil
 	}
+	h.Accepted(id, got)
 	t.Observe("push", fmt.Sprintf("a config of the spec's own, registered through instance %d", slot))
-	return &crossHookT{name: fmt.Sprintf("push config registered through instance %d", slot), token: token}
+	return &crossHook{name: fmt.Sprintf("push config registered through instance %d", slot), hook: h}
 }
 
 // deliveries are the trusted deliveries about the task, by arrival.
-func (h *crossHookT) deliveries(t *suites.T, id string) []webhook.Delivery {
+func (h *crossHook) deliveries(t *suites.T, id string) []webhook.Delivery {
 	var out []webhook.Delivery
-	for _, d := range t.Env.Webhook.Deliveries(h.token) {
+	for _, d := range h.hook.Deliveries(t) {
 		if d.Trusted() && d.TaskID() == id {
 			out = append(out, d)
 		}
 	}
 	return out
 }
-
-// settle waits until ctx ends, so that pushes on their way arrive.
-func (h *crossHookT) settle(ctx context.Context) { <-ctx.Done() }
 
 func describe(task *a2a.Task, err error) string {
 	if err != nil {
