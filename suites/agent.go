@@ -476,3 +476,26 @@ func Cut(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
+
+// FirstEvent reads the first event of s, waiting until ctx ends: silent
+// says none came by then (s is closed, which ends the read). A stream that
+// ended before any event gives io.EOF.
+func FirstEvent(ctx context.Context, s *client.Stream) (ev a2a.StreamResponse, silent bool, err error) {
+	type first struct {
+		ev  a2a.StreamResponse
+		err error
+	}
+	got := make(chan first, 1)
+	go func() {
+		ev, err := s.Next()
+		got <- first{ev, err}
+	}()
+	select {
+	case f := <-got:
+		return f.ev, false, f.err
+	case <-ctx.Done():
+		s.Close()
+		<-got
+		return a2a.StreamResponse{}, true, nil
+	}
+}

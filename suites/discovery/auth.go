@@ -171,29 +171,16 @@ func (p authProbe) call(ctx context.Context, t *suites.T, c *client.Client) auth
 		return a
 	}
 	defer s.Close()
-	type first struct {
-		ev  a2a.StreamResponse
-		err error
-	}
-	got := make(chan first, 1)
-	go func() {
-		ev, err := s.Next()
-		got <- first{ev, err}
-	}()
-	select {
-	case f := <-got:
-		switch {
-		case errors.Is(f.err, io.EOF):
-			return authAnswer{status: http.StatusOK, served: "a stream that closed without an event"}
-		case f.err != nil:
-			return authAnswer{status: http.StatusOK, err: f.err, served: "a stream"}
-		}
-		return authAnswer{status: http.StatusOK, served: "a stream whose first event is " + eventKind(f.ev)}
-	case <-sctx.Done():
-		s.Close()
-		<-got
+	ev, silent, err := suites.FirstEvent(sctx, s)
+	switch {
+	case silent:
 		return authAnswer{status: http.StatusOK, served: fmt.Sprintf("a stream that opened and sent nothing within %s", t.Patience())}
+	case errors.Is(err, io.EOF):
+		return authAnswer{status: http.StatusOK, served: "a stream that closed without an event"}
+	case err != nil:
+		return authAnswer{status: http.StatusOK, err: err, served: "a stream"}
 	}
+	return authAnswer{status: http.StatusOK, served: "a stream whose first event is " + eventKind(ev)}
 }
 
 // DISC-019 (§7.4, §13.1; a2a-v1.md §8.1, §10): when the card declares

@@ -411,34 +411,21 @@ func streamAnswer(ctx context.Context, t *suites.T, open func(context.Context) (
 	s, err := open(sctx)
 	if err != nil {
 		if sctx.Err() != nil && ctx.Err() == nil {
-			return answer{err: err, unknown: fmt.Sprintf("no answer within %s", closeGrace(t))}
+			return answer{err: err, unknown: fmt.Sprintf("no answer within %s", t.Patience())}
 		}
 		return answerOf(err, nil)
 	}
 	defer s.Close()
-	type first struct {
-		ev  a2a.StreamResponse
-		err error
-	}
-	got := make(chan first, 1)
-	go func() {
-		ev, err := s.Next()
-		got <- first{ev, err}
-	}()
-	select {
-	case f := <-got:
-		switch {
-		case errors.Is(f.err, io.EOF):
-			return answer{served: "a stream that closed without an event"}
-		case f.err != nil:
-			return answerOf(f.err, nil)
-		}
-		return answer{served: "a stream whose first event is " + eventLabel(f.ev)}
-	case <-sctx.Done():
-		s.Close()
-		<-got
+	ev, silent, err := suites.FirstEvent(sctx, s)
+	switch {
+	case silent:
 		return answer{err: errors.New("silent stream"), unknown: fmt.Sprintf("a stream that opened and sent nothing within %s", t.Patience())}
+	case errors.Is(err, io.EOF):
+		return answer{served: "a stream that closed without an event"}
+	case err != nil:
+		return answerOf(err, nil)
 	}
+	return answer{served: "a stream whose first event is " + eventLabel(ev)}
 }
 
 // judgeServed is LIFE-031's judgement of one binding: nothing of the task
