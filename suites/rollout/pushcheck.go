@@ -192,7 +192,7 @@ func judgePushes(ctx context.Context, t *suites.T, owed []*owedPush, witness fun
 				proof = w
 			}
 			if proof == nil {
-				if silence := vouchedSilence(t); silence != "" {
+				if silence := t.VouchedSilence(); silence != "" {
 					v.lost++
 					v.losses = append(v.losses, invariants.Violation{Invariant: invariant, Where: p.where,
 						Expected: "a delivery of " + string(p.end) + ", the state the task reached (" + expected + ")",
@@ -332,17 +332,4 @@ func listedAfterRoll(ctx context.Context, t *suites.T, c *client.Client, hooks [
 			Actual:   fmt.Sprintf("%s listed, not this one: the registration was lost with the instance that took it", plural(len(resp.Configs), "config"))})
 	}
 	return checked
-}
-
-// vouchedSilence is the proof of loss that needs no later push: on a path
-// the harness configured itself (the embedded agent, no --webhook-url) the
-// agent has delivered nothing to any config of the run, the probe's config
-// registered before the specs included (the webhook suite's rule,
-// T.PushMissing). "" when that is not so.
-func vouchedSilence(t *suites.T) string {
-	r := t.Reach()
-	if delivered, _ := r.Delivered(); delivered || !r.Vouched() || r.Since() <= 0 || t.Env.Webhook.Reached() > 0 {
-		return ""
-	}
-	return fmt.Sprintf("on a path the harness configured itself, the agent has delivered nothing to any config of this run, not even to the probe's config registered %s ago: lost, not late", r.Since().Round(time.Second))
 }
