@@ -487,22 +487,7 @@ func (a *Agent) step(taskID string, sc *script, st directive.Step) (cont bool, e
 			rec.Task.Status, rec.StatusTime = status, now
 			ev = statusEvent(rec)
 		} else {
-			part := a2a.TextPart(directive.ChunkText(sc.Text, st.Chunk, st.Of))
-			chunk := a2a.Artifact{ArtifactID: sc.ArtifactID, Name: "result", Parts: []a2a.Part{part}}
-			appended := false
-			if st.Chunk > 1 {
-				for i := range rec.Task.Artifacts {
-					if rec.Task.Artifacts[i].ArtifactID == sc.ArtifactID {
-						rec.Task.Artifacts[i].Parts = append(rec.Task.Artifacts[i].Parts, part)
-						appended = true
-					}
-				}
-			}
-			if !appended {
-				rec.Task.Artifacts = append(rec.Task.Artifacts, chunk)
-			}
-			ev = a2a.StreamResponse{ArtifactUpdate: &a2a.TaskArtifactUpdateEvent{TaskID: rec.Task.ID, ContextID: rec.Task.ContextID,
-				Artifact: chunk, Append: st.Chunk > 1, LastChunk: st.Chunk == st.Of}}
+			ev = addChunk(&rec.Task, sc, st)
 		}
 		next.Next++
 		done := next.Next >= len(steps) || st.State.Terminal() || st.State.Interrupted()
@@ -561,4 +546,25 @@ func (a *Agent) adoptOrphans(ctx context.Context) error {
 		a.startWorker(rec.Task.ID, sc)
 	}
 	return nil
+}
+
+// addChunk stores the artifact chunk of step st in task (a first chunk is a
+// new artifact, a later one is appended to it) and returns its event.
+func addChunk(task *a2a.Task, sc *script, st directive.Step) a2a.StreamResponse {
+	part := a2a.TextPart(directive.ChunkText(sc.Text, st.Chunk, st.Of))
+	chunk := a2a.Artifact{ArtifactID: sc.ArtifactID, Name: "result", Parts: []a2a.Part{part}}
+	appended := false
+	if st.Chunk > 1 {
+		for i := range task.Artifacts {
+			if task.Artifacts[i].ArtifactID == sc.ArtifactID {
+				task.Artifacts[i].Parts = append(task.Artifacts[i].Parts, part)
+				appended = true
+			}
+		}
+	}
+	if !appended {
+		task.Artifacts = append(task.Artifacts, chunk)
+	}
+	return a2a.StreamResponse{ArtifactUpdate: &a2a.TaskArtifactUpdateEvent{TaskID: task.ID, ContextID: task.ContextID,
+		Artifact: chunk, Append: st.Chunk > 1, LastChunk: st.Chunk == st.Of}}
 }

@@ -39,20 +39,7 @@ func (a *Agent) stepCanceled(tx *store.Tx, rec *store.Task, sc *script, st direc
 		ev = a2a.StreamResponse{StatusUpdate: &a2a.TaskStatusUpdateEvent{TaskID: rec.Task.ID, ContextID: rec.Task.ContextID,
 			Status: a2a.TaskStatus{State: st.State, Timestamp: stamp(now)}}}
 	} else {
-		part := a2a.TextPart(directive.ChunkText(sc.Text, st.Chunk, st.Of))
-		chunk := a2a.Artifact{ArtifactID: sc.ArtifactID, Name: "result", Parts: []a2a.Part{part}}
-		appended := false
-		for i := range rec.Task.Artifacts {
-			if rec.Task.Artifacts[i].ArtifactID == sc.ArtifactID {
-				rec.Task.Artifacts[i].Parts = append(rec.Task.Artifacts[i].Parts, part)
-				appended = true
-			}
-		}
-		if !appended {
-			rec.Task.Artifacts = append(rec.Task.Artifacts, chunk)
-		}
-		ev = a2a.StreamResponse{ArtifactUpdate: &a2a.TaskArtifactUpdateEvent{TaskID: rec.Task.ID, ContextID: rec.Task.ContextID,
-			Artifact: chunk, Append: st.Chunk > 1, LastChunk: st.Chunk == st.Of}}
+		ev = addChunk(&rec.Task, sc, st)
 	}
 	next := *sc
 	next.Next++
