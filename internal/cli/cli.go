@@ -73,7 +73,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	case "flakes":
 		return flakesCmd(rest, stdout, stderr)
 	case "version", "--version":
-		fmt.Fprintf(stdout, "a2a-conform %s (A2A protocol %s)\n", runner.HarnessVersion, "1.0")
+		fmt.Fprintf(stdout, "a2a-conform %s (A2A protocol %s)\n", runner.Version(), "1.0")
 		return 0
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)

@@ -28,9 +28,6 @@ const (
 	ExitUnreachable = 3
 )
 
-// HarnessVersion is set at build time (-ldflags "-X …runner.HarnessVersion=…").
-var HarnessVersion = "0.1.0-dev"
-
 // Outcome is what a run produced.
 type Outcome struct {
 	Report *reports.Report
@@ -50,7 +47,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 		return &Outcome{Exit: ExitUsage}, err
 	}
 	start := time.Now()
-	fmt.Fprintf(stdout, "a2a-conform %s · seed %d (rerun with --seed %d)\n", HarnessVersion, cfg.Seed, cfg.Seed)
+	fmt.Fprintf(stdout, "a2a-conform %s · seed %d (rerun with --seed %d)\n", Version(), cfg.Seed, cfg.Seed)
 
 	prep, err := Prepare(ctx, cfg)
 	if prep != nil {
@@ -253,7 +250,7 @@ func newReport(cfg Config, prep *Prepared, start time.Time) *reports.Report {
 	r := &reports.Report{
 		APIVersion:      reports.APIVersion,
 		Kind:            reports.Kind,
-		Harness:         reports.Harness{Name: "a2a-conform", Version: HarnessVersion},
+		Harness:         reports.Harness{Name: "a2a-conform", Version: Version()},
 		ProtocolVersion: "1.0",
 		Run: reports.Run{
 			Start: start.UTC(), Seed: cfg.Seed, Suites: cfg.Suites,
