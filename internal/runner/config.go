@@ -4,19 +4,16 @@ package runner
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/onsi/ginkgo/v2/types"
-	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/a2a-conform/a2a-conform/internal/topology"
 	"github.com/a2a-conform/a2a-conform/suites"
@@ -98,7 +95,9 @@ const DefaultOut = "a2a-conform-report"
 const maxConfigFile = 1 << 20
 
 // LoadFile reads a YAML or JSON config file (JSON is YAML, so one parser reads
-// both); unknown keys are an error so that a typo does not silently drop a setting.
+// both); unknown keys are an error so that a typo does not silently drop a
+// setting, and every error names the file, the line and the key
+// (decodeConfig).
 func LoadFile(path string) (Config, error) {
 	var c Config
 	f, err := os.Open(path)
@@ -113,20 +112,7 @@ func LoadFile(path string) (Config, error) {
 	if buf.Len() > maxConfigFile {
 		return c, fmt.Errorf("%s: larger than %d bytes", path, maxConfigFile)
 	}
-	if strings.EqualFold(filepath.Ext(path), ".json") {
-		dec := json.NewDecoder(&buf)
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&c); err != nil {
-			return c, fmt.Errorf("%s: %w", path, err)
-		}
-		return c, nil
-	}
-	dec := yaml.NewDecoder(&buf)
-	dec.KnownFields(true)
-	if err := dec.Decode(&c); err != nil && err.Error() != "EOF" {
-		return c, fmt.Errorf("%s: %w", path, err)
-	}
-	return c, nil
+	return decodeConfig(path, buf.Bytes())
 }
 
 // Validate checks everything that would otherwise fail inside RunSpecs
