@@ -76,6 +76,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "a2a-conform %s (A2A protocol %s)\n", runner.Version(), "1.0")
 		return 0
 	case "help", "-h", "--help":
+		if len(rest) > 0 && rest[0] != "help" && !strings.HasPrefix(rest[0], "-") {
+			// `help run` is `run --help`.
+			return Main([]string{rest[0], "--help"}, stdout, stderr)
+		}
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
@@ -95,20 +99,108 @@ func newFlagSet(name string, stderr io.Writer, help string) *flag.FlagSet {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, help)
-		fs.PrintDefaults()
+		printFlags(stderr, fs)
 	}
 	return fs
 }
 
-// parse handles -h (exit 0) and bad flags (exit 2) uniformly.
-func parse(fs *flag.FlagSet, args []string) (done bool, code int) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return true, 0
+// printFlags lists fs's flags as a person types them (--name VALUE), each
+// with its text and default, in name order.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		value, text := flag.UnquoteUsage(f)
+		line := "  --" + f.Name
+		if value != "" {
+			line += " " + value
 		}
-		return true, runner.ExitUsage
+		text = strings.ReplaceAll(text, "\n", "\n        ")
+		fmt.Fprintf(w, "%s\n        %s", line, text)
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.DefValue != "0s" && f.DefValue != "[]" {
+			fmt.Fprintf(w, " (default %q)", f.DefValue)
+		}
+		fmt.Fprintln(w)
+	})
+}
+
+// parse handles --help (the command's help, exit 0) and bad flags (exit 2)
+// uniformly. A bad flag gets one line, a did-you-mean when a flag is close,
+// and where the help is, not the whole help: the error would scroll away.
+func parse(fs *flag.FlagSet, args []string) (done bool, code int) {
+	usage, out := fs.Usage, fs.Output()
+	fs.Usage = func() {}
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	fs.Usage = usage
+	fs.SetOutput(out)
+	if err == nil {
+		return false, 0
 	}
-	return false, 0
+	if errors.Is(err, flag.ErrHelp) {
+		usage()
+		return true, 0
+	}
+	fmt.Fprintln(out, flagError(fs, err))
+	return true, runner.ExitUsage
+}
+
+// flagError rewrites the flag package's error in the words of this CLI:
+// --name rather than -name, a suggestion for an unknown flag, and the help
+// command to run.
+func flagError(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	var b strings.Builder
+	const unknown = "flag provided but not defined: -"
+	if name, ok := strings.CutPrefix(msg, unknown); ok {
+		name = strings.TrimLeft(name, "-")
+		fmt.Fprintf(&b, "%s: unknown flag --%s", fs.Name(), name)
+		if s := nearestFlag(fs, name); s != "" {
+			fmt.Fprintf(&b, " (did you mean --%s?)", s)
+		}
+	} else {
+		msg = strings.Replace(msg, " -", " --", 1)
+		fmt.Fprintf(&b, "%s: %s", fs.Name(), msg)
+	}
+	fmt.Fprintf(&b, "\nEvery flag: a2a-conform %s --help", fs.Name())
+	return b.String()
+}
+
+// nearestFlag is fs's flag closest to name by edit distance, if it is close
+// enough to be a typo, or the only flag name starts with.
+func nearestFlag(fs *flag.FlagSet, name string) string {
+	best, bestD := "", max(1, len(name)/3)+1
+	var prefixed []string
+	fs.VisitAll(func(f *flag.Flag) {
+		if d := editDistance(name, f.Name); d < bestD {
+			best, bestD = f.Name, d
+		}
+		if len(name) >= 3 && strings.HasPrefix(f.Name, name) {
+			prefixed = append(prefixed, f.Name)
+		}
+	})
+	if best == "" && len(prefixed) == 1 {
+		best = prefixed[0]
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 const runHelp = `Usage: a2a-conform run [flags]
