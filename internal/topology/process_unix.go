@@ -11,9 +11,11 @@ import (
 )
 
 // ownGroup makes the instance the leader of a new process group, so that
-// signalling the group reaches every process its command line started.
+// signalling the group reaches every process its command line started, and
+// makes the leader die with the harness where the kernel can (dieWithHarness).
 func ownGroup(cmd *exec.Cmd) error {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	dieWithHarness(cmd.SysProcAttr)
 	return nil
 }
 
