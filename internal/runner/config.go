@@ -47,6 +47,15 @@ type Config struct {
 	AgentCmd          string `json:"agent-cmd,omitempty" yaml:"agent-cmd,omitempty"`
 	AgentCmdNext      string `json:"agent-cmd-next,omitempty" yaml:"agent-cmd-next,omitempty"`
 	Instances         int    `json:"instances,omitempty" yaml:"instances,omitempty"`
+	// StartTimeout bounds how long each --agent-cmd instance may take to
+	// serve its card, at the start and at every restart or roll (default
+	// topology.ReadyTimeout).
+	StartTimeout time.Duration `json:"start-timeout,omitempty" yaml:"start-timeout,omitempty"`
+	// WaitReady, with --target, keeps trying the first card fetch while the
+	// target refuses connections or answers 502, 503 or 504 (a deployment
+	// still coming up), for at most this long; zero tries once (a 503 is
+	// still waited out for Readiness).
+	WaitReady time.Duration `json:"wait-ready,omitempty" yaml:"wait-ready,omitempty"`
 	WebhookListen     string `json:"webhook-listen,omitempty" yaml:"webhook-listen,omitempty"`
 	WebhookURL        string `json:"webhook-url,omitempty" yaml:"webhook-url,omitempty"`
 
@@ -207,6 +216,18 @@ func (c *Config) Validate() error {
 	}
 	if c.HookTimeout < 0 || (c.HookTimeout > 0 && c.HookTimeout < time.Second) || c.HookTimeout > time.Hour {
 		add("--hook-timeout %s: between 1s and 1h", c.HookTimeout)
+	}
+	if c.StartTimeout < 0 || (c.StartTimeout > 0 && c.StartTimeout < time.Second) || c.StartTimeout > time.Hour {
+		add("--start-timeout %s: between 1s and 1h", c.StartTimeout)
+	}
+	if c.StartTimeout != 0 && c.AgentCmd == "" {
+		add("--start-timeout bounds the start of --agent-cmd's instances; without --agent-cmd use --wait-ready with --target")
+	}
+	if c.WaitReady < 0 || c.WaitReady > time.Hour {
+		add("--wait-ready %s: between 0 and 1h", c.WaitReady)
+	}
+	if c.WaitReady != 0 && c.Target == "" {
+		add("--wait-ready waits for --target to come up; the harness waits for the agents it starts by itself (--start-timeout for --agent-cmd)")
 	}
 	if c.HookTimeout != 0 && len(hooks) == 0 {
 		add("--hook-timeout needs a hook command (--hook-rotate-card, --hook-restart-instance or --hook-rollout-step)")

@@ -54,6 +54,9 @@ type Prepared struct {
 	Driver string
 	// Unreachable is set when no HTTP response could be had from the target.
 	Unreachable error
+	// Notes are facts of the start for the report's run notes: how long the
+	// agent took to come up, against which bound.
+	Notes []string
 	// wary remembers the target's transport-level failures and tightens the
 	// bounds of later requests (WaryAfter).
 	wary    *wary
@@ -72,6 +75,16 @@ func (p *Prepared) Close() error {
 // Readiness bounds how long Prepare waits for a starting agent's card: an
 // agent answers 503 until it can honour what its card claims (scenario 2).
 const Readiness = 15 * time.Second
+
+// readyPause is the pause between attempts at the first card fetch: brisk
+// while an agent starts, then once a second for a deployment that takes
+// minutes (every attempt is a request to it).
+func readyPause(waited time.Duration) time.Duration {
+	if waited < 10*time.Second {
+		return 200 * time.Millisecond
+	}
+	return time.Second
+}
 
 // FirstFetchTimeout bounds each attempt at the first card fetch, so that a
 // target that accepts connections and never answers is reported unreachable
@@ -207,8 +220,17 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		if cfg.Instances == 0 {
 			n = 1
 		}
+		bound := cfg.StartTimeout
+		if bound == 0 {
+			bound = topology.ReadyTimeout
+		}
+		began := time.Now()
 		proc, err := topology.StartProcess(ctx, topology.ProcessOptions{Cmd: cfg.AgentCmd, Next: cfg.AgentCmdNext, Instances: n,
-			Balance: balance, Log: redactingWriter{w: logFile, secrets: secretValues(cfg)}})
+			Balance: balance, ReadyTimeout: bound, Log: redactingWriter{w: logFile, secrets: secretValues(cfg)}})
+		if err == nil {
+			p.Notes = append(p.Notes, fmt.Sprintf("start: the %d --agent-cmd instance(s) served their card %s after the start (bound --start-timeout %s, also for every restart and roll)",
+				n, time.Since(began).Round(10*time.Millisecond), bound))
+		}
 		var start *topology.StartError
 		if errors.As(err, &start) {
 			// The configuration was valid; the agent did not come up. That is
@@ -266,18 +288,42 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 
 	// The first card fetch decides reachability; a 503 while an agent starts
 	// is waited out, and so is a refused connection from the embedded agent.
-	deadline := time.Now().Add(Readiness)
+	// With --wait-ready, a target still coming up (refused, 502, 503, 504)
+	// is waited for up to that bound, and the wait is reported.
+	began := time.Now()
+	deadline := began.Add(Readiness)
+	waitUp := cfg.Target != "" && cfg.WaitReady > 0
+	if waitUp {
+		deadline = began.Add(cfg.WaitReady)
+	}
+	attempts := 0
 	for {
+		attempts++
 		fctx, cancel := context.WithTimeout(ctx, FirstFetchTimeout)
 		resp, err := client.FetchCard(fctx, p.Env.HTTP, p.Env.BaseURL, withVersion(hdr))
 		cancel()
+		coming := err == nil && resp.Status == http.StatusServiceUnavailable
+		if waitUp && !coming {
+			coming = err != nil || resp.Status == http.StatusBadGateway || resp.Status == http.StatusGatewayTimeout
+		}
 		retry := time.Now().Before(deadline) &&
-			((err != nil && p.Driver == topology.DriverEmbedded) || (err == nil && resp.Status == http.StatusServiceUnavailable))
+			((err != nil && p.Driver == topology.DriverEmbedded) || coming)
+		if waitUp && attempts > 1 && !retry {
+			what := "served its card"
+			switch {
+			case err != nil:
+				what = "still refused: " + err.Error()
+			case coming:
+				what = fmt.Sprintf("still answered HTTP %d", resp.Status)
+			}
+			p.Notes = append(p.Notes, fmt.Sprintf("start: waited %s for the target (%d attempts, bound --wait-ready %s): it %s",
+				time.Since(began).Round(10*time.Millisecond), attempts, cfg.WaitReady, what))
+		}
 		if retry {
 			select {
 			case <-ctx.Done():
 				return p, ctx.Err()
-			case <-time.After(200 * time.Millisecond):
+			case <-time.After(readyPause(time.Since(began))):
 			}
 			continue
 		}

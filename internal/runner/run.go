@@ -63,6 +63,11 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 
 	selected := Selected(cfg)
 	report := newReport(cfg, prep, start)
+	for _, n := range prep.Notes {
+		n = redact(n, secretValues(cfg))
+		report.Run.Notes = append(report.Run.Notes, n)
+		fmt.Fprintf(stdout, "%s\n", n)
+	}
 	if prep.Unreachable != nil {
 		// A dead target scores nothing: every selected spec could not run.
 		fmt.Fprintf(stdout, "could not reach the target: %s\n", redact(prep.Unreachable.Error(), secretValues(cfg)))

@@ -506,8 +506,8 @@ func (p *Process) Restart(ctx context.Context) error {
 		p.mu.Lock()
 		p.instances[i] = next
 		p.mu.Unlock()
-		rctx, cancel := context.WithTimeout(ctx, ReadyTimeout)
-		err = next.waitReady(rctx, cancel, ReadyTimeout)
+		rctx, cancel := context.WithTimeout(ctx, p.roll.ready)
+		err = next.waitReady(rctx, cancel, p.roll.ready)
 		cancel()
 		if err != nil {
 			return err
