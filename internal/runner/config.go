@@ -55,9 +55,9 @@ type Config struct {
 	// target refuses connections or answers 502, 503 or 504 (a deployment
 	// still coming up), for at most this long; zero tries once (a 503 is
 	// still waited out for Readiness).
-	WaitReady time.Duration `json:"wait-ready,omitempty" yaml:"wait-ready,omitempty"`
-	WebhookListen     string `json:"webhook-listen,omitempty" yaml:"webhook-listen,omitempty"`
-	WebhookURL        string `json:"webhook-url,omitempty" yaml:"webhook-url,omitempty"`
+	WaitReady     time.Duration `json:"wait-ready,omitempty" yaml:"wait-ready,omitempty"`
+	WebhookListen string        `json:"webhook-listen,omitempty" yaml:"webhook-listen,omitempty"`
+	WebhookURL    string        `json:"webhook-url,omitempty" yaml:"webhook-url,omitempty"`
 
 	// HookRotateCard, HookRestartInstance and HookRolloutStep are the hooks
 	// driver's commands (with Target): shell command lines the rollout specs
