@@ -220,7 +220,7 @@ Flags:
 type runArgs struct {
 	cfgFile                                  string
 	c                                        runner.Config
-	suiteF, focusF, faultF, headerF, secondF listFlag
+	suiteF, focusF, faultF, headerF, secondF, h2cF listFlag
 }
 
 // runFlagSet declares every run flag. docs/config-reference.md is generated
@@ -236,6 +236,7 @@ func runFlagSet(stderr io.Writer, a *runArgs) *flag.FlagSet {
 	fs.Int64Var(&c.Seed, "seed", 0, "random seed for spec order and race jitter (default: random, printed)")
 	fs.StringVar(&c.Out, "out", runner.DefaultOut, "report `DIR`")
 	fs.Var(&a.faultF, "fault", "embedded agent only: faults to switch on, comma-separated (a2a-conform fake --list-faults)")
+	fs.Var(&a.h2cF, "grpc-plaintext-host", "`HOST` besides loopback to which a gRPC interface may be spoken in plaintext h2c (an agent in a CI service network whose card names e.g. http://agent:50051); repeatable; recorded in the report's run notes")
 	fs.Var(&a.headerF, "header", "'Name: value' added to every request to the agent; repeatable")
 	fs.Var(&a.secondF, "second-header", "'Name: value' of a second identity of the agent, one its authorization model keeps from the tasks the run's own credentials create (another user): sent in place of the --header of the same name; repeatable; also $"+runner.SecondHeaderEnv+". Without it the scoping specs (LIFE-031, LIFE-032) cannot run; the embedded agent has one")
 	fs.StringVar(&c.CAFile, "ca-file", "", "PEM `FILE` of CA certificates to trust besides the system's, for an https:// agent behind a private CA")
@@ -289,6 +290,9 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(a.faultF) > 0 {
 		c.Faults = a.faultF
+	}
+	if len(a.h2cF) > 0 {
+		c.GRPCPlaintextHosts = a.h2cF
 	}
 	if len(a.headerF) > 0 {
 		c.Headers = a.headerF
@@ -345,7 +349,7 @@ func mergeFlags(fs *flag.FlagSet, file, flags runner.Config) runner.Config {
 
 // listFlags are the repeatable flags, which replace the file's list only
 // when given (runCmd).
-var listFlags = map[string]bool{"suite": true, "focus": true, "fault": true, "header": true, "second-header": true}
+var listFlags = map[string]bool{"suite": true, "focus": true, "fault": true, "header": true, "second-header": true, "grpc-plaintext-host": true}
 
 // configField is the index of the runner.Config field whose yaml key is name.
 func configField(name string) (int, bool) {

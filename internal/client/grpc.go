@@ -146,11 +146,39 @@ func parseGRPCURL(raw string) (grpcTarget, error) {
 	if scheme == "" && loop {
 		t.plaintext = true
 	}
-	if t.plaintext && !loop {
-		return t, fmt.Errorf("gRPC interface URL %q asks for plaintext to a host that is not loopback; the harness speaks plaintext h2c only to loopback (spec §10.1: gRPC is secured with TLS)", raw)
+	if t.plaintext && !loop && !plaintextAllowed(h) {
+		return t, fmt.Errorf("gRPC interface URL %q asks for plaintext to a host that is not loopback; the harness speaks plaintext h2c only to loopback (spec §10.1: gRPC is secured with TLS), or to a host named with --grpc-plaintext-host (e.g. an agent in a CI service network)", raw)
 	}
 	t.hostport = host
 	return t, nil
+}
+
+// plaintextHosts are the hosts besides loopback the run may speak plaintext
+// h2c to (AllowPlaintext).
+var plaintextHosts struct {
+	sync.RWMutex
+	m map[string]bool
+}
+
+// AllowPlaintext lets gRPC clients speak plaintext h2c to these hosts
+// besides loopback (--grpc-plaintext-host): an agent in a CI service network
+// at a name such as "agent", whose card says http://agent:50051. The run
+// opts in by name, and says so in its report; nothing else widens it.
+func AllowPlaintext(hosts ...string) {
+	plaintextHosts.Lock()
+	defer plaintextHosts.Unlock()
+	plaintextHosts.m = map[string]bool{}
+	for _, h := range hosts {
+		if h = strings.ToLower(strings.Trim(strings.TrimSpace(h), "[]")); h != "" {
+			plaintextHosts.m[h] = true
+		}
+	}
+}
+
+func plaintextAllowed(host string) bool {
+	plaintextHosts.RLock()
+	defer plaintextHosts.RUnlock()
+	return plaintextHosts.m[strings.ToLower(strings.Trim(host, "[]"))]
 }
 
 func isLoopback(host string) bool {

@@ -44,6 +44,10 @@ type Config struct {
 	// used on gRPC interfaces in place of the built-in a2a.proto (which
 	// matches the official v1.0.0 file), e.g. for a later protocol version.
 	GRPCDescriptorSet string `json:"grpc-descriptor-set,omitempty" yaml:"grpc-descriptor-set,omitempty"`
+	// GRPCPlaintextHosts are hosts besides loopback the harness may speak
+	// plaintext h2c to on a gRPC interface (an agent in a CI service
+	// network); the report's run notes say so.
+	GRPCPlaintextHosts []string `json:"grpc-plaintext-host,omitempty" yaml:"grpc-plaintext-host,omitempty"`
 	AgentCmd          string `json:"agent-cmd,omitempty" yaml:"agent-cmd,omitempty"`
 	AgentCmdNext      string `json:"agent-cmd-next,omitempty" yaml:"agent-cmd-next,omitempty"`
 	Instances         int    `json:"instances,omitempty" yaml:"instances,omitempty"`
@@ -216,6 +220,11 @@ func (c *Config) Validate() error {
 	}
 	if c.HookTimeout < 0 || (c.HookTimeout > 0 && c.HookTimeout < time.Second) || c.HookTimeout > time.Hour {
 		add("--hook-timeout %s: between 1s and 1h", c.HookTimeout)
+	}
+	for _, h := range c.GRPCPlaintextHosts {
+		if h == "" || strings.ContainsAny(h, "/ \t,") || strings.Contains(h, "://") {
+			add("--grpc-plaintext-host %q: want a bare host name or address, as the card's gRPC URL names it (e.g. agent)", h)
+		}
 	}
 	if c.StartTimeout < 0 || (c.StartTimeout > 0 && c.StartTimeout < time.Second) || c.StartTimeout > time.Hour {
 		add("--start-timeout %s: between 1s and 1h", c.StartTimeout)

@@ -176,6 +176,12 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	p.closers = append(p.closers, hook.Close)
 	p.Env.Webhook = hook
 
+	client.AllowPlaintext(cfg.GRPCPlaintextHosts...)
+	if len(cfg.GRPCPlaintextHosts) > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("gRPC: plaintext h2c allowed to %s besides loopback (--grpc-plaintext-host); A2A §10.1 secures gRPC with TLS, so these calls prove nothing about TLS",
+			strings.Join(cfg.GRPCPlaintextHosts, ", ")))
+	}
+
 	switch {
 	case cfg.Target != "":
 		p.Driver = topology.DriverNone
