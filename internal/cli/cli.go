@@ -218,8 +218,8 @@ Flags:
 // runArgs receives the run flags: scalars straight into the Config, lists
 // (repeatable, comma-separated) beside it until the file is merged.
 type runArgs struct {
-	cfgFile                                  string
-	c                                        runner.Config
+	cfgFile                                        string
+	c                                              runner.Config
 	suiteF, focusF, faultF, headerF, secondF, h2cF listFlag
 }
 

@@ -48,9 +48,9 @@ type Config struct {
 	// plaintext h2c to on a gRPC interface (an agent in a CI service
 	// network); the report's run notes say so.
 	GRPCPlaintextHosts []string `json:"grpc-plaintext-host,omitempty" yaml:"grpc-plaintext-host,omitempty"`
-	AgentCmd          string `json:"agent-cmd,omitempty" yaml:"agent-cmd,omitempty"`
-	AgentCmdNext      string `json:"agent-cmd-next,omitempty" yaml:"agent-cmd-next,omitempty"`
-	Instances         int    `json:"instances,omitempty" yaml:"instances,omitempty"`
+	AgentCmd           string   `json:"agent-cmd,omitempty" yaml:"agent-cmd,omitempty"`
+	AgentCmdNext       string   `json:"agent-cmd-next,omitempty" yaml:"agent-cmd-next,omitempty"`
+	Instances          int      `json:"instances,omitempty" yaml:"instances,omitempty"`
 	// StartTimeout bounds how long each --agent-cmd instance may take to
 	// serve its card, at the start and at every restart or roll (default
 	// topology.ReadyTimeout).

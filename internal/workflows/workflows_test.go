@@ -284,8 +284,13 @@ func TestActions(t *testing.T) {
 			if len(steps) == 0 {
 				t.Fatalf("%s: no steps", a)
 			}
+			uploads := ""
 			for i, s := range steps {
 				step, _ := s.(map[string]any)
+				if u, _ := step["uses"].(string); strings.HasPrefix(u, "actions/upload-artifact@") {
+					with, _ := step["with"].(map[string]any)
+					uploads += fmt.Sprint(with["path"])
+				}
 				if _, ok := step["run"]; ok {
 					if _, ok := step["shell"]; !ok {
 						t.Errorf("%s: step %d runs a script without shell (composite actions require it)", a, i+1)
@@ -294,6 +299,15 @@ func TestActions(t *testing.T) {
 					// inputs reach scripts through env.
 					if r, _ := step["run"].(string); strings.Contains(r, "${{") {
 						t.Errorf("%s: step %d expands ${{ }} inside its script; pass it through env", a, i+1)
+					}
+				}
+			}
+			// The vendor guide sends a reader of exit 3 to agent.log and
+			// hooks.log: they must be in the artifact.
+			if uploads != "" {
+				for _, f := range []string{"report.json", "junit.xml", "report.html", "agent.log", "hooks.log"} {
+					if !strings.Contains(uploads, f) {
+						t.Errorf("%s: the uploaded artifact lacks %s", a, f)
 					}
 				}
 			}
@@ -510,8 +524,21 @@ func TestGitLabExample(t *testing.T) {
 	if name, _ := img["name"].(string); !strings.HasSuffix(name, "-ci") {
 		t.Errorf("gitlab-ci.yml: image %q: GitLab needs a shell in the job image; use the -ci variant", name)
 	}
-	if _, ok := job["script"]; !ok {
+	script, ok := job["script"].([]any)
+	if !ok || len(script) == 0 {
 		t.Error("gitlab-ci.yml: job has no script")
+	}
+	for i, line := range script {
+		// A line with ": " in it parses as a mapping unless quoted, and
+		// GitLab then refuses the whole file.
+		if _, ok := line.(string); !ok {
+			t.Errorf("gitlab-ci.yml: script line %d is not a string but %T: %v", i+1, line, line)
+		}
+	}
+	// GitLab cannot mask a value with spaces or newlines: the masked
+	// variable is the token alone, and the header is built in the script.
+	if text := fmt.Sprint(script); !strings.Contains(text, `A2A_CONFORM_HEADERS="Authorization: Bearer $A2A_TOKEN"`) {
+		t.Error("gitlab-ci.yml: the header must be built from a maskable token variable")
 	}
 	art, _ := job["artifacts"].(map[string]any)
 	rep, _ := art["reports"].(map[string]any)
