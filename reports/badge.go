@@ -19,8 +19,9 @@ const (
 
 // badgeFor renders "A2A v<protocol> | <passed>/<denominator>" coloured by the
 // share passed: 100% bright green, ≥90% green, ≥75% yellow-green, ≥50%
-// yellow, ≥25% orange, below red; grey for an unreachable target or an empty
-// run.
+// yellow, ≥25% orange, below red; grey for an unreachable target, an empty
+// run, or a partial one (filtered, interrupted or missing declared specs),
+// whose message then says "partial".
 func badgeFor(v ScorecardVendor) string {
 	label := "A2A"
 	if p := strings.TrimSpace(v.ProtocolVersion); p != "" {
@@ -33,6 +34,9 @@ func badgeFor(v ScorecardVendor) string {
 		msg, colour = "unreachable", badgeGrey
 	case v.Score.Denominator == 0:
 		msg, colour = "no specs", badgeGrey
+	case len(v.Partial) > 0:
+		// A filtered or interrupted run never wears a full badge.
+		msg, colour = "partial "+msg, badgeGrey
 	}
 	return badgeSVG(label, msg, colour)
 }

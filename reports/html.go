@@ -192,6 +192,10 @@ func buildReportView(r *Report) *reportView {
 	v.Title = fmt.Sprintf("A2A conformance: %s — %d/%d", strings.TrimSpace(name+" "+cutUTF8(r.Implementation.Version, 60)), s.Score.Passed, s.Score.Denominator)
 	v.Meta = reportMeta(r)
 	v.Headline, v.HeadlineRule = headline(s, r.Run.Unreachable)
+	if why := PartialReasons(r, nil); len(why) > 0 {
+		v.Headline = "Partial run: " + v.Headline
+		v.HeadlineRule += " This report is partial (" + strings.Join(why, "; ") + "): its score covers only what ran, and a scorecard counts every spec it did not run as not passed."
+	}
 	v.Bar = scoreBar(s, r.Run.Unreachable)
 	v.BySuite = countsFor(s.BySuite, sortedKeys(s.BySuite))
 	v.ByLevel = countsFor(s.ByLevel, levelOrder(s.ByLevel))

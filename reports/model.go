@@ -92,6 +92,14 @@ type Run struct {
 	// Unreachable is set when the target could not be reached at all; then no
 	// spec passed and the CLI exits 3.
 	Unreachable bool `json:"unreachable,omitempty"`
+	// DeclaredSpecs is how many agent specs the harness that wrote the
+	// report declares (its whole set, whatever the run selected), so that
+	// a report read alone shows whether it covers the set.
+	DeclaredSpecs int `json:"declaredSpecs,omitempty"`
+	// Interrupted names the signal that stopped the run before every
+	// selected spec had run (SIGINT, SIGTERM); the report is then partial
+	// and the CLI exits 128 + the signal's number.
+	Interrupted string `json:"interrupted,omitempty"`
 	// Notes say what the harness changed during the run because of how the
 	// target behaved (e.g. shorter bounds after transport failures).
 	Notes []string `json:"notes,omitempty"`

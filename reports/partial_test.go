@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -61,4 +62,36 @@ func fmtProblems(ps []Problem) string {
 		b.WriteString(p.String() + "\n")
 	}
 	return b.String()
+}
+
+// A report stopped by a signal, or filtered, says so on its first line, and
+// verify's reasons name it, however well what ran went.
+func TestInterruptedOrFilteredReportSaysPartial(t *testing.T) {
+	r := sampleReport("Acme", "1")
+	r.Run.Interrupted = "SIGTERM"
+	r.Run.Focus = []string{"DISC-001"}
+	r.Summary = SummarizeReport(r)
+	back, raw := written(t, r)
+	if ps := Verify(back, raw); len(ps) > 0 {
+		t.Fatalf("does not verify: %v", ps)
+	}
+	why := strings.Join(PartialReasons(back, nil), "; ")
+	for _, want := range []string{"interrupted by SIGTERM", "filtered selection (--focus DISC-001)"} {
+		if !strings.Contains(why, want) {
+			t.Errorf("reasons %q lack %q", why, want)
+		}
+	}
+	r.Run.DeclaredSpecs = len(r.Results) + 5
+	if why := strings.Join(PartialReasons(r, nil), "; "); !strings.Contains(why, "of the "+fmt.Sprint(len(r.Results)+5)+" specs its harness declares") {
+		t.Errorf("a report short of its harness's set: %q", why)
+	}
+	html, err := renderHTML(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Partial run: ", "interrupted by SIGTERM"} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
 }

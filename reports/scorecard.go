@@ -32,8 +32,12 @@ type Scorecard struct {
 	Kind       string            `json:"kind"`
 	Vendors    []ScorecardVendor `json:"vendors"`
 	Specs      []ScorecardSpec   `json:"specs"`
+	// Declared is how many specs every column is scored against (the
+	// declared spec set; DeclaredSpec).
+	Declared int `json:"declared"`
 	// Notes says what a reader must know about how the matrix was made:
-	// superseded reports, mixed harness or protocol versions.
+	// several reports of one implementation, mixed harness or protocol
+	// versions, no declared spec set.
 	Notes []string `json:"notes,omitempty"`
 
 	reports []*Report // aligned with Vendors
@@ -48,7 +52,16 @@ type ScorecardVendor struct {
 	ProtocolVersion string         `json:"protocolVersion"`
 	Start           time.Time      `json:"start"`
 	Unreachable     bool           `json:"unreachable,omitempty"`
-	Score           Score          `json:"score"`
+	// Score is against the declared spec set (Scorecard.Declared): a
+	// declared spec the report did not run counts as not passed.
+	Score Score `json:"score"`
+	// ReportScore is the score the report gives itself, over what it ran.
+	ReportScore Score `json:"reportScore"`
+	// Interrupted names the signal that stopped the run, if one did.
+	Interrupted string `json:"interrupted,omitempty"`
+	// Partial says why the report is not a complete run of the declared
+	// set (PartialReasons); such a column never gets a full badge.
+	Partial []string `json:"partial,omitempty"`
 	// Digest is the digest of the report the column was built from.
 	Digest     string `json:"digest"`
 	ReportHTML string `json:"reportHtml"` // relative to the scorecard directory
@@ -66,20 +79,31 @@ type ScorecardSpec struct {
 	// Verdicts holds one verdict per vendor, in Vendors order; NotRun where
 	// that vendor's report lacks the spec.
 	Verdicts []string `json:"verdicts"`
+	// Undeclared marks a spec outside the declared set (a report from
+	// another harness version ran it): shown, never scored.
+	Undeclared bool `json:"undeclared,omitempty"`
 	// Unchecked holds, per vendor in Vendors order, the parts of the spec's
 	// title that vendor's run could not check (Result.Unchecked); omitted
 	// when no vendor has any.
 	Unchecked [][]string `json:"unchecked,omitempty"`
 }
 
-// BuildScorecard merges reports into a matrix. A public scorecard must not
-// carry edited or inconsistent numbers, so every report is verified and any
-// that fails rejects the whole build: the error names each offending report
-// and its problems. Of several reports with the same implementation name and
-// version only the latest by Run.Start is kept (on a tie, the first given), and
-// a note says so. Columns are ordered by name (letters and digits only, case
-// ignored), then version; rows by spec area, then number.
-func BuildScorecard(reports []*Report) (*Scorecard, error) {
+// BuildScorecard merges reports into a matrix and scores every report
+// against one declared spec set (DeclaredSpec: the specs of one harness
+// version and spec revision), so that scores side by side are comparable: a
+// declared spec a report did not run counts as not passed, and a report that
+// was filtered, interrupted or lacks declared specs is marked partial
+// (PartialReasons) and never gets a full badge. Without declared specs the set
+// is the union of the specs the reports ran, and a note says so.
+//
+// A public scorecard must not carry edited or inconsistent numbers, so every
+// report is verified and any that fails rejects the whole build: the error
+// names each offending report and its problems. Several reports of the same
+// implementation name and version are all listed, each in a column of its
+// own, and a note says so: which one counts is the publisher's decision, not
+// a silent one. Columns are ordered by name (letters and digits only, case
+// ignored), then version, then start; rows by spec area, then number.
+func BuildScorecard(reports []*Report, declared ...DeclaredSpec) (*Scorecard, error) {
 	var errs []error
 	for i, r := range reports {
 		if r == nil {
@@ -99,21 +123,7 @@ func BuildScorecard(reports []*Report) (*Scorecard, error) {
 	}
 
 	sc := &Scorecard{APIVersion: APIVersion, Kind: ScorecardKind}
-	type key struct{ name, version string }
-	kept := map[key]int{} // index into sc.reports
-	dropped := map[key]int{}
-	for _, r := range reports {
-		k := key{r.Implementation.Name, r.Implementation.Version}
-		if i, ok := kept[k]; ok {
-			dropped[k]++
-			if r.Run.Start.After(sc.reports[i].Run.Start) {
-				sc.reports[i] = r
-			}
-			continue
-		}
-		kept[k] = len(sc.reports)
-		sc.reports = append(sc.reports, r)
-	}
+	sc.reports = slices.Clone(reports)
 	slices.SortStableFunc(sc.reports, func(a, b *Report) int {
 		if c := strings.Compare(Slugify(a.Implementation.Name), Slugify(b.Implementation.Name)); c != 0 {
 			return c
@@ -121,20 +131,50 @@ func BuildScorecard(reports []*Report) (*Scorecard, error) {
 		if c := strings.Compare(a.Implementation.Name, b.Implementation.Name); c != 0 {
 			return c
 		}
-		return strings.Compare(a.Implementation.Version, b.Implementation.Version)
+		if c := strings.Compare(a.Implementation.Version, b.Implementation.Version); c != 0 {
+			return c
+		}
+		return a.Run.Start.Compare(b.Run.Start)
 	})
+	type key struct{ name, version string }
+	same := map[key][]*Report{}
+	var order []key
 	for _, r := range sc.reports {
 		k := key{r.Implementation.Name, r.Implementation.Version}
-		if n := dropped[k]; n > 0 {
-			sc.Notes = append(sc.Notes, fmt.Sprintf("%s %s: %d %s superseded; kept the run started %s (%s).",
-				clip(k.name, 80), clip(k.version, 40), n, plural(n, "older report", "older reports"),
-				r.Run.Start.UTC().Format("2006-01-02 15:04:05 UTC"), shortDigest(r.Digest)))
+		if same[k] == nil {
+			order = append(order, k)
+		}
+		same[k] = append(same[k], r)
+	}
+	for _, k := range order {
+		if rs := same[k]; len(rs) > 1 {
+			var starts []string
+			for _, r := range rs {
+				starts = append(starts, r.Run.Start.UTC().Format("2006-01-02 15:04:05 UTC")+" ("+shortDigest(r.Digest)+")")
+			}
+			sc.Notes = append(sc.Notes, fmt.Sprintf("%s %s: %d reports, all listed, one column each (runs started %s).",
+				clip(k.name, 80), clip(k.version, 40), len(rs), strings.Join(starts, ", ")))
 		}
 	}
 
+	if len(declared) == 0 {
+		seen := map[string]bool{}
+		for _, r := range sc.reports {
+			for _, res := range r.Results {
+				if !seen[res.ID] {
+					seen[res.ID] = true
+					declared = append(declared, DeclaredSpec{ID: res.ID, Title: res.Title, Suite: res.Suite, Level: res.Level, Sections: res.Sections})
+				}
+			}
+		}
+		slices.SortFunc(declared, func(a, b DeclaredSpec) int { return compareSpecIDs(a.ID, b.ID) })
+		sc.Notes = append(sc.Notes, fmt.Sprintf("No spec set was declared: every report is scored against the %d specs any of them ran.", len(declared)))
+	}
+	sc.Declared = len(declared)
+
 	slugs := assignSlugs(sc.reports)
 	for i, r := range sc.reports {
-		s := SummarizeReport(r)
+		own := SummarizeReport(r).Score
 		sc.Vendors = append(sc.Vendors, ScorecardVendor{
 			Slug:            slugs[i],
 			Implementation:  r.Implementation,
@@ -142,7 +182,10 @@ func BuildScorecard(reports []*Report) (*Scorecard, error) {
 			ProtocolVersion: r.ProtocolVersion,
 			Start:           r.Run.Start,
 			Unreachable:     r.Run.Unreachable,
-			Score:           s.Score,
+			Score:           ScoreAgainst(r, declared),
+			ReportScore:     own,
+			Interrupted:     r.Run.Interrupted,
+			Partial:         PartialReasons(r, declared),
 			Digest:          r.Digest,
 			ReportHTML:      "vendors/" + slugs[i] + "/report.html",
 			ReportJSON:      "vendors/" + slugs[i] + "/report.json",
@@ -151,12 +194,16 @@ func BuildScorecard(reports []*Report) (*Scorecard, error) {
 	}
 
 	rows := map[string]*ScorecardSpec{}
+	for _, d := range declared {
+		rows[d.ID] = &ScorecardSpec{ID: d.ID, Title: d.Title, Suite: d.Suite, Level: d.Level, Sections: d.Sections,
+			Verdicts: slices.Repeat([]string{NotRun}, len(sc.reports))}
+	}
 	for vi, r := range sc.reports {
 		for _, res := range r.Results {
 			sp := rows[res.ID]
 			if sp == nil {
 				sp = &ScorecardSpec{ID: res.ID, Title: res.Title, Suite: res.Suite, Level: res.Level, Sections: res.Sections,
-					Verdicts: slices.Repeat([]string{NotRun}, len(sc.reports))}
+					Verdicts: slices.Repeat([]string{NotRun}, len(sc.reports)), Undeclared: true}
 				rows[res.ID] = sp
 			}
 			sp.Verdicts[vi] = string(res.Verdict)
@@ -393,6 +440,8 @@ type columnView struct {
 	Passed, Denominator, MustFailed, Warned       int
 	Percent                                       string
 	Unreachable                                   bool
+	Interrupted                                   string
+	Partial                                       []string
 	ReportHTML, ReportJSON, Badge                 string
 	Class                                         string
 }
@@ -423,6 +472,8 @@ func renderScorecard(sc *Scorecard, explain func(string) string) ([]byte, error)
 			Passed: vd.Score.Passed, Denominator: vd.Score.Denominator, MustFailed: vd.Score.MustFailed, Warned: vd.Score.Warned,
 			Percent:     strconv.FormatFloat(vd.Score.Percent, 'f', 1, 64),
 			Unreachable: vd.Unreachable,
+			Interrupted: f(vd.Interrupted),
+			Partial:     vd.Partial,
 			ReportHTML:  vd.ReportHTML, ReportJSON: vd.ReportJSON, Badge: vd.Badge,
 		}
 		if !vd.Start.IsZero() {

@@ -3,6 +3,7 @@ package reports
 import (
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -72,8 +73,82 @@ func TestBuildScorecardMatrix(t *testing.T) {
 	if got := row["ROLL-002"].Verdicts; got[0] != "fail" || got[1] != NotRun {
 		t.Errorf("ROLL-002 = %v, want fail and not-run", got)
 	}
-	if sc.Vendors[1].Score.Denominator != 3 || sc.Vendors[1].Score.Passed != 1 {
-		t.Errorf("globex score = %+v", sc.Vendors[1].Score)
+	// Both are scored against the same set (here, with none declared, the
+	// union): globex's missing specs count as not passed, its own
+	// not-applicable DISC-007 stays out of its denominator.
+	if g := sc.Vendors[1]; g.Score.Denominator != len(acme.Results)-1 || g.Score.Passed != 1 ||
+		g.ReportScore.Denominator != 3 || len(g.Partial) != 1 || !strings.Contains(g.Partial[0], "declared specs not run") {
+		t.Errorf("globex: score %+v, its own %+v, partial %q", g.Score, g.ReportScore, g.Partial)
+	}
+	if a := sc.Vendors[0]; len(a.Partial) != 0 || a.Score != a.ReportScore {
+		t.Errorf("acme ran the whole set: score %+v vs its own %+v, partial %q", a.Score, a.ReportScore, a.Partial)
+	}
+	if sc.Declared != len(acme.Results) || !strings.Contains(strings.Join(sc.Notes, " "), "No spec set was declared") {
+		t.Errorf("declared %d, notes %q", sc.Declared, sc.Notes)
+	}
+}
+
+// Scores side by side are comparable: one declared set for every report; a
+// filtered or interrupted run is partial, never a full badge, whatever it
+// passed (issue 19: --focus DISC-001 against a faulty agent was "1/1, 100 %").
+func TestScorecardScoresEveryReportAgainstTheDeclaredSet(t *testing.T) {
+	full := sampleReport("Full", "1")
+	var declared []DeclaredSpec
+	for _, r := range full.Results {
+		declared = append(declared, DeclaredSpec{ID: r.ID, Title: r.Title, Suite: r.Suite, Level: r.Level, Sections: r.Sections})
+	}
+	declared = append(declared, DeclaredSpec{ID: "ROLL-099", Title: "a spec no report ran", Suite: "rollout", Level: LevelMust})
+
+	focused := sampleReport("Focused", "1")
+	focused.Results = focused.Results[1:2] // DISC-002, a pass
+	focused.Run.Focus = []string{"DISC-002"}
+	interrupted := sampleReport("Stopped", "1")
+	interrupted.Run.Interrupted = "SIGTERM"
+	sc, err := BuildScorecard([]*Report{verified(t, full), verified(t, focused), verified(t, interrupted)}, declared...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := map[string]ScorecardVendor{}
+	for _, v := range sc.Vendors {
+		by[v.Implementation.Name] = v
+	}
+	f := by["Focused"]
+	if f.ReportScore.Passed != 1 || f.ReportScore.Denominator != 1 {
+		t.Fatalf("the focused report's own score: %+v", f.ReportScore)
+	}
+	if f.Score.Denominator != len(declared) || f.Score.Passed != 1 || f.Score.Percent == 100 {
+		t.Errorf("the focused report scored %+v against %d declared specs", f.Score, len(declared))
+	}
+	if !strings.Contains(strings.Join(f.Partial, "; "), "filtered selection (--focus DISC-002)") {
+		t.Errorf("focused partial = %q", f.Partial)
+	}
+	if b := badgeFor(f); !strings.Contains(b, "partial 1/") || strings.Contains(b, badgeBrightGreen) {
+		t.Errorf("a focused run's badge must say partial and never be full: %s", b)
+	}
+	st := by["Stopped"]
+	if st.Interrupted != "SIGTERM" || !strings.Contains(strings.Join(st.Partial, "; "), "interrupted by SIGTERM") {
+		t.Errorf("interrupted: %q, partial %q", st.Interrupted, st.Partial)
+	}
+	// Even the complete report lacks ROLL-099: no report looks complete
+	// against a set it did not run.
+	if fu := by["Full"]; fu.Score.Denominator != fu.ReportScore.Denominator+1 || len(fu.Partial) != 1 {
+		t.Errorf("full: %+v vs %+v, partial %q", fu.Score, fu.ReportScore, fu.Partial)
+	}
+	page, err := renderScorecard(sc, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"interrupted (SIGTERM)", "filtered selection (--focus DISC-002)", "scored against the same " + fmt.Sprint(len(declared)) + " specs"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("scorecard.html lacks %q", want)
+		}
+	}
+	row := map[string]ScorecardSpec{}
+	for _, sp := range sc.Specs {
+		row[sp.ID] = sp
+	}
+	if r := row["ROLL-099"]; r.Undeclared || r.Verdicts[0] != NotRun {
+		t.Errorf("a declared spec no report ran still has its row: %+v", r)
 	}
 }
 
@@ -100,7 +175,9 @@ func TestBuildScorecardRejectsUnverifiedReports(t *testing.T) {
 	}
 }
 
-func TestBuildScorecardKeepsLatestRunPerImplementation(t *testing.T) {
+// Several reports of one implementation are all listed, each in a column of
+// its own, and a note says so: none is dropped silently.
+func TestBuildScorecardListsEveryReportOfAnImplementation(t *testing.T) {
 	old := sampleReport("Acme", "1.0")
 	newer := sampleReport("Acme", "1.0")
 	newer.Run.Start = old.Run.Start.Add(24 * time.Hour)
@@ -110,19 +187,24 @@ func TestBuildScorecardKeepsLatestRunPerImplementation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sc.Vendors) != 2 {
-		t.Fatalf("columns = %d, want one per name+version", len(sc.Vendors))
+	if len(sc.Vendors) != 3 {
+		t.Fatalf("columns = %d, want one per report", len(sc.Vendors))
 	}
-	v := sc.Vendors[0]
-	if v.Implementation.Version != "1.0" || !v.Start.Equal(newer.Run.Start) || sc.Specs[0].Verdicts[0] != "fail" {
-		t.Fatalf("kept %+v, want the later run", v)
+	if v := sc.Vendors; !v[0].Start.Equal(old.Run.Start) || !v[1].Start.Equal(newer.Run.Start) || sc.Specs[0].Verdicts[1] != "fail" {
+		t.Fatalf("columns %+v, want the 1.0 runs in start order", v)
 	}
-	if len(sc.Notes) == 0 || !strings.Contains(sc.Notes[0], "superseded") {
-		t.Fatalf("notes = %v, want one about the superseded report", sc.Notes)
+	if n := strings.Join(sc.Notes, " "); !strings.Contains(n, "Acme 1.0: 2 reports, all listed") {
+		t.Fatalf("notes = %v, want one about the two 1.0 reports", sc.Notes)
 	}
-	// Two versions of one name: the slug carries the version to stay unique.
-	if sc.Vendors[0].Slug != "acme-1-0" || sc.Vendors[1].Slug != "acme-2-0" {
-		t.Fatalf("slugs = %s, %s", sc.Vendors[0].Slug, sc.Vendors[1].Slug)
+	seen := map[string]bool{}
+	for _, v := range sc.Vendors {
+		if seen[v.Slug] {
+			t.Fatalf("slug %s twice", v.Slug)
+		}
+		seen[v.Slug] = true
+	}
+	if sc.Vendors[2].Slug != "acme-2-0" {
+		t.Fatalf("slugs = %v", seen)
 	}
 }
 

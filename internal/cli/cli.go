@@ -301,7 +301,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		c.SecondHeaders = a.secondF
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
 	out, err := runner.Run(ctx, c, stdout)
 	if err != nil {
@@ -323,6 +323,28 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return out.Exit
+}
+
+// interruptible is the run's context: SIGINT or SIGTERM cancels it with
+// runner.Interrupted as the cause, so that the run writes its reports marked
+// interrupted and exits 130 or 143.
+func interruptible() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sigs:
+			cancel(runner.Interrupted{Signal: s})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel(nil)
+	}
 }
 
 // mergeFlags returns the file config with every explicitly set scalar flag

@@ -178,7 +178,29 @@ func verifyCmd(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "%s: valid (%s %s, %d results, digest %s)\n", args[0], r.Implementation.Name, r.Implementation.Version, len(r.Results), r.Digest)
+	// Valid is not complete: say what the report does not cover, against
+	// this harness's own spec set when the report comes from this version.
+	var declared []reports.DeclaredSpec
+	if r.Harness.Version == runner.Version() {
+		declared = declaredSpecs()
+	}
+	for _, why := range reports.PartialReasons(r, declared) {
+		fmt.Fprintf(stdout, "  partial: %s\n", why)
+	}
 	return 0
+}
+
+// declaredSpecs is the spec set this harness version scores agent reports
+// against: every registered agent spec, whatever a run selected.
+func declaredSpecs() []reports.DeclaredSpec {
+	var out []reports.DeclaredSpec
+	for _, i := range suites.All() {
+		if i.Suite == "client" {
+			continue // client specs score client runs, in a matrix of their own
+		}
+		out = append(out, reports.DeclaredSpec{ID: i.ID, Title: i.Title, Suite: i.Suite, Level: string(i.Level), Sections: i.Sections})
+	}
+	return out
 }
 
 func scorecardCmd(args []string, stdout, stderr io.Writer) int {
@@ -207,7 +229,7 @@ func scorecardCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		rs = append(rs, r)
 	}
-	sc, err := reports.BuildScorecard(rs)
+	sc, err := reports.BuildScorecard(rs, declaredSpecs()...)
 	if err != nil {
 		fmt.Fprintf(stderr, "scorecard: %v\n", err)
 		return 1

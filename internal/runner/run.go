@@ -53,6 +53,10 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 	if prep != nil {
 		defer prep.Close()
 	}
+	if in, ok := InterruptedBy(ctx); ok {
+		// Stopped before any spec ran: nothing to report on.
+		return &Outcome{Exit: in.Exit()}, in
+	}
 	if err != nil {
 		return &Outcome{Exit: ExitUsage}, err
 	}
@@ -114,7 +118,20 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 	RunSpecs(discardT{}, "a2a-conform", suiteConfig, reporterConfig)
 	prog.end()
 
-	report.Results = withMissing(suites.Results(), selected)
+	in, interrupted := InterruptedBy(ctx)
+	missingVerdict, missing := reports.Indeterminate, "harness defect: the spec is registered but has no body in this build, so nothing was checked"
+	if interrupted {
+		missingVerdict = reports.CouldNotRun
+		// The report says so everywhere it is read: verify, the scorecard
+		// and the HTML show it as partial, never complete.
+		report.Run.Interrupted = in.Name()
+		missing = "the run was interrupted (" + in.Name() + ") before this spec ran, so nothing was checked"
+		note := fmt.Sprintf("interrupted: %s stopped the run after %s; the specs it cut short are indeterminate and those it never reached could-not-run, so this report is partial",
+			in.Name(), time.Since(start).Round(time.Second))
+		report.Run.Notes = append(report.Run.Notes, note)
+		fmt.Fprintf(stdout, "note: %s\n", note)
+	}
+	report.Results = withMissing(suites.Results(), selected, missingVerdict, missing)
 	if r := prep.Env.WebhookReach; r != nil {
 		// The fact every push spec judged by, as it stood at the end (a late
 		// push of the probe upgrades it).
@@ -132,13 +149,30 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 	if report.Summary.Score.MustFailed > 0 {
 		out.Exit = ExitFailed
 	}
+	if interrupted {
+		out.Exit = in.Exit()
+	}
 	return out, nil
 }
 
-// withMissing adds an indeterminate result for every selected spec that
-// produced none: a registered spec without a body is a harness defect, and it
-// must show in the report rather than vanish from the denominator.
-func withMissing(results []reports.Result, selected []suites.Info) []reports.Result {
+// declaredAgentSpecs is how many agent specs this harness declares: the set
+// a scorecard scores every report against, whatever a run selected.
+func declaredAgentSpecs() int {
+	n := 0
+	for _, i := range suites.All() {
+		if i.Suite != "client" {
+			n++
+		}
+	}
+	return n
+}
+
+// withMissing adds a result for every selected spec that produced none, so
+// that it shows in the report rather than vanish from the denominator: in a
+// run that was interrupted, could-not-run (the run never reached it); else
+// indeterminate, since a registered spec without a body is a harness defect.
+// verdict and why are what each gets.
+func withMissing(results []reports.Result, selected []suites.Info, verdict reports.Verdict, why string) []reports.Result {
 	have := map[string]bool{}
 	for _, r := range results {
 		have[r.ID] = true
@@ -150,8 +184,8 @@ func withMissing(results []reports.Result, selected []suites.Info) []reports.Res
 		results = append(results, reports.Result{
 			ID: info.ID, Title: info.Title, Suite: info.Suite, Level: string(info.Level),
 			Sections: info.Sections, Scenario: info.Scenario, TCK: info.TCK, TCKLevel: string(suites.TCKLevel(info)),
-			Verdict: reports.Indeterminate,
-			Reason:  "harness defect: the spec is registered but has no body in this build, so nothing was checked",
+			Verdict: verdict,
+			Reason:  why,
 		})
 	}
 	sort.Slice(results, func(a, b int) bool { return results[a].ID < results[b].ID })
@@ -260,7 +294,7 @@ func newReport(cfg Config, prep *Prepared, start time.Time) *reports.Report {
 		Run: reports.Run{
 			Start: start.UTC(), Seed: cfg.Seed, Suites: cfg.Suites,
 			LabelFilter: cfg.LabelFilter, Focus: cfg.Focus, Faults: cfg.Faults,
-			Topology: prep.Driver, Target: prep.Env.BaseURL,
+			Topology: prep.Driver, Target: prep.Env.BaseURL, DeclaredSpecs: declaredAgentSpecs(),
 		},
 	}
 	if prep.Env.CardRaw != nil {
