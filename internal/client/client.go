@@ -365,8 +365,22 @@ func (c *Client) send(op string, p *prepared) (*http.Response, error) {
 	if err != nil {
 		return nil, &Error{Class: Transport, Op: op, Binding: c.Binding(), Message: "request failed", Err: err}
 	}
+	if resp.Header.Get(BalancerErrorHeader) != "" {
+		// The harness's own balancer could not reach the instance: no
+		// answer of the agent's, so never judged as one (a dead agent is
+		// not an agent answering 502).
+		body, _ := readCapped(resp.Body, 4<<10)
+		resp.Body.Close()
+		return nil, &Error{Class: Transport, Op: op, Binding: c.Binding(), HTTPStatus: resp.StatusCode, Body: capBody(body),
+			Message: "no answer from the agent: " + capString(strings.TrimSpace(string(body)), 300)}
+	}
 	return resp, nil
 }
+
+// BalancerErrorHeader marks a response the harness's own load balancer
+// wrote because the instance behind it did not answer: the client reports
+// it as a transport failure, never as the agent's HTTP answer.
+const BalancerErrorHeader = "A2A-Conform-Balancer-Error"
 
 // errBodyTooLarge is wrapped by the Protocol error for an oversized body.
 var errBodyTooLarge = errors.New("response body exceeded the cap")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/a2a-conform/a2a-conform/internal/topology"
 	"io"
 	"os"
 	"path/filepath"
@@ -93,7 +94,8 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 	suites.SetEnv(prep.Env)
 	secrets := secretValues(cfg)
 	prog := newProgress(stdout, len(selected), isTerminal(stdout))
-	suites.OnBody(prog.began, prog.ended)
+	win := newWindows()
+	suites.OnBody(win.wrap(prog.began, prog.ended))
 	suites.OnResult(func(r reports.Result) {
 		r.Reason = redact(r.Reason, secrets)
 		prog.finished(r)
@@ -132,6 +134,16 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 		fmt.Fprintf(stdout, "note: %s\n", note)
 	}
 	report.Results = withMissing(suites.Results(), selected, missingVerdict, missing)
+	if exits := agentExits(prep); len(exits) > 0 {
+		// An agent that died mid-run is reported as such, and the specs
+		// it affected are not judged on the harness's errors.
+		for _, x := range exits {
+			note := redact(deathNote(x, start), secrets)
+			report.Run.Notes = append(report.Run.Notes, note)
+			fmt.Fprintf(stdout, "note: %s\n", note)
+		}
+		report.Results = blameDeaths(report.Results, exits, win, start)
+	}
 	if r := prep.Env.WebhookReach; r != nil {
 		// The fact every push spec judged by, as it stood at the end (a late
 		// push of the probe upgrades it).
@@ -149,10 +161,23 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 	if report.Summary.Score.MustFailed > 0 {
 		out.Exit = ExitFailed
 	}
+	if out.Exit == ExitOK && len(agentExits(prep)) > 0 {
+		// The agent stopped serving mid-run: what it was not there to
+		// answer is unjudged, and CI must not read that as a clean run.
+		out.Exit = ExitUnreachable
+	}
 	if interrupted {
 		out.Exit = in.Exit()
 	}
 	return out, nil
+}
+
+// agentExits are the process driver's instances that exited on their own.
+func agentExits(prep *Prepared) []topology.Exit {
+	if pr, ok := prep.Env.Topology.(*topology.Process); ok {
+		return pr.UnexpectedExits()
+	}
+	return nil
 }
 
 // declaredAgentSpecs is how many agent specs this harness declares: the set

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/a2a-conform/a2a-conform/internal/client"
 	"io"
 	"net"
 	"net/http"
@@ -135,6 +136,7 @@ func (b *Balancer) proxyTo(u *url.URL, name string) *httputil.ReverseProxy {
 		},
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			w.Header().Set(InstanceHeader, name)
+			w.Header().Set(client.BalancerErrorHeader, "unreachable")
 			http.Error(w, "a2a-conform load balancer: instance "+name+" did not answer: "+err.Error(), http.StatusBadGateway)
 		},
 	}

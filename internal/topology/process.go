@@ -94,6 +94,32 @@ type Process struct {
 	// ports holds every loopback port an instance was started on, in any
 	// generation (IsInstanceOrigin).
 	ports map[int]bool
+	// exits are the instances' exits the harness did not cause (under mu).
+	exits []Exit
+}
+
+// Exit is an instance's exit the harness did not cause: the agent died
+// (crashed, was killed, or returned) while the run needed it. The run
+// reports it, and the specs it affects are not judged on the harness's own
+// errors reaching a dead agent.
+type Exit struct {
+	Instance int
+	// Status is the process's exit status ("exit status 1", "signal: killed").
+	Status string
+	At     time.Time
+	// Output is the instance's last output lines (at most TailLines).
+	Output []string
+	// Replaced is when the harness started another process in the slot
+	// (a roll or restart); zero while the slot stays dead.
+	Replaced time.Time
+}
+
+// UnexpectedExits lists the instances' exits the harness did not cause, in
+// order.
+func (p *Process) UnexpectedExits() []Exit {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]Exit(nil), p.exits...)
 }
 
 type procInstance struct {
@@ -298,6 +324,11 @@ func (p *Process) spawn(index int, command string, port int) (*procInstance, err
 		p.ports = map[int]bool{}
 	}
 	p.ports[port] = true
+	for i := range p.exits {
+		if p.exits[i].Instance == index && p.exits[i].Replaced.IsZero() {
+			p.exits[i].Replaced = time.Now()
+		}
+	}
 	p.mu.Unlock()
 	in := &procInstance{
 		index: index, command: command, port: port,
@@ -338,9 +369,19 @@ func (p *Process) spawn(index int, command string, port int) (*procInstance, err
 		in.state = in.cmd.ProcessState
 		stopped := in.stopped
 		p.mu.Unlock()
+		at := time.Now()
 		close(in.exited)
 		if !stopped {
 			p.log.line(fmt.Sprintf("[harness] agent %d exited: %s", index, in.state))
+			// Its last words: the pipe ends once every process holding it
+			// has; a grandchild may hold it open, so wait only briefly.
+			select {
+			case <-in.outDone:
+			case <-time.After(200 * time.Millisecond):
+			}
+			p.mu.Lock()
+			p.exits = append(p.exits, Exit{Instance: index, Status: in.state.String(), At: at, Output: in.out.tailLines()})
+			p.mu.Unlock()
 		}
 	}()
 	return in, nil
