@@ -169,8 +169,11 @@ type specRow struct {
 }
 
 type exchangeView struct {
-	Seq                   int
-	Cited                 bool
+	Seq   int
+	Cited bool
+	// Again is a standalone command that sends the request again
+	// (curl, grpcurl), secrets as variables.
+	Again                 string
 	At, Dur, Dir          string
 	Method, URL           string
 	Status, StatusClass   string
@@ -553,6 +556,11 @@ func buildExchange(ex Exchange) exchangeView {
 		Error:     capText(ex.Error, htmlMaxField),
 		Truncated: ex.Truncated,
 	}
+	// A command is only worth showing whole: a request whose body the page
+	// would cut is re-sent from report.json instead.
+	if len(ex.ReqBody) <= htmlMaxBody && !ex.Truncated {
+		xv.Again = ReproduceExchange(ex)
+	}
 	if ex.Direction == "in" {
 		xv.Dir = "webhook in"
 	}
@@ -578,6 +586,7 @@ func buildExchange(ex Exchange) exchangeView {
 		xv.Events = append(xv.Events, eventView{At: formatStamp(e.AtMs), Data: d})
 		xv.size += len(d)
 	}
+	xv.size += len(xv.Again)
 	xv.size += len(xv.ReqHeaders) + len(xv.RespHeaders) + len(xv.ReqBody) + len(xv.RespBody) + len(xv.URL) + len(xv.Error)
 	return xv
 }
