@@ -292,7 +292,8 @@ func readsOf(t *suites.T, vs []view) string {
 var _ = suites.Spec("ROLL-008", func(ctx context.Context, t *suites.T) {
 	ch := changeFor(t, suites.HookRolloutStep, suites.HookRotateCard)
 	vs := views(t)
-	type client1 struct {
+	// holder is a client that holds the card of one view and revalidates it.
+	type holder struct {
 		v       view
 		cached  *client.CardResponse
 		old     string
@@ -301,15 +302,15 @@ var _ = suites.Spec("ROLL-008", func(ctx context.Context, t *suites.T) {
 		flipped string
 		flips   int
 	}
-	cs := make([]*client1, len(vs))
+	cs := make([]*holder, len(vs))
 	for i, v := range vs {
 		cr := v.card(ctx, t, nil, false, "before "+ch.String())
-		cs[i] = &client1{v: v, cached: cr, old: version(cr), seen: []string{version(cr)}, newAt: -1}
+		cs[i] = &holder{v: v, cached: cr, old: version(cr), seen: []string{version(cr)}, newAt: -1}
 	}
 	began := time.Now()
 	run := ch.begin(ctx, t, nil, "")
 	var mu sync.Mutex
-	revalidate := func(c *client1) {
+	revalidate := func(c *holder) {
 		h := map[string]string{}
 		if tag := c.cached.Header.Get("ETag"); tag != "" {
 			h["If-None-Match"] = tag
