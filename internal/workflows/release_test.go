@@ -210,3 +210,49 @@ func TestReleaseWorkflow(t *testing.T) {
 		t.Errorf("release.yml: %d write permissions, want exactly one (contents, release job)", writers)
 	}
 }
+
+// TestNoPackagesWriteOnPullRequests: a job a pull request runs must not be
+// able to push images: packages: write (or write-all) only on a job whose
+// `if` limits it to tag pushes, never at a PR-triggered workflow's top.
+func TestNoPackagesWriteOnPullRequests(t *testing.T) {
+	workflows, _ := workflowFiles(t)
+	for _, wf := range workflows {
+		m, _ := load(t, wf)
+		on := m["on"]
+		prs := false
+		switch on := on.(type) {
+		case map[string]any:
+			_, a := on["pull_request"]
+			_, b := on["pull_request_target"]
+			prs = a || b
+		case []any:
+			prs = contains(stringsOf(on), "pull_request") || contains(stringsOf(on), "pull_request_target")
+		case string:
+			prs = on == "pull_request" || on == "pull_request_target"
+		}
+		if !prs {
+			continue
+		}
+		grants := func(p any) bool {
+			if s, ok := p.(string); ok {
+				return s == "write-all"
+			}
+			pm, _ := p.(map[string]any)
+			return pm["packages"] == "write"
+		}
+		if grants(m["permissions"]) {
+			t.Errorf("%s: runs on pull requests and grants packages: write to every job", wf)
+		}
+		jobs, _ := m["jobs"].(map[string]any)
+		for name, j := range jobs {
+			job, _ := j.(map[string]any)
+			if !grants(job["permissions"]) {
+				continue
+			}
+			cond, _ := job["if"].(string)
+			if !strings.Contains(cond, "refs/tags/v") || !strings.Contains(cond, "github.event_name == 'push'") {
+				t.Errorf("%s: job %s can write packages but its if (%q) does not limit it to tag pushes", wf, name, cond)
+			}
+		}
+	}
+}
