@@ -363,6 +363,14 @@ func finish(cfg Config, r *reports.Report, start time.Time) (*Outcome, error) {
 		return out, err
 	}
 	var errs []error
+	// Bundles from an earlier run in the same directory would be read as
+	// this run's.
+	_ = os.RemoveAll(filepath.Join(cfg.Out, "replay"))
+	if files, err := writeReplays(cfg.Out, r); err != nil {
+		errs = append(errs, fmt.Errorf("replay bundles: %w", err))
+	} else {
+		out.Files = append(out.Files, files...)
+	}
 	for _, w := range []struct {
 		name  string
 		write func(string, *reports.Report) error
