@@ -20,9 +20,11 @@ import (
 // another.
 //
 // A trial records what it finds with Record, Observe, Should, Unchecked and
-// Finding, which are safe to call concurrently; whatever a trial writes
-// besides (a slot of a slice of its own index) the spec reads after Each
-// returns. A trial may end the spec (Indeterminate, CouldNotRun, Violated, a
+// Finding, which are safe to call concurrently (the report lists violations
+// in the order they were recorded); whatever a trial writes besides (a slot
+// of a slice, its own index) the spec reads after Each returns. A trial
+// records a violation as it finds it, rather than keeping it for later, so
+// that another trial's ending cannot lose it. A trial may end the spec (Indeterminate, CouldNotRun, Violated, a
 // failed WaitFor): the other trials are not cut short, since a cut request
 // would read as the agent's error, and once all have ended the spec ends
 // with every violation any of them found and else with the first ending. So

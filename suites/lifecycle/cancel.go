@@ -29,11 +29,16 @@ var workingScript = suites.Script{Outcome: directive.OutcomeCompleted, Delay: St
 // completed task or TaskNotCancelableError, a2a-v1.md §5) and a refusal of a
 // working task ("the server may still refuse") are allowed answers: that
 // binding is left unjudged, and a spec with no binding judged is indeterminate.
+// Each binding cancels a task of its own, so the bindings run together
+// (suites.T.Each): the spec takes one task's watch, not three.
 var _ = suites.Spec("LIFE-012", func(ctx context.Context, t *suites.T) {
+	cs := t.Clients()
+	whys := make([]string, len(cs))
+	t.Each(len(cs), func(i int) { whys[i] = cancelStays(ctx, t, cs[i]) })
 	var unjudged []string
-	for _, c := range t.Clients() {
-		if why := cancelStays(ctx, t, c); why != "" {
-			unjudged = append(unjudged, c.Binding()+": "+why)
+	for i, why := range whys {
+		if why != "" {
+			unjudged = append(unjudged, cs[i].Binding()+": "+why)
 		}
 	}
 	t.Violated(invariants.TerminalImmutable(t.History().Observations())...)
@@ -120,8 +125,10 @@ func watchInterval(expected time.Duration) time.Duration {
 // LIFE-013 (§3.1.5, §3.3.1): a completed task cannot be canceled; a second
 // cancel of a canceled task gets the task or TaskNotCancelableError. What the
 // first half finds is recorded before the second half may end the spec.
+// Each binding works on tasks of its own, so the bindings run together
+// (suites.T.Each).
 var _ = suites.Spec("LIFE-013", func(ctx context.Context, t *suites.T) {
-	for _, c := range t.Clients() {
+	t.EachClient(t.Clients(), func(c *client.Client) {
 		done := runToEnd(ctx, t, c, directive.OutcomeCompleted)
 		_, err := t.Cancel(ctx, c, done.ID)
 		t.Record(violations(expectKind(err, a2a.ErrTaskNotCancelable,
@@ -155,7 +162,7 @@ var _ = suites.Spec("LIFE-013", func(ctx context.Context, t *suites.T) {
 				Expected: "the task in TASK_STATE_CANCELED or TaskNotCancelableError (both readings allowed)",
 				Actual:   actual})
 		}
-	}
+	})
 })
 
 // LIFE-011 (§4.1.3): once terminal, never another state. Tasks ending each
