@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
+	"sort"
 	"sync"
 	"time"
 )
@@ -67,7 +68,8 @@ var (
 )
 
 // Plan schedules the run: the bodies of specs (the run's selection) start as
-// soon as the first It runs, in an order set by the seed, parallel at a time;
+// soon as the first It runs, the long ones first and otherwise in an order
+// set by the seed, parallel at a time;
 // exclusive ones run alone at the end. Parallel 1 runs them one after
 // another in the same way, so that a serial run, too, meets every exclusive
 // spec's changes to the deployment (a roll, a restart) only after the other
@@ -82,8 +84,12 @@ func Plan(specs []Info, parallel int, seed int64) {
 	}
 	order := append([]Info(nil), specs...)
 	// Start order follows the seed, so that a rerun with the same seed
-	// interleaves the same way as far as timing allows.
+	// interleaves the same way as far as timing allows; the long specs
+	// (Info.Long) start first, longest processing time first as schedulers
+	// do, so that the run's critical path begins at its start rather than
+	// wherever the shuffle put it.
 	rand.New(rand.NewSource(seed)).Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	sort.SliceStable(order, func(i, j int) bool { return order[i].Long && !order[j].Long })
 	s := &scheduler{parallel: parallel, order: order, jobs: map[string]*job{}}
 	for _, info := range order {
 		s.jobs[info.ID] = &job{info: info, started: make(chan struct{}), done: make(chan struct{})}
