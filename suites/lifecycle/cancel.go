@@ -176,10 +176,19 @@ var _ = suites.Spec("LIFE-011", func(ctx context.Context, t *suites.T) {
 	// Pushes are a channel too when the card advertises them and the run has
 	// a receiver: every task below registers the same webhook.
 	push, token := pushChannel(t)
-	var ids []string
-	for _, o := range []directive.Outcome{directive.OutcomeCompleted, directive.OutcomeFailed, directive.OutcomeRejected} {
-		msg := t.Scripted(suites.Script{Outcome: o, Delay: Step / 3})
-		req := &a2a.SendMessageRequest{Message: &msg}
+	// One task ends each way; they are independent, so they are made
+	// together (suites.T.Each).
+	outcomes := []directive.Outcome{directive.OutcomeCompleted, directive.OutcomeFailed, directive.OutcomeRejected}
+	msgs := make([]a2a.Message, len(outcomes))
+	for i, o := range outcomes {
+		msgs[i] = t.Scripted(suites.Script{Outcome: o, Delay: Step / 3})
+	}
+	ended := make([]*a2a.Task, len(outcomes))
+	// refused is why the agent refused the receiver's URL, per task.
+	refused := make([]string, len(outcomes))
+	t.Each(len(outcomes), func(i int) {
+		o := outcomes[i]
+		req := &a2a.SendMessageRequest{Message: &msgs[i]}
 		if push != nil {
 			req.Configuration = &a2a.SendMessageConfiguration{TaskPushNotificationConfig: push}
 		}
@@ -187,8 +196,7 @@ var _ = suites.Spec("LIFE-011", func(ctx context.Context, t *suites.T) {
 		if push != nil && suites.RefusesWebhookURL(err) {
 			// The agent keeps the harness's receiver out (§13.2): pushes
 			// are no channel of this run, and the task is sent without.
-			t.Observe("push-channel", t.WebhookURLRefused(push.URL, "SendMessage with configuration.taskPushNotificationConfig", err))
-			push, token = nil, ""
+			refused[i] = t.WebhookURLRefused(push.URL, "SendMessage with configuration.taskPushNotificationConfig", err)
 			req.Configuration = nil
 			resp, err = t.Send(ctx, c, req)
 		}
@@ -208,6 +216,17 @@ var _ = suites.Spec("LIFE-011", func(ctx context.Context, t *suites.T) {
 			t.Indeterminate("asked for a task that ends %s (%s), task %s stopped in %s instead, so it has no terminal state to keep",
 				o, suites.KeyOf(t.Env.Behaviour, suites.Script{Outcome: o}), task.ID, task.Status.State)
 		}
+		ended[i] = task
+	})
+	for _, why := range refused {
+		if why != "" {
+			t.Observe("push-channel", why)
+			push, token = nil, ""
+			break
+		}
+	}
+	var ids []string
+	for _, task := range ended {
 		ids = append(ids, task.ID)
 	}
 	// The canceled task is watched until past the moment its script would
