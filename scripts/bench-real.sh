@@ -19,6 +19,8 @@
 #   RUNS of each case (default 1); TOP slowest specs listed (default 10);
 #   CASES a comma-separated subset of js-1,js-3,slow-3s,slow-3s-x3 (default
 #   all four), e.g. `scripts/bench-real.sh 1 1s 12 slow-3s,js-1`.
+# EXTRA in the environment adds `run` flags to every case, e.g.
+#   EXTRA='--parallel 12' scripts/bench-real.sh 1 1s 12 slow-3s
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-1}
@@ -62,7 +64,8 @@ bench() {
   local out=$work/$name-$i
   local start end
   start=$(date +%s.%N)
-  "$bin" run --out "$out" "$@" >"$work/$name-$i.stdout" 2>&1 || true
+  # shellcheck disable=SC2086 # EXTRA is a list of flags
+  "$bin" run --out "$out" "$@" ${EXTRA:-} >"$work/$name-$i.stdout" 2>&1 || true
   end=$(date +%s.%N)
   python3 - "$out/report.json" "$start" "$end" "$name" "$i" "$top" <<'PY'
 import json, sys

@@ -18,11 +18,39 @@ import (
 // run with parallelism 1.
 
 // DefaultParallel is how many specs run at once unless --parallel says
-// otherwise. Specs spend their time waiting on the agent, not on the
-// harness's CPU; eight keeps a slow agent busy without looking like a load
-// test (each spec has at most a few requests in flight; LIFE-014's race adds
-// its own sixteen).
+// otherwise, for an agent scripted through the directive extension. Specs
+// spend their time waiting on the agent, not on the harness's CPU; eight
+// keeps an agent busy without looking like a load test. The directive's
+// scripts are short (a step of 150 ms or less), sized for an agent that
+// answers promptly: twice as many specs at once slowed the JS SDK agent on
+// three instances enough that scripted tasks ended before the specs' cancels
+// and subscriptions reached them (LIFE-012, 013, 017, 018 and ROLL-006 went
+// indeterminate, scripts/bench-real.sh case js-3 on a loaded machine).
 const DefaultParallel = 8
+
+// SlowParallel is the default for an agent whose tasks take their own time:
+// driven by a prompt map, as an LLM agent is, or by plain messages. Against
+// such an agent with 3 s tasks the default run's concurrent specs add up to
+// about 200 s of waiting (scripts/bench-real.sh, case slow-3s): at 8 at a
+// time that sum set the run's length (about 26 s before the exclusive
+// specs), at 16 the longest spec does (about 16 s). Each spec keeps a task or
+// two per binding in flight (LIFE-014's race adds its own, raceParallel); an
+// agent that cannot take that many at once is run with a lower --parallel,
+// which gives the same verdicts.
+const SlowParallel = 16
+
+// ParallelFor is how many specs run at once when --parallel does not say:
+// DefaultParallel under the directive extension, else SlowParallel.
+func ParallelFor(b Behaviour) int {
+	if scriptedByDirective(b) {
+		return DefaultParallel
+	}
+	return SlowParallel
+}
+
+// scriptedByDirective reports whether the run scripts the agent through the directive
+// extension, whose scripts set the tasks' (short) times.
+func scriptedByDirective(b Behaviour) bool { return b != nil && b.Kind() == "directive" }
 
 // stopGrace is how long after its timeout a body that ignores its context is
 // waited for before the It gives up on it.

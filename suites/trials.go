@@ -19,6 +19,14 @@ import (
 // comes from the agent"). Where order matters, keep the trials one after
 // another.
 //
+// Under the directive extension the trials still run one after another, in
+// index order, exactly as a loop would: its scripts are short (a step of
+// 150 ms or less), so the trials cost little in sequence, and run together
+// they load the agent enough that a scripted task can end before the
+// spec's cancel or subscription reaches it (the JS SDK agent on three
+// instances lost LIFE-012's race that way). Together is for agents whose
+// tasks take their own time: a prompt map, or plain messages.
+//
 // A trial records what it finds with Record, Observe, Should, Unchecked and
 // Finding, which are safe to call concurrently (the report lists violations
 // in the order they were recorded); whatever a trial writes besides (a slot
@@ -32,6 +40,12 @@ import (
 // for which of two endings without a violation the reason names.
 func (t *T) Each(n int, trial func(i int)) {
 	GinkgoHelper()
+	if t.Env == nil || scriptedByDirective(t.Env.Behaviour) {
+		for i := 0; i < n; i++ {
+			trial(i)
+		}
+		return
+	}
 	var (
 		wg    sync.WaitGroup
 		mu    sync.Mutex

@@ -10,13 +10,17 @@ import (
 	"github.com/a2a-conform/a2a-conform/reports"
 )
 
-// runEach runs a body on a fresh T the way the scheduler does, and returns
-// the T once the body has ended.
-func runEach(body func(ctx context.Context, t *T)) *T {
-	t := &T{Info: Info{ID: "TEST-001", Level: MUST}}
+// runEach runs a body on a fresh T the way the scheduler does, against an
+// agent driven by b, and returns the T once the body has ended.
+func runEach(b Behaviour, body func(ctx context.Context, t *T)) *T {
+	t := &T{Info: Info{ID: "TEST-001", Level: MUST}, Env: &Env{Behaviour: b}}
 	runBody(context.Background(), t, body)
 	return t
 }
+
+// promptMap is an agent whose tasks take their own time: Each runs its
+// trials together.
+var promptMap = PromptMapBehaviour{Prompts: map[string]string{PromptComplete: "say hello"}}
 
 func violation(where string) invariants.Violation {
 	return invariants.Violation{Invariant: "test", Where: where, Expected: "x", Actual: "y"}
@@ -73,7 +77,7 @@ func TestEachEndings(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			first := make(chan struct{})
 			var once sync.Once
-			got := runEach(func(ctx context.Context, tt *T) {
+			got := runEach(promptMap, func(ctx context.Context, tt *T) {
 				tt.Each(3, func(i int) {
 					if i == 0 {
 						defer once.Do(func() { close(first) })
@@ -97,5 +101,26 @@ func TestEachEndings(t *testing.T) {
 				t.Errorf("reason %q / failure %q does not say %q", got.reason, got.failMsg, tc.reasonHas)
 			}
 		})
+	}
+}
+
+// TestEachUnderTheDirective: with the directive extension the trials run one
+// after another in index order, as the loop they replace did, so the first
+// ending ends the spec and later trials do not run.
+func TestEachUnderTheDirective(t *testing.T) {
+	var ran []int
+	got := runEach(DirectiveBehaviour{}, func(ctx context.Context, tt *T) {
+		tt.Each(3, func(i int) {
+			ran = append(ran, i)
+			if i == 1 {
+				tt.Indeterminate("trial 1")
+			}
+		})
+	})
+	if len(ran) != 2 || ran[0] != 0 || ran[1] != 1 {
+		t.Errorf("trials ran %v, want [0 1]", ran)
+	}
+	if got.override != reports.Indeterminate || got.reason != "trial 1" {
+		t.Errorf("verdict %q (%s), want indeterminate: trial 1", got.override, got.reason)
 	}
 }
