@@ -22,10 +22,11 @@ import (
 // spend their time waiting on the agent, not on the harness's CPU; eight
 // keeps an agent busy without looking like a load test. The directive's
 // scripts are short (a step of 150 ms or less), sized for an agent that
-// answers promptly: twice as many specs at once slowed the JS SDK agent on
-// three instances enough that scripted tasks ended before the specs' cancels
-// and subscriptions reached them (LIFE-012, 013, 017, 018 and ROLL-006 went
-// indeterminate, scripts/bench-real.sh case js-3 on a loaded machine).
+// answers promptly: twice as many specs at once, each running its bindings
+// together, slowed the JS SDK agent on three instances enough that scripted
+// tasks ended before the specs' cancels and subscriptions reached them
+// (LIFE-012, 013, 017, 018 and ROLL-006 went indeterminate;
+// scripts/bench-real.sh case js-3 on a loaded machine).
 const DefaultParallel = 8
 
 // SlowParallel is the default for an agent whose tasks take their own time:
@@ -48,8 +49,8 @@ func ParallelFor(b Behaviour) int {
 	return SlowParallel
 }
 
-// scriptedByDirective reports whether the run scripts the agent through the directive
-// extension, whose scripts set the tasks' (short) times.
+// scriptedByDirective reports whether the run scripts the agent through the
+// directive extension, whose scripts set the tasks' (short) times.
 func scriptedByDirective(b Behaviour) bool { return b != nil && b.Kind() == "directive" }
 
 // stopGrace is how long after its timeout a body that ignores its context is

@@ -32,12 +32,14 @@ import (
 // in the order they were recorded); whatever a trial writes besides (a slot
 // of a slice, its own index) the spec reads after Each returns. A trial
 // records a violation as it finds it, rather than keeping it for later, so
-// that another trial's ending cannot lose it. A trial may end the spec (Indeterminate, CouldNotRun, Violated, a
-// failed WaitFor): the other trials are not cut short, since a cut request
-// would read as the agent's error, and once all have ended the spec ends
-// with every violation any of them found and else with the first ending. So
-// a verdict never depends on which trial happened to finish first, except
-// for which of two endings without a violation the reason names.
+// that another trial's ending cannot lose it.
+//
+// A trial may end the spec (Indeterminate, CouldNotRun, Violated, a failed
+// WaitFor): the other trials are not cut short, since a cut request would
+// read as the agent's error, and once all have ended the spec ends with
+// every violation any of them found and else with the first ending. So a
+// verdict never depends on which trial happened to finish first, except for
+// which of two endings without a violation the reason names.
 func (t *T) Each(n int, trial func(i int)) {
 	GinkgoHelper()
 	if t.Env == nil || scriptedByDirective(t.Env.Behaviour) {
