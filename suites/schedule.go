@@ -29,8 +29,8 @@ import (
 // scripts/bench-real.sh case js-3 on a loaded machine).
 const DefaultParallel = 8
 
-// SlowParallel is the default for an agent whose tasks take their own time:
-// driven by a prompt map, as an LLM agent is, or by plain messages. Against
+// SlowParallel is the default for an agent driven by a prompt map, as an LLM
+// agent is, whose tasks take their own time. Against
 // such an agent with 3 s tasks the default run's concurrent specs add up to
 // about 200 s of waiting (scripts/bench-real.sh, case slow-3s): at 8 at a
 // time that sum set the run's length (about 26 s before the exclusive
@@ -41,12 +41,16 @@ const DefaultParallel = 8
 const SlowParallel = 16
 
 // ParallelFor is how many specs run at once when --parallel does not say:
-// DefaultParallel under the directive extension, else SlowParallel.
+// SlowParallel for an agent driven by a prompt map, else DefaultParallel.
+// An agent the run can only send plain messages to keeps DefaultParallel:
+// little of the run can judge it anyway, and when such an agent stops
+// answering, every spec already in flight meets the silence before the run
+// notices (TestHangingAgentIsNoticedAndScoresNothing).
 func ParallelFor(b Behaviour) int {
-	if scriptedByDirective(b) {
-		return DefaultParallel
+	if b != nil && b.Kind() == "prompt-map" {
+		return SlowParallel
 	}
-	return SlowParallel
+	return DefaultParallel
 }
 
 // scriptedByDirective reports whether the run scripts the agent through the
