@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"errors"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/fakes"
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/internal/directive"
 )
 
 // frontAgent starts a reference agent (prompt map, fast) for a front test.
@@ -63,119 +63,6 @@ func text(s string) *a2a.Message {
 	return &a2a.Message{MessageID: "m-" + s[:4] + time.Now().Format("150405.000000000"), Role: a2a.RoleUser, Parts: []a2a.Part{{Text: &s}}}
 }
 
-// A follow-up after the restart gets TaskNotFoundError from the next
-// instance, whose card is a new generation (a new ETag).
-func TestRestartLosesTheTaskAndRotatesTheCard(t *testing.T) {
-	for _, binding := range []int{0, 1} {
-		first := frontAgent(t, fakes.Options{})
-		next := frontAgent(t, fakes.Options{Generation: 2})
-		rs := NewRestart(first, next)
-		srv := httptest.NewServer(rs)
-		defer srv.Close()
-		cr1, _ := client.FetchCard(context.Background(), nil, srv.URL, nil)
-		c := clientsOf(t, srv.URL)[binding]
-		resp, err := c.SendMessage(context.Background(), &a2a.SendMessageRequest{Message: text("ask me for input")})
-		if err != nil || resp.Task == nil || resp.Task.Status.State != a2a.TaskStateInputRequired {
-			t.Fatalf("%s: first send: %v %+v", c.Binding(), err, resp)
-		}
-		if ok, _ := rs.Switched(); !ok {
-			t.Fatalf("%s: no restart after the first send", c.Binding())
-		}
-		cr2, _ := client.FetchCard(context.Background(), nil, srv.URL, nil)
-		if cr1.Header.Get("ETag") == cr2.Header.Get("ETag") || cr2.Header.Get("ETag") == "" {
-			t.Fatalf("%s: ETag %q → %q: the restart must be a new card generation", c.Binding(), cr1.Header.Get("ETag"), cr2.Header.Get("ETag"))
-		}
-		m := text("here is more")
-		m.TaskID, m.ContextID = resp.Task.ID, resp.Task.ContextID
-		_, err = c.SendMessage(context.Background(), &a2a.SendMessageRequest{Message: m})
-		var ce *client.Error
-		if !errors.As(err, &ce) || ce.Kind != a2a.ErrTaskNotFound {
-			t.Fatalf("%s: follow-up after the restart: want TaskNotFoundError, got %v", c.Binding(), err)
-		}
-	}
-}
-
-// The edge keeps serving the old card (and revalidates its ETag) while
-// every other request reaches the agent as it is now.
-func TestStaleEdgeServesTheOldCard(t *testing.T) {
-	old := frontAgent(t, fakes.Options{})
-	live := frontAgent(t, fakes.Options{Generation: 2, DisableStreaming: true})
-	edge := &StaleEdge{Agent: live, MaxAge: 300 * time.Second}
-	srv := httptest.NewServer(edge)
-	defer srv.Close()
-	var err error
-	edge.Card, edge.ETag, err = CaptureCard(old, srv.URL)
-	if err != nil || edge.ETag == "" {
-		t.Fatalf("capture: %v, ETag %q", err, edge.ETag)
-	}
-	cr, _ := client.FetchCard(context.Background(), nil, srv.URL, nil)
-	if cr.Card == nil || cr.Card.Capabilities.Streaming == nil || !*cr.Card.Capabilities.Streaming {
-		t.Fatalf("the edge's card must still claim streaming: %s", cr.Raw)
-	}
-	cr2, _ := client.FetchCard(context.Background(), nil, srv.URL, http.Header{"If-None-Match": {edge.ETag}})
-	if cr2.Status != http.StatusNotModified {
-		t.Fatalf("revalidation at the edge: HTTP %d", cr2.Status)
-	}
-	c := clientsOf(t, srv.URL)[0]
-	_, err = c.SendStreamingMessage(context.Background(), &a2a.SendMessageRequest{Message: text("work slowly then complete")})
-	var ce *client.Error
-	if !errors.As(err, &ce) || ce.Kind != a2a.ErrUnsupportedOperation {
-		t.Fatalf("the live agent no longer streams: want UnsupportedOperationError, got %v", err)
-	}
-}
-
-// The first stream is cut after two events; the task goes on and completes,
-// and a GetTask afterwards sees it.
-func TestStreamCutMidTask(t *testing.T) {
-	for _, binding := range []int{0, 1} {
-		a := frontAgent(t, fakes.Options{})
-		sc := &StreamCut{Agent: a, Events: 2}
-		srv := httptest.NewServer(sc)
-		defer srv.Close()
-		c := clientsOf(t, srv.URL)[binding]
-		st, err := c.SendStreamingMessage(context.Background(), &a2a.SendMessageRequest{Message: text("work slowly then complete")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var n int
-		var last a2a.TaskState
-		var streamErr error
-		for {
-			ev, err := st.Next()
-			if err != nil {
-				streamErr = err
-				break
-			}
-			n++
-			if ev.StatusUpdate != nil {
-				last = ev.StatusUpdate.Status.State
-			}
-		}
-		st.Close()
-		cut, _, taskID := sc.Cut()
-		if !cut || taskID == "" {
-			t.Fatalf("%s: stream not cut (cut=%v task=%q, %d events, last %s)", c.Binding(), cut, taskID, n, last)
-		}
-		if last.Terminal() {
-			t.Fatalf("%s: the cut stream carried the terminal state %s", c.Binding(), last)
-		}
-		if streamErr == nil || strings.Contains(streamErr.Error(), "EOF") && !strings.Contains(streamErr.Error(), "unexpected") {
-			t.Logf("%s: stream ended with %v", c.Binding(), streamErr)
-		}
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			task, err := c.GetTask(context.Background(), &a2a.GetTaskRequest{ID: taskID})
-			if err == nil && task.Status.State == a2a.TaskStateCompleted {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: task %s did not complete after the cut: %v %+v", c.Binding(), taskID, err, task)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
-}
-
 // The golden front answers with the ACTS payload, in each binding's shape.
 func TestGoldenFrontServesEachPayload(t *testing.T) {
 	a := frontAgent(t, fakes.Options{})
@@ -208,6 +95,71 @@ func TestGoldenFrontServesEachPayload(t *testing.T) {
 		}
 		if g.Served() == 0 {
 			t.Fatalf("%s: payload never served", p.ID)
+		}
+		srv.Close()
+	}
+}
+
+// Under cancel-then-complete and stream-no-close, the watched stream carries
+// the acknowledged CANCELED, then COMPLETED, and then ends; GetTask serves
+// COMPLETED; the front records every state served, on both bindings.
+func TestWatchEndsTheStreamAfterTheLaterTerminalState(t *testing.T) {
+	for _, binding := range []int{0, 1} {
+		a := frontAgent(t, fakes.Options{Faults: []string{"cancel-then-complete", "stream-no-close"},
+			Prompts: map[string]directive.Directive{"go on": {Version: 1, Outcome: directive.OutcomeCompleted, DelayMs: 200}}})
+		var served Served
+		srv := httptest.NewServer(Watch(&served, a2a.TaskStateCompleted)(a))
+		c := clientsOf(t, srv.URL)[binding]
+		st, err := c.SendStreamingMessage(context.Background(), &a2a.SendMessageRequest{Message: text("go on now")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var id string
+		var seen []a2a.TaskState
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for {
+				ev, err := st.Next()
+				if err != nil {
+					return
+				}
+				switch {
+				case ev.Task != nil:
+					id = ev.Task.ID
+				case ev.StatusUpdate != nil:
+					seen = append(seen, ev.StatusUpdate.Status.State)
+					if ev.StatusUpdate.Status.State == a2a.TaskStateWorking {
+						if tk, err := c.CancelTask(context.Background(), &a2a.CancelTaskRequest{ID: id}); err != nil || tk.Status.State != a2a.TaskStateCanceled {
+							t.Errorf("cancel: %v", err)
+						}
+					}
+				}
+			}
+		}()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: the stream did not end after COMPLETED (saw %v)", c.Binding(), seen)
+		}
+		st.Close()
+		want := []a2a.TaskState{a2a.TaskStateWorking, a2a.TaskStateCanceled, a2a.TaskStateCompleted}
+		if len(seen) != 3 || seen[0] != want[0] || seen[1] != want[1] || seen[2] != want[2] {
+			t.Fatalf("%s: stream states %v, want %v", c.Binding(), seen, want)
+		}
+		tk, err := c.GetTask(context.Background(), &a2a.GetTaskRequest{ID: id})
+		if err != nil || tk.Status.State != a2a.TaskStateCompleted {
+			t.Fatalf("%s: GetTask after: %v %+v", c.Binding(), err, tk)
+		}
+		var ops []string
+		for _, s := range served.States() {
+			ops = append(ops, s.Op+":"+string(s.State))
+		}
+		got := strings.Join(ops, " ")
+		for _, w := range []string{"SendStreamingMessage:TASK_STATE_CANCELED", "SendStreamingMessage:TASK_STATE_COMPLETED", "CancelTask:TASK_STATE_CANCELED", "GetTask:TASK_STATE_COMPLETED"} {
+			if !strings.Contains(got, w) {
+				t.Fatalf("%s: served %s, want %s among them", c.Binding(), got, w)
+			}
 		}
 		srv.Close()
 	}
