@@ -678,12 +678,20 @@ func (s *Stage) currentCard() (*servedCard, string, error) {
 	return &servedCard{body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}, rr.Header().Get("Cache-Control"), nil
 }
 
-// addUnknown adds UnknownField to every object under v.
+// mapMembers are members whose value is a proto map or a
+// google.protobuf.Struct: a key added there is an entry, not an unknown
+// field, so they are left alone (securitySchemes would gain a scheme that is
+// a string).
+var mapMembers = map[string]bool{"securitySchemes": true, "schemes": true, "metadata": true, "params": true, "data": true}
+
+// addUnknown adds UnknownField to every message object under v.
 func addUnknown(v any) {
 	switch x := v.(type) {
 	case map[string]any:
-		for _, c := range x {
-			addUnknown(c)
+		for k, c := range x {
+			if !mapMembers[k] {
+				addUnknown(c)
+			}
 		}
 		x[UnknownField] = "a member of a future A2A version; §5.7: ignore it"
 	case []any:
