@@ -121,15 +121,16 @@ type lostTasks struct {
 	rotated  bool
 	rotateAt int // Seq of the request after which the stage rotated
 	named    []Request
-	sendsTo  map[string]int
+	sendsTo  map[string]int // requests naming each lost task
 	created  map[string]bool
 	recorded bool
 }
 
-// resendLimit is how many messages to the lost task the spec lets pass: the
-// follow-up and one retry. The third message to a task the agent said does
-// not exist is going on as if it survived.
-const resendLimit = 2
+// lostLimit is how many requests naming the lost task the spec lets pass:
+// the follow-up, one GetTask to reconcile (scenario 1's own advice) and one
+// retry. A fourth request for a task the agent said does not exist is going
+// on as if it had survived: a client that hangs on it.
+const lostLimit = 3
 
 // CLI-021: a task lost in a rotation is reported lost or re-submitted openly (scenario 1; no MUST: warn).
 var _ = suites.Spec("CLI-021", func(ctx context.Context, t *suites.T) {
@@ -158,17 +159,14 @@ var _ = suites.Spec("CLI-021", func(ctx context.Context, t *suites.T) {
 			return
 		}
 		w.named = append(w.named, r)
-		if !sends(r.Op) {
-			return
-		}
 		w.sendsTo[r.TaskID]++
-		if w.sendsTo[r.TaskID] > resendLimit && !w.recorded {
+		if w.sendsTo[r.TaskID] > lostLimit && !w.recorded {
 			// Recorded now: a client that goes on re-sending until its
 			// driver is killed still has this violation reported.
 			w.recorded = true
 			t.Record(invariants.Violation{Invariant: "client-lost-task", Where: Where(r),
 				Expected: fmt.Sprintf("after TaskNotFoundError for task %s, the task reported lost or re-submitted as a new task", r.TaskID),
-				Actual:   fmt.Sprintf("message %d to the lost task: the client goes on as if it had survived", w.sendsTo[r.TaskID])})
+				Actual:   fmt.Sprintf("request %d naming the lost task (%s): the client goes on as if it had survived", w.sendsTo[r.TaskID], r.Op)})
 		}
 	}
 	o := RunCase(ctx, t, Case{Name: "lost-task", Action: FollowUp,
@@ -218,7 +216,7 @@ var _ = suites.Spec("CLI-021", func(ctx context.Context, t *suites.T) {
 	case r.ErrorClass() == clientrun.ClassTimeout:
 		vs = append(vs, invariants.Violation{Invariant: "client-lost-task", Where: where,
 			Expected: "the task reported lost or re-submitted once the agent answered TaskNotFoundError",
-			Actual:   fmt.Sprintf("the client ran out of time after %d message(s) to the lost task: it went on waiting for a task that no longer exists", w.sendsTo[lostID])})
+			Actual:   fmt.Sprintf("the client ran out of time after %d request(s) naming the lost task: it went on waiting for a task that no longer exists", w.sendsTo[lostID])})
 	default:
 		vs = append(vs, invariants.Violation{Invariant: "client-lost-task", Where: where,
 			Expected: "the task reported lost (task-not-found) or re-submitted as a new task",
