@@ -151,7 +151,7 @@ func (d *Driver) track(taskID, contextID string, state a2a.TaskState) {
 	if taskID != "" {
 		d.res.TaskID = taskID
 	}
-	if contextID != "" {
+	if contextID != "" && !d.faults.has(faultLosesContextID) {
 		d.res.ContextID = contextID
 	}
 	if state != "" {
@@ -394,11 +394,15 @@ func (d *Driver) pollUntilSettled(ctx context.Context, taskID string) error {
 			return e
 		})
 		if err != nil {
+			if _, a2aErr := client.AsError(err); a2aErr && d.faults.has(faultErrorReadAsLastState) && classify(err) != clientrun.ClassTransport {
+				d.logf("GetTask failed (%v): keeping the task as last seen", err)
+				return nil
+			}
 			return err
 		}
 		d.taskEvent("poll", t)
 		d.merge("poll", t.ID, t.ContextID, t.Status.State)
-		if t.Status.State.Terminal() || t.Status.State.Interrupted() {
+		if t.Status.State.Terminal() || (t.Status.State.Interrupted() && !d.faults.has(faultInterruptedReadAsWorking)) {
 			return nil
 		}
 		select {
