@@ -209,8 +209,15 @@ func deadAddr() (string, error) {
 	return a, nil
 }
 
+// Tweak, when set, adjusts every stage agent's options first (tests: a slow
+// reference agent, fakes.Options.StepDelay).
+var Tweak func(*fakes.Options)
+
 func (s *Stage) newAgent(ctx context.Context, gen int) (*fakes.Agent, error) {
 	o := fakes.Options{Name: fmt.Sprintf("stage-g%d", gen), Generation: gen}
+	if Tweak != nil {
+		Tweak(&o)
+	}
 	if s.script.Options != nil {
 		s.script.Options(&o)
 	}
