@@ -116,6 +116,9 @@ type Request struct {
 	Tenant string
 	// TaskID is the task the request names, when it names one.
 	TaskID string
+	// PushURL and PushToken are the push config the request registers
+	// (SendMessage's configuration, or CreateTaskPushNotificationConfig).
+	PushURL, PushToken string
 	// Status is the HTTP status the stage answered (0 until answered).
 	Status int
 	// CardETag is the ETag of the card served (card requests; "" for 304).
@@ -476,6 +479,13 @@ func (s *Stage) classify(r *http.Request, body []byte) Request {
 			req.Interface, req.Binding = idx, ifs[idx].Binding
 		}
 	}
+	type pushConf struct {
+		URL   string `json:"url"`
+		Token string `json:"token"`
+	}
+	type conf struct {
+		Push *pushConf `json:"taskPushNotificationConfig"`
+	}
 	var generic struct {
 		Method string `json:"method"`
 		Params struct {
@@ -485,13 +495,27 @@ func (s *Stage) classify(r *http.Request, body []byte) Request {
 			Message struct {
 				TaskID string `json:"taskId"`
 			} `json:"message"`
+			Configuration conf `json:"configuration"`
+			pushConf
 		} `json:"params"`
 		Tenant  string `json:"tenant"`
 		Message struct {
 			TaskID string `json:"taskId"`
 		} `json:"message"`
+		Configuration conf `json:"configuration"`
+		pushConf
 	}
 	_ = json.Unmarshal(body, &generic)
+	switch {
+	case generic.Params.Configuration.Push != nil:
+		req.PushURL, req.PushToken = generic.Params.Configuration.Push.URL, generic.Params.Configuration.Push.Token
+	case generic.Configuration.Push != nil:
+		req.PushURL, req.PushToken = generic.Configuration.Push.URL, generic.Configuration.Push.Token
+	case generic.Params.URL != "":
+		req.PushURL, req.PushToken = generic.Params.URL, generic.Params.Token
+	case generic.URL != "":
+		req.PushURL, req.PushToken = generic.URL, generic.Token
+	}
 	switch req.Binding {
 	case a2a.BindingJSONRPC:
 		req.Op = generic.Method
