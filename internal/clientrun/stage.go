@@ -123,6 +123,9 @@ type Request struct {
 	Tenant string
 	// TaskID is the task the request names, when it names one.
 	TaskID string
+	// PushURL and PushToken are the push config the request registers
+	// (SendMessage's configuration, or CreateTaskPushNotificationConfig).
+	PushURL, PushToken string
 	// Status is the HTTP status the stage answered (0 until answered).
 	Status int
 	// CardETag is the ETag of the card served (card requests; "" for 304).
@@ -216,8 +219,15 @@ func deadAddr() (string, error) {
 	return a, nil
 }
 
+// Tweak, when set, adjusts every stage agent's options first (tests: a slow
+// reference agent, fakes.Options.StepDelay).
+var Tweak func(*fakes.Options)
+
 func (s *Stage) newAgent(ctx context.Context, gen int) (*fakes.Agent, error) {
 	o := fakes.Options{Name: fmt.Sprintf("stage-g%d", gen), Generation: gen}
+	if Tweak != nil {
+		Tweak(&o)
+	}
 	if s.script.Options != nil {
 		s.script.Options(&o)
 	}
@@ -476,6 +486,13 @@ func (s *Stage) classify(r *http.Request, body []byte) Request {
 			req.Interface, req.Binding = idx, ifs[idx].Binding
 		}
 	}
+	type pushConf struct {
+		URL   string `json:"url"`
+		Token string `json:"token"`
+	}
+	type conf struct {
+		Push *pushConf `json:"taskPushNotificationConfig"`
+	}
 	var generic struct {
 		Method string `json:"method"`
 		Params struct {
@@ -485,13 +502,27 @@ func (s *Stage) classify(r *http.Request, body []byte) Request {
 			Message struct {
 				TaskID string `json:"taskId"`
 			} `json:"message"`
+			Configuration conf `json:"configuration"`
+			pushConf
 		} `json:"params"`
 		Tenant  string `json:"tenant"`
 		Message struct {
 			TaskID string `json:"taskId"`
 		} `json:"message"`
+		Configuration conf `json:"configuration"`
+		pushConf
 	}
 	_ = json.Unmarshal(body, &generic)
+	switch {
+	case generic.Params.Configuration.Push != nil:
+		req.PushURL, req.PushToken = generic.Params.Configuration.Push.URL, generic.Params.Configuration.Push.Token
+	case generic.Configuration.Push != nil:
+		req.PushURL, req.PushToken = generic.Configuration.Push.URL, generic.Configuration.Push.Token
+	case generic.Params.URL != "":
+		req.PushURL, req.PushToken = generic.Params.URL, generic.Params.Token
+	case generic.URL != "":
+		req.PushURL, req.PushToken = generic.URL, generic.Token
+	}
 	switch req.Binding {
 	case a2a.BindingJSONRPC:
 		req.Op = generic.Method

@@ -96,6 +96,9 @@ func RunClient(ctx context.Context, cc ClientConfig, stdout io.Writer) (*Outcome
 	if len(selected) == 0 {
 		return &Outcome{Exit: ExitUsage}, fmt.Errorf("nothing to run: no client spec is selected; an empty run is not a green run")
 	}
+	if EmbeddedTweak != nil {
+		clientrun.Tweak = EmbeddedTweak
+	}
 	start := time.Now()
 	fmt.Fprintf(stdout, "a2a-conform %s · client mode · seed %d (rerun with --seed %d)\n", HarnessVersion, cfg.Seed, cfg.Seed)
 	fmt.Fprintf(stdout, "client driver: %s\n", cc.ClientCmd)
@@ -111,7 +114,7 @@ func RunClient(ctx context.Context, cc ClientConfig, stdout io.Writer) (*Outcome
 		ProtocolVersion: "1.0",
 		Implementation:  reports.Implementation{Name: cc.ClientCmd, Role: "client"},
 		Run: reports.Run{Start: start.UTC(), Seed: cfg.Seed, Suites: cfg.Suites, Focus: cfg.Focus,
-			Mode: "client", Topology: "scripted"},
+			Mode: "client", Topology: "embedded"},
 	}
 	if cc.ImplementationName != "" {
 		report.Implementation.Name = cc.ImplementationName

@@ -101,6 +101,13 @@ type Case struct {
 	Agent  Agent
 	// Timeout overrides the run's budget for this case.
 	Timeout time.Duration
+	// HangIsEvidence returns the outcome of a driver that ran out of time
+	// (killed, no result line) instead of ending the spec could-not-run, for
+	// a spec whose question is whether the client ever reports (e.g. a lost
+	// task it keeps polling): the spec then judges o.Driver.TimedOut with
+	// o.Requests, and must itself keep a slow-but-progressing client from
+	// failing ("late is not lost"). o.Result is an empty Result then.
+	HangIsEvidence bool
 }
 
 // Outcome is what one case produced.
@@ -240,6 +247,12 @@ func RunCase(ctx context.Context, t *suites.T, c Case) *Outcome {
 		stats.connected++
 	}
 	cfgMu.Unlock()
+	if c.HangIsEvidence && run.TimedOut && run.StartErr == nil && len(o.Requests) > 0 {
+		if o.Result == nil {
+			o.Result = &Result{}
+		}
+		return o
+	}
 	if !run.OK() {
 		t.CouldNotRun("case %s: %s.", caseName, run.Cause())
 	}
