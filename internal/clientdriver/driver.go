@@ -254,6 +254,19 @@ func (d *Driver) resolve(ctx context.Context) error {
 	if err != nil {
 		return &parseError{msg: err.Error()}
 	}
+	if len(card.Signatures) > 0 && !d.faults.has(faultSkipsSignatureCheck) {
+		if err := d.verifyCard(ctx, body, card); err != nil {
+			var bad *errBadSignature
+			switch {
+			case !errors.As(err, &bad):
+				d.warn("the card's signature could not be checked: %v", err)
+			case d.faults.has(faultTrustsBadSignature):
+				d.warn("%v; the card is used all the same", err)
+			default:
+				return &client.Error{Class: client.Protocol, Op: "card", Message: err.Error()}
+			}
+		}
+	}
 	if d.faults.has(faultRejectsUnknownFields) && len(card.Extra) > 0 {
 		return &parseError{msg: "card has unknown members " + strings.Join(card.Extra.Keys(), ", ")}
 	}
