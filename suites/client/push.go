@@ -17,11 +17,6 @@ import (
 // The client as a webhook receiver: pushes the harness forges, and the
 // tokens the client registers.
 
-// forgeAfter bounds the wait for the client's task to be WORKING before the
-// harness forges its pushes: by then the client has had the send's answer
-// (one step of pushBehaviour) and knows its task.
-const forgeAfter = 5 * time.Second
-
 // forged is one push the harness posted to the client's receiver.
 type forged struct {
 	what   string
@@ -42,15 +37,28 @@ func statusPush(taskID, contextID string, st a2a.TaskState) []byte {
 // and its task is WORKING, posts the pushes build makes to the config's URL
 // (on its own goroutine, so the client's answer is not held back); wait
 // blocks until they were posted.
-func forgeOnWorking(ctx context.Context, build func(cfg a2a.TaskPushNotificationConfig) []forged) (hook func(*Stage, HookEvent), wait func() []forged) {
+//
+// The wait for the quiet moment is bounded by two steps of pushBehaviour as
+// the stage's agent takes them (agent, from the script's Options): by then
+// the client has had the send's answer and knows its task.
+func forgeOnWorking(ctx context.Context, agent *Agent, build func(cfg a2a.TaskPushNotificationConfig) []forged) (hook func(*Stage, HookEvent), wait func() []forged) {
 	var (
-		wg  sync.WaitGroup
-		mu  sync.Mutex
-		out []forged
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		out   []forged
+		bound = 2 * pushBehaviour.Delay()
 	)
+	agent.Options = func(o *fakes.Options) {
+		mu.Lock()
+		bound = 2 * stepOf(o, pushBehaviour)
+		mu.Unlock()
+	}
 	hook = onRegistered(ctx, func(s *Stage, cfg a2a.TaskPushNotificationConfig) {
 		wg.Add(1)
 		agent := s.Agent()
+		mu.Lock()
+		forgeAfter := bound
+		mu.Unlock()
 		go func() {
 			defer wg.Done()
 			// A quiet moment: the task is WORKING and the agent has
@@ -150,12 +158,14 @@ func (f forged) label() string {
 var _ = suites.Spec("CLI-024", func(ctx context.Context, t *suites.T) {
 	wrong := "a2a-conform-forged-" + randomHex(8)
 	var taskID string
-	hook, wait := forgeOnWorking(ctx, func(cfg a2a.TaskPushNotificationConfig) []forged {
+	agent := Agent{Behaviour: pushBehaviour}
+	hook, wait := forgeOnWorking(ctx, &agent, func(cfg a2a.TaskPushNotificationConfig) []forged {
 		taskID = cfg.TaskID
 		return []forged{{what: "", taskID: cfg.TaskID, state: a2a.TaskStateFailed},
 			{what: wrong, taskID: cfg.TaskID, state: a2a.TaskStateFailed}}
 	})
-	o := RunCase(ctx, t, Case{Name: "forged-push", Action: Push, Agent: Agent{Behaviour: pushBehaviour, Hook: hook}})
+	agent.Hook = hook
+	o := RunCase(ctx, t, Case{Name: "forged-push", Action: Push, Agent: agent})
 	fs := wait()
 	if len(fs) == 0 {
 		t.Indeterminate("the client registered no push config, so no push could be forged (driver result: %s).", o.Driver.ResultLine)
@@ -189,11 +199,13 @@ var _ = suites.Spec("CLI-024", func(ctx context.Context, t *suites.T) {
 var _ = suites.Spec("CLI-025", func(ctx context.Context, t *suites.T) {
 	other := "a2a-conform-not-yours-" + randomHex(6)
 	var taskID string
-	hook, wait := forgeOnWorking(ctx, func(cfg a2a.TaskPushNotificationConfig) []forged {
+	agent := Agent{Behaviour: pushBehaviour}
+	hook, wait := forgeOnWorking(ctx, &agent, func(cfg a2a.TaskPushNotificationConfig) []forged {
 		taskID = cfg.TaskID
 		return []forged{{what: configToken(cfg), taskID: other, state: a2a.TaskStateFailed}}
 	})
-	o := RunCase(ctx, t, Case{Name: "push-for-another-task", Action: Push, Agent: Agent{Behaviour: pushBehaviour, Hook: hook}})
+	agent.Hook = hook
+	o := RunCase(ctx, t, Case{Name: "push-for-another-task", Action: Push, Agent: agent})
 	fs := wait()
 	if len(fs) == 0 {
 		t.Indeterminate("the client registered no push config, so no push could be sent (driver result: %s).", o.Driver.ResultLine)

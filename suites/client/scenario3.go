@@ -22,11 +22,12 @@ import (
 // out in spite of the cancel (fault cancel-then-complete).
 var cancelBehaviour = directive.Directive{Version: 1, Outcome: directive.OutcomeCompleted, DelayMs: 300}
 
-// pollHold bounds how long the stage holds a GetTask that follows the
-// acknowledged cancel until the agent has moved the task on: three steps
-// of cancelBehaviour and a margin. A client that polls before the agent
-// completes the task is thereby shown the later state too.
-const pollHold = 3 * time.Second
+// stepOf is how long one step of d takes on the stage's agent: the
+// directive's delay, or the agent's own least step time when that is
+// longer (a slow agent, fakes.Options.StepDelay).
+func stepOf(o *fakes.Options, d directive.Directive) time.Duration {
+	return max(d.Delay(), o.StepDelay)
+}
 
 // CLI-023: no later terminal state is merged after an acknowledged cancel (scenario 3 invariant).
 var _ = suites.Spec("CLI-023", func(ctx context.Context, t *suites.T) {
@@ -34,6 +35,12 @@ var _ = suites.Spec("CLI-023", func(ctx context.Context, t *suites.T) {
 	var (
 		mu       sync.Mutex
 		canceled = map[string]bool{}
+		// hold bounds how long the stage holds a GetTask that follows the
+		// acknowledged cancel until the agent has moved the task on: the
+		// script's three steps and one more, as this agent takes them. A
+		// client that polls before the agent completes the task is thereby
+		// shown the later state too.
+		hold = 4 * cancelBehaviour.Delay()
 	)
 	hook := func(s *Stage, e HookEvent) {
 		r := e.Request
@@ -46,16 +53,24 @@ var _ = suites.Spec("CLI-023", func(ctx context.Context, t *suites.T) {
 			mu.Lock()
 			c := canceled[r.TaskID]
 			mu.Unlock()
+			mu.Lock()
+			h := hold
+			mu.Unlock()
 			if c {
-				awaitMovedOn(ctx, s.Agent(), r.TaskID, pollHold)
+				awaitMovedOn(ctx, s.Agent(), r.TaskID, h)
 			}
 		}
 	}
 	o := RunCase(ctx, t, Case{Name: "cancel-then-complete", Action: Cancel, Agent: Agent{
 		Faults:    []string{"cancel-then-complete", "stream-no-close"},
 		Behaviour: cancelBehaviour,
-		Front:     Watch(&served, a2a.TaskStateCompleted),
-		Hook:      hook,
+		Options: func(o *fakes.Options) {
+			mu.Lock()
+			hold = 4 * stepOf(o, cancelBehaviour)
+			mu.Unlock()
+		},
+		Front: Watch(&served, a2a.TaskStateCompleted),
+		Hook:  hook,
 	}})
 	states := served.States()
 	var ack *ServedState
