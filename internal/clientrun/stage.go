@@ -71,6 +71,12 @@ type Script struct {
 	// Options adjusts the reference agent's options (applied to every
 	// instance the stage starts, before Faults and the prompt map are set).
 	Options func(*fakes.Options)
+	// Answer, when set and returning non-nil for a request, is sent in place
+	// of the reference agent's answer (the unknown-field and cut-stream
+	// rewrites still apply): a hand-made payload such as the ACTS
+	// CLIENT-PARSE-* ones, for the operation and point of the flow the case
+	// needs.
+	Answer func(s *Stage, r Request) *Answer
 	// Hook is called before each request is served (After false) and after
 	// it was answered (After true): rotate the card, switch to a stale copy,
 	// lose the tasks, at the point of the flow the case needs.
@@ -88,6 +94,19 @@ type Script struct {
 	// cases) or ending a stream after a given state. It sees the request
 	// with the stage's interface prefix removed, as the agent does.
 	Front func(agent http.Handler) http.Handler
+}
+
+// Answer is a hand-made answer (Script.Answer). With Events it is an SSE
+// stream (Content-Type text/event-stream, one data: line per event, each
+// flushed); otherwise Body is sent as is (Content-Type default
+// application/json).
+type Answer struct {
+	Status int
+	Header http.Header
+	Body   []byte
+	Events [][]byte
+	// EventGap is waited between events (0: none).
+	EventGap time.Duration
 }
 
 // DefaultBehaviour is the task the case text triggers when Script.Behaviour
@@ -129,6 +148,9 @@ type Request struct {
 	Tenant string
 	// TaskID is the task the request names, when it names one.
 	TaskID string
+	// RPCID is a JSON-RPC request's id, for a hand-made answer (Answer) to
+	// echo; nil on other bindings.
+	RPCID json.RawMessage
 	// PushURL and PushToken are the push config the request registers
 	// (SendMessage's configuration, or CreateTaskPushNotificationConfig).
 	PushURL, PushToken string
@@ -438,6 +460,12 @@ func (s *Stage) serve(w http.ResponseWriter, r *http.Request) {
 				panic(v)
 			}
 		}()
+		if s.script.Answer != nil {
+			if a := s.script.Answer(s, req); a != nil {
+				writeAnswer(r.Context(), cw, a)
+				return
+			}
+		}
 		switch {
 		case req.Card:
 			etag = s.serveCard(cw, r)
@@ -506,7 +534,8 @@ func (s *Stage) classify(r *http.Request, body []byte) Request {
 		Push *pushConf `json:"taskPushNotificationConfig"`
 	}
 	var generic struct {
-		Method string `json:"method"`
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
 		Params struct {
 			Tenant  string `json:"tenant"`
 			ID      string `json:"id"`
@@ -537,7 +566,7 @@ func (s *Stage) classify(r *http.Request, body []byte) Request {
 	}
 	switch req.Binding {
 	case a2a.BindingJSONRPC:
-		req.Op = generic.Method
+		req.Op, req.RPCID = generic.Method, generic.ID
 		req.Tenant = generic.Params.Tenant
 		req.TaskID = firstNonEmpty(generic.Params.ID, generic.Params.TaskID, generic.Params.Message.TaskID)
 	case a2a.BindingHTTPJSON:
@@ -915,4 +944,44 @@ func (c *captureWriter) finish() {
 		body = body[:1<<16]
 	}
 	c.body.Write(body)
+}
+
+// writeAnswer sends a hand-made answer.
+func writeAnswer(ctx context.Context, w http.ResponseWriter, a *Answer) {
+	for k, vs := range a.Header {
+		for _, v := range vs {
+			w.Header().Add(k, v)
+		}
+	}
+	status := a.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	if len(a.Events) == 0 {
+		if w.Header().Get("Content-Type") == "" {
+			w.Header().Set("Content-Type", "application/json")
+		}
+		w.WriteHeader(status)
+		_, _ = w.Write(a.Body)
+		return
+	}
+	if w.Header().Get("Content-Type") == "" {
+		w.Header().Set("Content-Type", "text/event-stream")
+	}
+	w.WriteHeader(status)
+	for i, e := range a.Events {
+		if i > 0 && a.EventGap > 0 {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(a.EventGap):
+			}
+		}
+		if _, err := w.Write(append(append([]byte("data: "), e...), '\n', '\n')); err != nil {
+			return
+		}
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+	}
 }
