@@ -16,7 +16,23 @@ func actionStream(ctx context.Context, d *Driver) error {
 	if err != nil || s == nil {
 		return err
 	}
-	return d.consume(ctx, s, "stream", nil)
+	return d.settleAfterStream(ctx, d.consume(ctx, s, "stream", nil))
+}
+
+// settleAfterStream handles a stream that ended before the task settled (cut
+// mid-task, or closed early): the client does not take the last state it
+// saw for the outcome, but polls GetTask until the task settles, and warns.
+func (d *Driver) settleAfterStream(ctx context.Context, streamErr error) error {
+	id, st := d.taskID(), d.state()
+	if id == "" || st.Terminal() || st.Interrupted() {
+		return streamErr
+	}
+	why := "the stream ended before the task settled"
+	if streamErr != nil {
+		why = "the stream failed before the task settled (" + streamErr.Error() + ")"
+	}
+	d.warn("%s; polling GetTask", why)
+	return d.pollUntilSettled(ctx, id)
 }
 
 // openStream sends a streaming message. Under error-as-empty-stream, a plain

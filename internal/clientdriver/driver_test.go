@@ -212,3 +212,14 @@ func TestForgedPush(t *testing.T) {
 		t.Errorf("accepts-forged-push did not merge the forged push: %+v", bad.res)
 	}
 }
+
+// A stream cut mid-task is not taken for the outcome: the client polls
+// until the task settles, and warns.
+func TestCutStreamIsSettledByPolling(t *testing.T) {
+	t.Parallel()
+	r := drive(t, clientrun.Script{CutStreamAfter: 2, Behaviour: directive.Directive{Version: 1, DelayMs: 300}}, clientrun.ActionStream)
+	r.must(t, "TASK_STATE_COMPLETED", "")
+	if len(r.res.EventsVia("poll")) == 0 || len(r.res.Warnings) == 0 {
+		t.Errorf("want polls after the cut and a warning: %+v", r.res)
+	}
+}
