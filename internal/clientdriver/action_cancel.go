@@ -22,7 +22,7 @@ func actionCancel(ctx context.Context, d *Driver) error {
 	var cancelErr error
 	err = d.consume(ctx, s, "stream", func(taskID string) {
 		var t *a2a.Task
-		cancelErr = d.call(ctx, func(c *client.Client) error {
+		cancelErr = d.transition(ctx, func(c *client.Client) error {
 			var e error
 			t, e = c.CancelTask(ctx, &a2a.CancelTaskRequest{ID: taskID})
 			return e

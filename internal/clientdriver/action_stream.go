@@ -39,7 +39,7 @@ func (d *Driver) settleAfterStream(ctx context.Context, streamErr error) error {
 // error answer is taken for an empty stream (nil stream, nil error).
 func (d *Driver) openStream(ctx context.Context, m *a2a.Message) (*client.Stream, error) {
 	var s *client.Stream
-	err := d.call(ctx, func(c *client.Client) error {
+	err := d.transition(ctx, func(c *client.Client) error {
 		var e error
 		s, e = c.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: m})
 		return e
