@@ -23,6 +23,13 @@ const ScorecardKind = "Scorecard"
 // contain (an older harness, a --suite or --focus run). It is not a verdict.
 const NotRun = "not-run"
 
+// clientSuite and clientRole mark client specs and client reports, which a
+// scorecard keeps in a matrix of their own.
+const (
+	clientSuite = "client"
+	clientRole  = "client"
+)
+
 // htmlMaxExplain bounds the explain text shown per spec row.
 const htmlMaxExplain = 4 << 10
 
@@ -32,8 +39,9 @@ type Scorecard struct {
 	Kind       string            `json:"kind"`
 	Vendors    []ScorecardVendor `json:"vendors"`
 	Specs      []ScorecardSpec   `json:"specs"`
-	// Declared is how many specs every column is scored against (the
-	// declared spec set; DeclaredSpec).
+	// Declared is how many specs every agent column is scored against (the
+	// declared spec set; DeclaredSpec); client columns are scored against
+	// the client specs of the set.
 	Declared int `json:"declared"`
 	// Notes says what a reader must know about how the matrix was made:
 	// several reports of one implementation, mixed harness or protocol
@@ -168,9 +176,25 @@ func BuildScorecard(reports []*Report, declared ...DeclaredSpec) (*Scorecard, er
 			}
 		}
 		slices.SortFunc(declared, func(a, b DeclaredSpec) int { return compareSpecIDs(a.ID, b.ID) })
-		sc.Notes = append(sc.Notes, fmt.Sprintf("No spec set was declared: every report is scored against the %d specs any of them ran.", len(declared)))
+		sc.Notes = append(sc.Notes, fmt.Sprintf("No spec set was declared: every report is scored against the %d specs any report of its kind ran.", len(declared)))
 	}
-	sc.Declared = len(declared)
+	// An agent is scored against the agent specs, a client (implementation
+	// role "client") against the client specs: they never share a spec.
+	var agentSet, clientSet []DeclaredSpec
+	for _, d := range declared {
+		if d.Suite == clientSuite {
+			clientSet = append(clientSet, d)
+		} else {
+			agentSet = append(agentSet, d)
+		}
+	}
+	setFor := func(r *Report) []DeclaredSpec {
+		if r.Implementation.Role == clientRole {
+			return clientSet
+		}
+		return agentSet
+	}
+	sc.Declared = len(agentSet)
 
 	slugs := assignSlugs(sc.reports)
 	for i, r := range sc.reports {
@@ -182,10 +206,10 @@ func BuildScorecard(reports []*Report, declared ...DeclaredSpec) (*Scorecard, er
 			ProtocolVersion: r.ProtocolVersion,
 			Start:           r.Run.Start,
 			Unreachable:     r.Run.Unreachable,
-			Score:           ScoreAgainst(r, declared),
+			Score:           ScoreAgainst(r, setFor(r)),
 			ReportScore:     own,
 			Interrupted:     r.Run.Interrupted,
-			Partial:         PartialReasons(r, declared),
+			Partial:         PartialReasons(r, setFor(r)),
 			Digest:          r.Digest,
 			ReportHTML:      "vendors/" + slugs[i] + "/report.html",
 			ReportJSON:      "vendors/" + slugs[i] + "/report.json",

@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/clientdriver"
@@ -46,7 +43,7 @@ func clientCmd(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	cc.Focus = splitComma(focusF)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
 	out, err := runner.RunClient(ctx, cc, stdout)
 	if err != nil {

@@ -182,7 +182,11 @@ func verifyCmd(args []string, stdout, stderr io.Writer) int {
 	// this harness's own spec set when the report comes from this version.
 	var declared []reports.DeclaredSpec
 	if r.Harness.Version == runner.Version() {
-		declared = declaredSpecs()
+		for _, d := range declaredSpecs() {
+			if (d.Suite == suites.Client) == (r.Implementation.Role == "client") {
+				declared = append(declared, d)
+			}
+		}
 	}
 	for _, why := range reports.PartialReasons(r, declared) {
 		fmt.Fprintf(stdout, "  partial: %s\n", why)
@@ -190,14 +194,12 @@ func verifyCmd(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// declaredSpecs is the spec set this harness version scores agent reports
-// against: every registered agent spec, whatever a run selected.
+// declaredSpecs is the spec set this harness version scores reports
+// against, whatever a run selected: the agent specs for agents, the client
+// specs for clients (the scorecard splits them by role).
 func declaredSpecs() []reports.DeclaredSpec {
 	var out []reports.DeclaredSpec
 	for _, i := range suites.All() {
-		if i.Suite == "client" {
-			continue // client specs score client runs, in a matrix of their own
-		}
 		out = append(out, reports.DeclaredSpec{ID: i.ID, Title: i.Title, Suite: i.Suite, Level: string(i.Level), Sections: i.Sections})
 	}
 	return out

@@ -100,7 +100,7 @@ func RunClient(ctx context.Context, cc ClientConfig, stdout io.Writer) (*Outcome
 		clientrun.Tweak = EmbeddedTweak
 	}
 	start := time.Now()
-	fmt.Fprintf(stdout, "a2a-conform %s · client mode · seed %d (rerun with --seed %d)\n", HarnessVersion, cfg.Seed, cfg.Seed)
+	fmt.Fprintf(stdout, "a2a-conform %s · client mode · seed %d (rerun with --seed %d)\n", Version(), cfg.Seed, cfg.Seed)
 	fmt.Fprintf(stdout, "client driver: %s\n", cc.ClientCmd)
 
 	rec := recorder.New(recorder.WithStart(start), recorder.WithInstanceHeader("A2A-Conform-Instance"))
@@ -110,11 +110,11 @@ func RunClient(ctx context.Context, cc ClientConfig, stdout io.Writer) (*Outcome
 
 	report := &reports.Report{
 		APIVersion: reports.APIVersion, Kind: reports.Kind,
-		Harness:         reports.Harness{Name: "a2a-conform", Version: HarnessVersion},
+		Harness:         reports.Harness{Name: "a2a-conform", Version: Version()},
 		ProtocolVersion: "1.0",
 		Implementation:  reports.Implementation{Name: cc.ClientCmd, Role: "client"},
 		Run: reports.Run{Start: start.UTC(), Seed: cfg.Seed, Suites: cfg.Suites, Focus: cfg.Focus,
-			Mode: "client", Topology: "embedded"},
+			Mode: "client", Topology: "embedded", SpecRevision: SpecRevision},
 	}
 	if cc.ImplementationName != "" {
 		report.Implementation.Name = cc.ImplementationName
@@ -141,7 +141,16 @@ func RunClient(ctx context.Context, cc ClientConfig, stdout io.Writer) (*Outcome
 	RunSpecs(discardT{}, "a2a-conform client", suiteConfig, reporterConfig)
 	prog.end()
 
-	report.Results = withMissing(suites.Results(), selected)
+	in, interrupted := InterruptedBy(ctx)
+	missingVerdict, missing := reports.Indeterminate, "harness defect: the spec is registered but has no body in this build, so nothing was checked"
+	if interrupted {
+		report.Run.Interrupted = in.Name()
+		missingVerdict, missing = reports.CouldNotRun, "the run was interrupted ("+in.Name()+") before this case ran, so nothing was checked"
+		note := fmt.Sprintf("interrupted: %s stopped the run after %s; this report is partial", in.Name(), time.Since(start).Round(time.Second))
+		report.Run.Notes = append(report.Run.Notes, note)
+		fmt.Fprintf(stdout, "note: %s\n", note)
+	}
+	report.Results = withMissing(suites.Results(), selected, missingVerdict, missing)
 	cases, connected := client.Connected()
 	never := cases > 0 && connected == 0
 	if never {
@@ -155,6 +164,8 @@ func RunClient(ctx context.Context, cc ClientConfig, stdout io.Writer) (*Outcome
 		return out, err
 	}
 	switch {
+	case interrupted:
+		out.Exit = in.Exit()
 	case never:
 		out.Exit = ExitUnreachable
 	case report.Summary.Score.MustFailed > 0:

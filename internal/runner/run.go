@@ -194,7 +194,7 @@ func agentExits(prep *Prepared) []topology.Exit {
 func declaredAgentSpecs() int {
 	n := 0
 	for _, i := range suites.All() {
-		if i.Suite != "client" {
+		if i.Suite != suites.Client {
 			n++
 		}
 	}
