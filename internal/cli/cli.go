@@ -37,10 +37,17 @@ Usage:
                                      fault against its specs; writes docs/fault-matrix.md
   a2a-conform flakes [--runs K]      repeat the default run K times with other seeds; report
                                      specs whose verdict changed and each fault's detection rate
+  a2a-conform baseline REPORT.json [--out FILE] [--expires 90d]
+                                     a starting baseline of expected non-passes for run --expect
+  a2a-conform summary [--annotations] REPORT.json
+                                     Markdown summary for $GITHUB_STEP_SUMMARY or a merge-request
+                                     note; --annotations: GitHub ::error/::warning lines
   a2a-conform version
 
 Exit codes: 0 no MUST/invariant failed · 1 something failed · 2 usage or config error ·
-3 could not reach the target.
+3 could not reach the target. With run --expect FILE, 0/1 follow the baseline instead:
+1 on any non-pass it does not list, a listed spec that passed, changed or flipped, an
+expired entry or one naming no spec (docs/vendor-guide.md §4).
 
 Start here:
   a2a-conform run                                 # against the embedded reference agent
@@ -72,6 +79,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return matrixCmd(rest, stdout, stderr)
 	case "flakes":
 		return flakesCmd(rest, stdout, stderr)
+	case "baseline":
+		return baselineCmd(rest, stdout, stderr)
+	case "summary":
+		return summaryCmd(rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "a2a-conform %s (A2A protocol %s)\n", runner.Version(), "1.0")
 		return 0
@@ -259,6 +270,7 @@ func runFlagSet(stderr io.Writer, a *runArgs) *flag.FlagSet {
 	fs.IntVar(&c.Parallel, "parallel", 0, fmt.Sprintf("how many specs run at once (default %d; 1 runs them one after another, with the same verdicts); a spec that needs the agent to itself always runs alone", suites.DefaultParallel))
 	fs.DurationVar(&c.Patience, "patience", 0, "the least time to wait for a task to reach a state (default 10s); the harness waits longer when the agent has shown slower tasks, and spec timeouts grow in proportion")
 	fs.BoolVar(&c.NoDirective, "no-directive", false, "do not use the directive extension even if the card advertises it")
+	gateFlags(fs, c)
 	return fs
 }
 
@@ -301,6 +313,10 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		c.SecondHeaders = a.secondF
 	}
 
+	g, code := newGate(c, args, stderr)
+	if g == nil {
+		return code
+	}
 	ctx, stop := interruptible()
 	defer stop()
 	out, err := runner.Run(ctx, c, stdout)
@@ -310,6 +326,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	if out == nil {
 		return runner.ExitUsage
 	}
+	g.after(ctx, out, stdout, stderr)
 	if out.Report != nil {
 		s := out.Report.Summary
 		fmt.Fprintf(stdout, "\n%d of %d passed (%.1f%%); %s\n", s.Score.Passed, s.Score.Denominator, s.Score.Percent, verdictCounts(s))
