@@ -29,7 +29,14 @@ const ACTSVersion = "1.0"
 // requirement (tests/acts/*.acts.yaml at the same commit). A spec without
 // an entry keeps its own ID, which no ACTS test uses (ours have no
 // three-part CATEGORY-AREA-NNN form).
-var actsIDs = map[string]string{}
+var actsIDs = map[string]string{
+	"DISC-001": "CARD-DISC-001",   // the card is served at the well-known URL
+	"DISC-002": "CARD-SCHEMA-001", // the card validates against the AgentCard schema
+	"LIFE-008": "CORE-ERR-004",    // SendMessage to a terminal task: UnsupportedOperationError
+	"LIFE-013": "CORE-ERR-003",    // CancelTask on a terminal task: TaskNotCancelableError
+	"LIFE-021": "CORE-LIST-002",   // ListTasks omits artifacts unless includeArtifacts
+	"LIFE-028": "CORE-SEND-004",   // an unsupported content type: ContentTypeNotSupportedError
+}
 
 type actsReport struct {
 	ACTSVersion string            `json:"acts_version"`

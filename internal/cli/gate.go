@@ -343,7 +343,7 @@ Flags:
 		fmt.Fprintln(stderr, "Usage: a2a-conform summary [--annotations] REPORT.json")
 		return runner.ExitUsage
 	}
-	r, err := reports.ReadJSON(pos[0])
+	r, problems, err := reports.VerifyFile(pos[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "summary: %v\n", err)
 		return runner.ExitUsage
@@ -352,6 +352,10 @@ Flags:
 		fmt.Fprint(stdout, reports.Annotations(r))
 		return 0
 	}
-	fmt.Fprint(stdout, reports.Markdown(r, reports.MarkdownOptions{}))
+	var o reports.MarkdownOptions
+	for _, p := range problems {
+		o.Problems = append(o.Problems, p.String())
+	}
+	fmt.Fprint(stdout, reports.Markdown(r, o))
 	return 0
 }
