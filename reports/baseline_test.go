@@ -160,3 +160,31 @@ func TestNewBaselineFileIsRefusedUntilFilled(t *testing.T) {
 		t.Errorf("title not kept in the reason: %q", b.Expected[0].Reason)
 	}
 }
+
+// The HTML page carries the baseline's rows and each spec's re-runs, and its
+// gate line follows the baseline rather than "any MUST fail".
+func TestHTMLShowsBaselineAndAttempts(t *testing.T) {
+	r := &Report{Results: []Result{
+		{ID: "LIFE-014", Verdict: Fail, Level: "MUST", Title: "t", Reason: "r", Attempts: []Attempt{{Verdict: Pass}}},
+	}}
+	r.Summary = SummarizeReport(r)
+	r.Baseline = &Baseline{File: "vendor-baseline.yaml", Digest: "sha256:ab", Failed: 1, Entries: []BaselineOutcome{
+		{ID: "LIFE-014", Expected: "fail", Got: Fail, Outcome: OutcomeFlaky, Why: "its verdict changed <between> attempts"},
+	}}
+	b, err := renderHTML(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	for _, want := range []string{
+		"Baseline vendor-baseline.yaml: 1 row fails the build (exit 1)", `<section id="baseline">`,
+		"its verdict changed &lt;between&gt; attempts", "flaky: fail, then pass",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "failed: the run fails (exit 1)") {
+		t.Error("with a baseline, the MUST rule does not decide the exit code")
+	}
+}

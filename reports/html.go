@@ -156,6 +156,8 @@ type specRow struct {
 	Exchanges               []exchangeView
 	ExchangesCut            int
 	ExchangeSummary         string
+	// Attempts says how the re-runs of run --retry-unexpected came out.
+	Attempts string
 }
 
 type exchangeView struct {
@@ -402,6 +404,9 @@ func buildSpecRow(res Result, budget *int) specRow {
 	}
 	row.HasDetail = true
 	row.Reason = capText(res.Reason, htmlMaxReason)
+	if len(res.Attempts) > 0 {
+		row.Attempts = attemptsText(res)
+	}
 	for i, u := range res.Unchecked {
 		if i == htmlMaxViolations {
 			break
