@@ -193,7 +193,8 @@ func childArgs(args []string) []string {
 	return out
 }
 
-// printBaseline prints one line per baseline row, failures first.
+// printBaseline prints one line per baseline row, those failing the build
+// first and in capitals.
 func printBaseline(w io.Writer, b *reports.Baseline) {
 	fmt.Fprintf(w, "\nbaseline %s (%s): %d row(s), %d failing the build\n", b.File, b.Digest[:min(len(b.Digest), 19)], len(b.Entries), b.Failed)
 	for _, pass := range []bool{true, false} {
@@ -205,7 +206,11 @@ func printBaseline(w io.Writer, b *reports.Baseline) {
 			if got == "" {
 				got = "-"
 			}
-			line := fmt.Sprintf("  %-10s %-9s got %-14s", strings.ToUpper(e.Outcome), e.ID, got)
+			label := e.Outcome // failing outcomes shout, the rest do not
+			if pass {
+				label = strings.ToUpper(label)
+			}
+			line := fmt.Sprintf("  %-10s %-9s got %-14s", label, e.ID, got)
 			if e.Expected != "" {
 				line += " listed " + e.Expected
 			}
@@ -213,9 +218,6 @@ func printBaseline(w io.Writer, b *reports.Baseline) {
 				line += ": " + e.Why
 			} else if e.Reason != "" {
 				line += " (" + suites.Cut(oneLine(e.Reason), 120) + ")"
-			}
-			if !pass {
-				line = "  " + strings.ToLower(strings.TrimLeft(line, " "))
 			}
 			fmt.Fprintln(w, line)
 		}
