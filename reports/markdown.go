@@ -38,7 +38,7 @@ func mdCell(s string, n int) string {
 	return strings.NewReplacer("|", "&#124;", "`", "&#96;", "[", "&#91;", "]", "&#93;").Replace(s)
 }
 
-func verdictRank(v Verdict) int {
+func mdRank(v Verdict) int {
 	for i, x := range mdOrder {
 		if x == v {
 			return i
@@ -56,7 +56,7 @@ func nonPass(r *Report) []Result {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
-		a, b := verdictRank(out[i].Verdict), verdictRank(out[j].Verdict)
+		a, b := mdRank(out[i].Verdict), mdRank(out[j].Verdict)
 		if a != b {
 			return a < b
 		}

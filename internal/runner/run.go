@@ -41,6 +41,7 @@ type Outcome struct {
 // report.json, junit.xml and report.html into cfg.Out. It may be called once
 // per process (Ginkgo's RunSpecs can run only once).
 func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
+	given := cfg.Args() // as the user gave it, before Validate fills defaults
 	if err := cfg.Validate(); err != nil {
 		return &Outcome{Exit: ExitUsage}, err
 	}
@@ -68,6 +69,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 
 	selected := Selected(cfg)
 	report := newReport(cfg, prep, start)
+	report.Run.Args = given
 	for _, n := range prep.Notes {
 		n = redact(n, secretValues(cfg))
 		report.Run.Notes = append(report.Run.Notes, n)
@@ -320,6 +322,7 @@ func newReport(cfg Config, prep *Prepared, start time.Time) *reports.Report {
 			Start: start.UTC(), Seed: cfg.Seed, Suites: cfg.Suites,
 			LabelFilter: cfg.LabelFilter, Focus: cfg.Focus, Faults: cfg.Faults,
 			Topology: prep.Driver, Target: prep.Env.BaseURL, DeclaredSpecs: declaredAgentSpecs(),
+			HasHeaders: len(cfg.Headers) > 0 || len(cfg.SecondHeaders) > 0 || os.Getenv(HeaderEnv) != "" || os.Getenv(SecondHeaderEnv) != "",
 		},
 	}
 	if prep.Env.CardRaw != nil {
