@@ -2,14 +2,17 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/a2a-conform/a2a-conform/internal/runner"
 	"github.com/a2a-conform/a2a-conform/reports"
 )
 
@@ -178,5 +181,70 @@ func TestSummaryCommandMatchesTheRun(t *testing.T) {
 	var so, se bytes.Buffer
 	if code := Main([]string{"summary"}, &so, &se); code != 2 {
 		t.Errorf("summary without a report exits %d", code)
+	}
+}
+
+// A spec whose verdict flips on a re-run is flaky: it keeps its first
+// verdict, the attempts stop at the flip, and with a baseline it fails the
+// build unless its entry says flaky. The child run here is a script that
+// always passes the spec, standing in for a spec that flakes.
+func TestFlakyIsNeverGreen(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "passes.sh")
+	os.WriteFile(script, []byte(`#!/bin/sh
+while [ $# -gt 0 ]; do case "$1" in --out) out="$2"; shift;; esac; shift; done
+mkdir -p "$out" && printf '{"results":[{"id":"DISC-017","verdict":"pass"}]}' > "$out/report.json"
+`), 0o755)
+	saved := executable
+	executable = func() (string, error) { return script, nil }
+	defer func() { executable = saved }()
+
+	for _, tc := range []struct {
+		listed string
+		exit   int
+		row    string
+	}{
+		{"", 1, reports.OutcomeFlaky}, // unlisted: retried, flips
+		{"flaky", 0, reports.OutcomeExpected},
+	} {
+		out := filepath.Join(dir, "listed-"+tc.listed)
+		raw := []byte("expected:\n  - {id: DISC-003, verdict: warn, reason: the CDN}\n")
+		if tc.listed != "" {
+			raw = []byte("expected:\n  - {id: DISC-017, verdict: " + tc.listed + ", reason: ACME-9}\n")
+		}
+		b, err := reports.ParseBaseline(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := &gate{cfg: runner.Config{RetryUnexpected: 3, Expect: "b.yaml", Out: out}, args: []string{"--suite", "discovery"},
+			base: b, baseRaw: raw, now: time.Now}
+		r := &reports.Report{Run: reports.Run{Seed: 5}, Results: []reports.Result{{ID: "DISC-017", Level: "MUST", Verdict: reports.Fail, Reason: "bad signature"}}}
+		o := &runner.Outcome{Report: r, Exit: runner.ExitFailed}
+		var so, se bytes.Buffer
+		g.after(context.Background(), o, &so, &se)
+		res := r.Results[0]
+		if tc.listed == "flaky" {
+			if len(res.Attempts) != 0 {
+				t.Errorf("an entry listed flaky is expected, not retried: %+v", res.Attempts)
+			}
+		} else if res.Verdict != reports.Fail || len(res.Attempts) != 1 || !res.Flipped() || !strings.Contains(so.String(), "DISC-017 is FLAKY") {
+			t.Errorf("listed %s: verdict %s attempts %+v\n%s%s", tc.listed, res.Verdict, res.Attempts, so.String(), se.String())
+		}
+		var row reports.BaselineOutcome
+		for _, e := range r.Baseline.Entries {
+			if e.ID == "DISC-017" {
+				row = e
+			}
+		}
+		if o.Exit != tc.exit || row.Outcome != tc.row {
+			t.Errorf("listed %q: exit %d row %+v, want exit %d outcome %s", tc.listed, o.Exit, row, tc.exit, tc.row)
+		}
+		written, err := reports.ReadJSON(filepath.Join(out, "report.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if written.Summary.Score.Passed != 0 || written.Results[0].Verdict != reports.Fail || !written.Results[0].Flipped() && tc.listed == "" {
+			t.Error("a flaky spec never counts as passed")
+		}
 	}
 }
