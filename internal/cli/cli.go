@@ -219,7 +219,9 @@ func editDistance(a, b string) int {
 
 const runHelp = `Usage: a2a-conform run [flags]
 
-Runs the selected specs and writes DIR/report.json, DIR/junit.xml and DIR/report.html.
+Runs the selected specs and writes DIR/report.json, DIR/junit.xml, DIR/report.html,
+DIR/summary.md (Markdown) and one DIR/acts-report-{sdk}-{transport}-{timestamp}.json per
+transport (the ACTS draft's §13 format).
 Without --target the harness starts its embedded reference agent and runs against it
 (--fault then switches on registered faults, to see specs fail). Flags win over --config.
 Auth headers may also come from $` + runner.HeaderEnv + ` (one 'Name: value' per line),

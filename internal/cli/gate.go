@@ -27,7 +27,7 @@ import (
 const maxRetries = 5
 
 func gateFlags(fs *flag.FlagSet, c *runner.Config) {
-	fs.StringVar(&c.Expect, "expect", "", "baseline `FILE` (YAML or JSON) of expected non-passes, each with its verdict, a required reason and an optional expiry date (a2a-conform baseline REPORT.json writes a first one). With it the exit code is 1 on any non-pass it does not list, on a listed spec that passed (remove it), whose verdict changed or that flipped between attempts, on an entry past its date and on an entry naming no spec, and 0 otherwise, even for listed MUST fails; docs/vendor-guide.md §4")
+	fs.StringVar(&c.Expect, "expect", "", "baseline `FILE` (YAML or JSON) of expected non-passes, each with its verdict, a required reason and an optional expiry date (a2a-conform baseline REPORT.json writes a first one). With it the exit code is 1 on any non-pass it does not list (not-applicable aside), on a listed spec that passed (remove it), whose verdict changed or that flipped between attempts, on an entry past its date and on an entry naming no spec, and 0 otherwise, even for listed MUST fails; docs/vendor-guide.md §4")
 	fs.IntVar(&c.RetryUnexpected, "retry-unexpected", 0, fmt.Sprintf("after the run, re-run each fail, warn or indeterminate that --expect does not list (every one without --expect) alone, with the same seed and config, up to `N` times (at most %d) in child processes; every attempt is in the report, and a spec whose verdict changes is flaky: it keeps its first verdict and, with --expect, fails the build unless listed as flaky", maxRetries))
 }
 
