@@ -78,7 +78,11 @@ func (g *gate) after(ctx context.Context, out *runner.Outcome, stdout, stderr io
 	if g.cfg.RetryUnexpected > 0 && r.Run.Interrupted == "" && out.Exit <= runner.ExitFailed && ctx.Err() == nil {
 		changed = g.retry(ctx, r, dir, stdout) || changed
 	}
-	if g.base != nil {
+	if g.base != nil && (r.Run.Interrupted != "" || r.Run.Unreachable) {
+		// Nothing was judged: the specs the run never reached would all be
+		// "unexpected" could-not-runs. The exit code (130/143, 3) says why.
+		fmt.Fprintf(stdout, "\nbaseline %s not judged: the run was interrupted or could not reach its target\n", g.cfg.Expect)
+	} else if g.base != nil {
 		known := func(id string) bool { _, ok := suites.Lookup(id); return ok }
 		r.Baseline = reports.EvaluateBaseline(g.cfg.Expect, g.baseRaw, g.base, r.Results, known, g.now())
 		changed = true

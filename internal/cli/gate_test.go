@@ -248,3 +248,21 @@ mkdir -p "$out" && printf '{"results":[{"id":"DISC-017","verdict":"pass"}]}' > "
 		}
 	}
 }
+
+// An interrupted or unreachable run is neither retried nor judged against
+// the baseline (every spec it never reached would be "unexpected"), and it
+// keeps its own exit code.
+func TestInterruptedRunIsNotJudged(t *testing.T) {
+	raw := []byte("expected:\n  - {id: DISC-017, verdict: fail, reason: ACME-9}\n")
+	b, _ := reports.ParseBaseline(raw)
+	for _, run := range []reports.Run{{Interrupted: "SIGINT"}, {Unreachable: true}} {
+		g := &gate{cfg: runner.Config{RetryUnexpected: 2, Expect: "b.yaml", Out: t.TempDir()}, base: b, baseRaw: raw, now: time.Now}
+		r := &reports.Report{Run: run, Results: []reports.Result{{ID: "DISC-001", Verdict: reports.CouldNotRun}, {ID: "DISC-017", Verdict: reports.Fail}}}
+		o := &runner.Outcome{Report: r, Exit: 130}
+		var so, se bytes.Buffer
+		g.after(context.Background(), o, &so, &se)
+		if o.Exit != 130 || r.Baseline != nil || len(r.Results[1].Attempts) != 0 || !strings.Contains(so.String(), "not judged") {
+			t.Errorf("%+v: exit %d baseline %+v attempts %v\n%s", run, o.Exit, r.Baseline, r.Results[1].Attempts, so.String())
+		}
+	}
+}
