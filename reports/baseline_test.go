@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -186,5 +187,12 @@ func TestHTMLShowsBaselineAndAttempts(t *testing.T) {
 	}
 	if strings.Contains(page, "failed: the run fails (exit 1)") {
 		t.Error("with a baseline, the MUST rule does not decide the exit code")
+	}
+	path := t.TempDir() + "/junit.xml"
+	if err := WriteJUnit(path, r); err != nil {
+		t.Fatal(err)
+	}
+	if x, _ := os.ReadFile(path); !strings.Contains(string(x), `<property name="attempts" value="flaky: fail, then pass">`) {
+		t.Errorf("junit.xml does not carry the attempts:\n%s", x)
 	}
 }
