@@ -266,3 +266,42 @@ func TestInterruptedRunIsNotJudged(t *testing.T) {
 		}
 	}
 }
+
+// The gate against the reference agent made slow (every step 400ms) under
+// the process driver, serving no gRPC: the retry's child run starts its own
+// agent, the listed fail is expected, the unlisted one fails the build
+// after its attempt, and only the two declared transports get an ACTS
+// report.
+func TestGateOnASlowAgentUnderTheProcessDriver(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base.yaml")
+	os.WriteFile(base, []byte("expected:\n  - {id: LIFE-013, verdict: fail, reason: 'ACME-2: cancelling a terminal task answers 200'}\n"), 0o644)
+	agent := shellQuote(os.Args[0]) + " fake --listen 127.0.0.1:{port} --grpc-listen off --delay 400ms --fault cancel-terminal-accepted,context-mismatch-accepted"
+	out := filepath.Join(dir, "out")
+	code, so, se := cli(t, "run", "--agent-cmd", agent, "--focus", "LIFE-010,LIFE-012,LIFE-013", "--seed", "5",
+		"--out", out, "--expect", base, "--retry-unexpected", "1")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (LIFE-010 is not in the baseline)\n%s\n%s", code, so, se)
+	}
+	r := verified(t, filepath.Join(out, "report.json"))
+	rows := map[string]reports.BaselineOutcome{}
+	for _, e := range r.Baseline.Entries {
+		rows[e.ID] = e
+	}
+	if rows["LIFE-013"].Outcome != reports.OutcomeExpected || rows["LIFE-010"].Outcome != reports.OutcomeUnexpected || len(rows) != 2 {
+		t.Errorf("baseline rows %+v", rows)
+	}
+	for _, res := range r.Results {
+		want := 0
+		if res.ID == "LIFE-010" {
+			want = 1
+		}
+		if len(res.Attempts) != want || want == 1 && res.Attempts[0].Verdict != reports.Fail {
+			t.Errorf("%s (%s): attempts %+v", res.ID, res.Verdict, res.Attempts)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(out, "acts-report-*.json"))
+	if len(files) != 2 || !strings.Contains(files[0], "-jsonrpc-") || !strings.Contains(files[1], "-rest-") {
+		t.Errorf("ACTS reports %v, want jsonrpc and rest only", files)
+	}
+}
