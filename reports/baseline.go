@@ -197,7 +197,7 @@ func ParseBaseline(raw []byte) (*BaselineFile, error) {
 		if e.ID != "" {
 			at = fmt.Sprintf("entry %s (line %d)", e.ID, e.line)
 		}
-		e.ID = strings.TrimSpace(e.ID)
+		e.ID = strings.ToUpper(strings.TrimSpace(e.ID)) // spec IDs are upper case; a typed life-010 is LIFE-010
 		if e.ID == "" {
 			errs = append(errs, at+": no id")
 		} else if prev, dup := seen[e.ID]; dup {

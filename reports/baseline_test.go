@@ -24,8 +24,12 @@ func TestParseBaselineRefusesWhatCannotBeTrusted(t *testing.T) {
 	if len(b.Expected) != 2 || b.Expected[0].Expires != "2027-03-01" || b.Expected[1].Verdict != "warn" {
 		t.Fatalf("parsed %+v", b.Expected)
 	}
-	if _, err := ParseBaseline([]byte(`{"expected":[{"id":"LIFE-010","verdict":"fail","reason":"json works too"}]}`)); err != nil {
+	j, err := ParseBaseline([]byte(`{"expected":[{"id":" life-010","verdict":"fail","reason":"json works too"}]}`))
+	if err != nil {
 		t.Fatalf("JSON baseline: %v", err)
+	}
+	if j.Expected[0].ID != "LIFE-010" {
+		t.Errorf("ID %q not normalised as the harness spells it", j.Expected[0].ID)
 	}
 	for name, tc := range map[string]struct{ doc, want string }{
 		"placeholder reason": {"expected:\n  - id: LIFE-010\n    verdict: fail\n    reason: 'TODO: why is this expected?'\n", "entry LIFE-010 (line 2): the reason is still the placeholder"},
