@@ -144,9 +144,9 @@ func attemptsText(x Result) string {
 
 func writeBaselineMD(line func(string, ...any), b *Baseline) {
 	line("")
-	verdict := "passes"
+	verdict := "holds: every non-pass is expected and every entry still true"
 	if b.Failed > 0 {
-		verdict = fmt.Sprintf("**fails: %d row(s)**", b.Failed)
+		verdict = fmt.Sprintf("**%d row(s) fail the build**", b.Failed)
 	}
 	line("Baseline %s (`%s`): %s", mdCell(b.File, 120), mdCell(b.Digest, 80), verdict)
 	if len(b.Entries) == 0 {

@@ -28,7 +28,7 @@ func TestMarkdownSummaryEscapesAndOrders(t *testing.T) {
 	md := Markdown(r, MarkdownOptions{})
 	for _, want := range []string{
 		"**1 of 4 passed (25%)**", "| LIFE-014 | fail | MUST |", "&lt;script&gt;", "Evil &#124; &lt;b&gt;Agent&lt;/b&gt;",
-		"indeterminate (flaky: indeterminate, then pass)", "&#91;click&#93;(http://evil)", "**fails: 1 row(s)**",
+		"indeterminate (flaky: indeterminate, then pass)", "&#91;click&#93;(http://evil)", "**1 row(s) fail the build**",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("summary lacks %q:\n%s", want, md)
