@@ -57,7 +57,7 @@ fi
 
 if [ -z "${SKIP_SLOW:-}" ]; then
   section "slow agent (every step $delay): serial vs parallel"
-  run bench-slow scripts/bench-slow.sh "$delay" 8 "$trials"
+  run bench-slow scripts/bench-slow.sh "$delay" 16 "$trials"
   sed 's/^/  /' "$work/bench-slow.log" | grep -E '^\s+(parallel|[0-9])' >>"$summary" || true
 fi
 

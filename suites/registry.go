@@ -80,6 +80,12 @@ type Info struct {
 	// instances, or judges agent-wide state), so it runs alone, after the
 	// specs that run concurrently.
 	Exclusive bool
+	// Long: the spec takes long whatever runs beside it: it waits a fixed
+	// window for something the agent may never send (PUSH-007's retry), or
+	// runs a race of many of the agent's tasks (LIFE-014). The scheduler
+	// starts long specs first (Plan), so that their wait overlaps the rest
+	// of the run instead of trailing it.
+	Long bool
 }
 
 // DefaultSpecTimeout bounds a spec that names no timeout of its own.

@@ -81,7 +81,8 @@ type Config struct {
 	JWKS string `json:"jwks,omitempty" yaml:"jwks,omitempty"`
 	// RequestTimeout bounds the wait for an answer's headers (default 30 s).
 	RequestTimeout time.Duration `json:"request-timeout,omitempty" yaml:"request-timeout,omitempty"`
-	// Parallel is how many specs run at once (default suites.DefaultParallel).
+	// Parallel is how many specs run at once; 0 leaves it to the run, once
+	// it knows how the agent is driven (suites.ParallelFor).
 	Parallel int `json:"parallel,omitempty" yaml:"parallel,omitempty"`
 	// Patience is the least time a spec waits for a task to reach a state
 	// (default 10 s); it grows to the agent's observed pace.
@@ -259,9 +260,6 @@ func (c *Config) Validate() error {
 	}
 	if c.Parallel < 0 || c.Parallel > 64 {
 		add("--parallel %d: between 1 and 64", c.Parallel)
-	}
-	if c.Parallel == 0 {
-		c.Parallel = suites.DefaultParallel
 	}
 	if c.Patience < 0 || c.Patience > time.Hour {
 		add("--patience %s: between 1ms and 1h", c.Patience)

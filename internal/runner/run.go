@@ -118,7 +118,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 	formatter.ColorableStdErr = logFile
 
 	suiteConfig, reporterConfig := GinkgoConfig(cfg)
-	suites.Plan(selected, cfg.Parallel, cfg.Seed)
+	suites.Plan(selected, prep.Env.Options.Parallel, cfg.Seed)
 	gomega.RegisterFailHandler(Fail)
 	prog.tick(time.Second)
 	RunSpecs(discardT{}, "a2a-conform", suiteConfig, reporterConfig)
