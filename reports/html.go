@@ -164,6 +164,8 @@ type specRow struct {
 	Exchanges               []exchangeView
 	ExchangesCut            int
 	ExchangeSummary         string
+	// Attempts says how the re-runs of run --retry-unexpected came out.
+	Attempts string
 	// Reproduce re-runs this spec alone with the run's own flags and seed.
 	Reproduce string
 }
@@ -429,6 +431,9 @@ func buildSpecRow(res Result, budget *int) specRow {
 	}
 	row.HasDetail = true
 	row.Reason = capText(res.Reason, htmlMaxReason)
+	if len(res.Attempts) > 0 {
+		row.Attempts = attemptsText(res)
+	}
 	for i, u := range res.Unchecked {
 		if i == htmlMaxViolations {
 			break
@@ -530,7 +535,7 @@ func reproduceCommand(r *Report, id string) string {
 	for _, a := range r.Run.Args {
 		name, _, _ := strings.Cut(a, "=")
 		switch name {
-		case "--focus", "--suite", "--label-filter", "--seed":
+		case "--focus", "--suite", "--label-filter", "--seed", "--expect", "--retry-unexpected":
 			continue
 		}
 		words = append(words, shellQuote(a))

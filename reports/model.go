@@ -57,6 +57,9 @@ type Report struct {
 	// Digest is "sha256:<hex>" over the canonical JSON of the report with Digest
 	// empty; verify recomputes it to detect edits.
 	Digest string `json:"digest,omitempty"`
+	// Baseline is the outcome of run --expect: how each expected non-pass
+	// and each unexpected one came out (reports/baseline.go).
+	Baseline *Baseline `json:"baseline,omitempty"`
 
 	// raw holds the bytes ReadJSON decoded, so that Verify hashes exactly what
 	// was submitted, including members this version does not know.
@@ -187,6 +190,10 @@ type Result struct {
 	// them (Summary.Findings, the terminal, the HTML headline).
 	Findings   []string   `json:"findings,omitempty"`
 	Transcript []Exchange `json:"transcript,omitempty"`
+	// Attempts are the re-runs of this spec alone (run --retry-unexpected),
+	// after the attempt whose verdict this is. Verdict never changes: a spec
+	// whose attempts disagree is flaky (Flipped), never a pass.
+	Attempts []Attempt `json:"attempts,omitempty"`
 }
 
 // Exchange is one recorded request/response (or webhook delivery), already

@@ -93,6 +93,13 @@ type Config struct {
 	// Implementation overrides the name/version taken from the card.
 	ImplementationName    string `json:"implementation-name,omitempty" yaml:"implementation-name,omitempty"`
 	ImplementationVersion string `json:"implementation-version,omitempty" yaml:"implementation-version,omitempty"`
+
+	// Expect and RetryUnexpected are read by the CLI around the run
+	// (internal/cli/gate.go): a baseline file of expected non-passes that
+	// replaces the exit code's rule, and how many times to re-run each
+	// unexpected non-pass alone.
+	Expect          string `json:"expect,omitempty" yaml:"expect,omitempty"`
+	RetryUnexpected int    `json:"retry-unexpected,omitempty" yaml:"retry-unexpected,omitempty"`
 }
 
 // HeaderEnv is the environment variable that may carry auth headers, one
