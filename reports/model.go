@@ -69,6 +69,9 @@ type Implementation struct {
 	Name    string `json:"name"`
 	Version string `json:"version,omitempty"`
 	URL     string `json:"url,omitempty"`
+	// Role is "client" for a client-mode report (the implementation is a
+	// client driven through docs/client-driver.md); absent for an agent.
+	Role string `json:"role,omitempty"`
 }
 
 // Harness identifies the a2a-conform build that produced the report.
@@ -86,6 +89,9 @@ type Run struct {
 	LabelFilter string    `json:"labelFilter,omitempty"`
 	Focus       []string  `json:"focus,omitempty"`
 	Faults      []string  `json:"faults,omitempty"`
+	// Mode is "client" for `a2a-conform client` (the harness played the
+	// agent and judged a client driver); absent for an agent run.
+	Mode string `json:"mode,omitempty"`
 	// Topology is the driver: embedded, process, hooks or none.
 	Topology string `json:"topology"`
 	Target   string `json:"target,omitempty"`

@@ -35,6 +35,10 @@ Usage:
   a2a-conform verify REPORT.json     check a submitted report is well-formed and unedited
   a2a-conform matrix [--out FILE]    prove every spec both ways: the clean agent, then each
                                      fault against its specs; writes docs/fault-matrix.md
+  a2a-conform client --client-cmd T  run a vendor's client driver through the client cases
+                                     (docs/client-driver.md); --focus CLI-NNN, --out DIR
+  a2a-conform client-driver [--fault NAME,…]
+                                     the reference client driver (reads A2A_CONFORM_*)
   a2a-conform flakes [--runs K]      repeat the default run K times with other seeds; report
                                      specs whose verdict changed and each fault's detection rate
   a2a-conform version
@@ -72,6 +76,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return matrixCmd(rest, stdout, stderr)
 	case "flakes":
 		return flakesCmd(rest, stdout, stderr)
+	case "client":
+		return clientCmd(rest, stdout, stderr)
+	case "client-driver":
+		return clientDriverCmd(rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "a2a-conform %s (A2A protocol %s)\n", runner.HarnessVersion, "1.0")
 		return 0
@@ -288,8 +296,8 @@ func listCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	names := splitComma(suiteF)
 	for _, n := range names {
-		if !containsStr(suites.SuiteNames, n) {
-			fmt.Fprintf(stderr, "list: unknown suite %q (known: %s)\n", n, strings.Join(suites.SuiteNames, ", "))
+		if !containsStr(suites.AllSuiteNames, n) {
+			fmt.Fprintf(stderr, "list: unknown suite %q (known: %s)\n", n, strings.Join(suites.AllSuiteNames, ", "))
 			return runner.ExitUsage
 		}
 	}

@@ -148,8 +148,8 @@ func (c *Config) Validate() error {
 	}
 	c.Suites = splitList(c.Suites)
 	for _, s := range c.Suites {
-		if !contains(suites.SuiteNames, s) {
-			add("--suite %q: known suites are %s", s, strings.Join(suites.SuiteNames, ", "))
+		if !contains(suites.AllSuiteNames, s) {
+			add("--suite %q: known suites are %s", s, strings.Join(suites.AllSuiteNames, ", "))
 		}
 	}
 	c.Focus = splitList(c.Focus)

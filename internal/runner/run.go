@@ -178,10 +178,16 @@ func GinkgoConfig(cfg Config) (types.SuiteConfig, types.ReporterConfig) {
 
 // LabelFilter combines --suite, --focus and --label-filter into one Ginkgo
 // label filter (all must hold).
+//
+// The client suite runs only when named (--suite client, or `a2a-conform
+// client`): its specs judge a client driver, not the target agent.
 func LabelFilter(cfg Config) string {
 	var parts []string
 	if len(cfg.Suites) > 0 {
 		parts = append(parts, "("+strings.Join(cfg.Suites, " || ")+")")
+	}
+	if !contains(cfg.Suites, suites.Client) {
+		parts = append(parts, "!"+suites.Client)
 	}
 	if len(cfg.Focus) > 0 {
 		parts = append(parts, "("+strings.Join(cfg.Focus, " || ")+")")
