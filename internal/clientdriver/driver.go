@@ -210,7 +210,7 @@ func (e *parseError) Error() string { return e.msg }
 // ran out) and chooses the interface. Every action starts with it, and
 // calls it again before each transition it initiates.
 func (d *Driver) resolve(ctx context.Context) error {
-	if d.card != nil && time.Since(d.fetchedAt) < d.maxAge {
+	if d.card != nil && (time.Since(d.fetchedAt) < d.maxAge || d.faults.has(faultNeverRevalidates)) {
 		return nil // fresh: max-age honoured
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, d.env.CardURL, nil)
@@ -357,11 +357,19 @@ func (d *Driver) taskEvent(via string, t *a2a.Task) {
 // cancel guard: after an acknowledged cancel, a later terminal state other
 // than CANCELED is refused and warned about (scenario 3).
 func (d *Driver) merge(via, taskID, contextID string, st a2a.TaskState) {
-	if d.canceled() && st != a2a.TaskStateCanceled && !d.faults.has(faultMergesTerminalAfterCancel) {
+	if d.canceled() && st != a2a.TaskStateCanceled && !d.mergesAfterCancel(via) {
 		d.warn("%s reported %s for task %s after its cancel was acknowledged; not merged", via, st, taskID)
 		return
 	}
 	d.track(taskID, contextID, st)
+}
+
+// mergesAfterCancel says whether a cancel-guard fault lets a state seen
+// through via past the guard.
+func (d *Driver) mergesAfterCancel(via string) bool {
+	return d.faults.has(faultMergesTerminalAfterCancel) ||
+		(via == "stream" && d.faults.has(faultMergesStreamedTerminalAfterCancel)) ||
+		(via == "poll" && d.faults.has(faultMergesPolledTerminalAfterCancel))
 }
 
 func (d *Driver) canceled() bool {

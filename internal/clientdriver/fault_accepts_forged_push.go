@@ -4,5 +4,5 @@ package clientdriver
 var faultAcceptsForgedPush = registerFault(Fault{
 	Name:        "accepts-forged-push",
 	Description: "Accepts and merges pushes that do not carry the config's token.",
-	Specs:       nil, // the scenario specs (CLI-020…) name it when they land
+	Specs:       []string{"CLI-024", "CLI-025"},
 })

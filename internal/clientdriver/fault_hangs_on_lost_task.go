@@ -4,5 +4,5 @@ package clientdriver
 var faultHangsOnLostTask = registerFault(Fault{
 	Name:        "hangs-on-lost-task",
 	Description: "After TaskNotFound on a follow-up, keeps polling the lost task and never reports.",
-	Specs:       nil, // the scenario specs (CLI-020…) name it when they land
+	Specs:       []string{"CLI-021"},
 })

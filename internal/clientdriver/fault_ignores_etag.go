@@ -4,5 +4,5 @@ package clientdriver
 var faultIgnoresETag = registerFault(Fault{
 	Name:        "ignores-etag",
 	Description: "Re-fetches the card without If-None-Match, ignoring the ETag it was given.",
-	Specs:       nil, // the scenario specs (CLI-020…) name it when they land
+	Specs:       []string{"CLI-020"},
 })

@@ -4,5 +4,5 @@ package clientdriver
 var faultMergesTerminalAfterCancel = registerFault(Fault{
 	Name:        "merges-terminal-after-cancel",
 	Description: "Merges a terminal state that arrives after its acknowledged cancel (no cancel guard).",
-	Specs:       nil, // the scenario specs (CLI-020…) name it when they land
+	Specs:       []string{"CLI-023"},
 })

@@ -4,5 +4,5 @@ package clientdriver
 var faultResubmitsSilently = registerFault(Fault{
 	Name:        "resubmits-silently",
 	Description: "After TaskNotFound on a follow-up, re-sends the message as a new task and reports it as the old one.",
-	Specs:       nil, // the scenario specs (CLI-020…) name it when they land
+	Specs:       []string{"CLI-021"},
 })

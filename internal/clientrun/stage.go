@@ -75,6 +75,13 @@ type Script struct {
 	// it was answered (After true): rotate the card, switch to a stale copy,
 	// lose the tasks, at the point of the flow the case needs.
 	Hook func(s *Stage, e HookEvent)
+	// Front, when set, wraps the reference agent for every operation
+	// request the stage forwards (the card and unserved paths excepted):
+	// a case's own server behaviour that the options above do not give,
+	// such as answering with a canned payload (the ACTS CLIENT-PARSE-*
+	// cases) or ending a stream after a given state. It sees the request
+	// with the stage's interface prefix removed, as the agent does.
+	Front func(agent http.Handler) http.Handler
 }
 
 // DefaultBehaviour is the task the case text triggers when Script.Behaviour
@@ -572,7 +579,11 @@ func (s *Stage) forward(w http.ResponseWriter, r *http.Request, req Request, bod
 	r2.RequestURI = ""
 	r2.Body = io.NopCloser(bytes.NewReader(body))
 	r2.ContentLength = int64(len(body))
-	s.Agent().ServeHTTP(w, r2)
+	var h http.Handler = s.Agent()
+	if s.script.Front != nil {
+		h = s.script.Front(h)
+	}
+	h.ServeHTTP(w, r2)
 }
 
 // streamError answers a streaming request with a plain error response.
