@@ -63,7 +63,7 @@ func TestJSSDKClient(t *testing.T) {
 func clientSpecIDs() []string {
 	var ids []string
 	for _, info := range suites.All() {
-		if strings.HasPrefix(info.ID, "CLI-") {
+		if info.Suite == suites.Client {
 			ids = append(ids, info.ID)
 		}
 	}
