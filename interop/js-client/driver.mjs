@@ -27,11 +27,13 @@ function see(via, x) {
   const taskId = kind === 'task' ? v.id : v.taskId ?? '';
   const st = kind === 'task' || kind === 'status' ? v.status?.state : undefined;
   out.events.push({ via, kind, taskId, state: st === undefined ? '' : taskStateToJSON(st), final: st !== undefined && stops(st) });
-  if (taskId && !out.taskId) out.taskId = taskId;
-  if (taskId && taskId === out.taskId) {
-    out.contextId = v.contextId || out.contextId;
-    if (st !== undefined) state = st;
-  }
+  if (taskId && !out.taskId && via !== 'push') out.taskId = taskId; // the client's task comes from its own calls
+  merge(taskId, v.contextId, st);
+}
+function merge(taskId, contextId, st) {
+  if (!taskId || taskId !== out.taskId) return;
+  out.contextId = contextId || out.contextId;
+  if (st !== undefined) state = st;
 }
 
 const message = (text, task) => ({
@@ -111,6 +113,8 @@ const actions = {
     try {
       const pushConfig = { url: env.A2A_CONFORM_WEBHOOK_URL, token };
       see('response', await c.sendMessage({ message: message(env.A2A_CONFORM_TEXT), configuration: { returnImmediately: true, taskPushNotificationConfig: pushConfig } }, { signal }));
+      for (const e of out.events.filter((e) => e.via === 'push')) merge(e.taskId, '', e.state ? S[e.state] : undefined); // pushes that beat the answer
+      if (terminal(state)) done();
       await Promise.race([finished, new Promise((_, no) => signal.addEventListener('abort', () => no(signal.reason)))]);
     } finally { server.close(); server.closeAllConnections(); }
   },
