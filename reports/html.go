@@ -225,6 +225,9 @@ func reportMeta(r *Report) []kv {
 			m = append(m, kv{k, val})
 		}
 	}
+	if r.Run.Mode == "client" || r.Implementation.Role == "client" {
+		add("Run", "client run: the harness served a scripted agent and judged this client's driver (docs/client-driver.md)")
+	}
 	add("Implementation URL", f(r.Implementation.URL))
 	add("Target", f(r.Run.Target))
 	add("Harness", strings.TrimSpace(f(r.Harness.Name)+" "+f(r.Harness.Version)))

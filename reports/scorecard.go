@@ -386,6 +386,11 @@ type scorecardView struct {
 	Suites  []string
 	Levels  []string
 	Notes   []string
+	// ClientColumns and ClientRows are the client reports' own matrix
+	// (implementation.role "client", client specs), kept apart from the
+	// agents': a client and an agent never share a spec.
+	ClientColumns []columnView
+	ClientRows    []matrixRow
 }
 
 type columnView struct {
@@ -463,7 +468,12 @@ func renderScorecard(sc *Scorecard, explain func(string) string) ([]byte, error)
 		}
 		v.Rows = append(v.Rows, row)
 	}
+	splitClients(&v, sc)
 	v.Suites = slices.Sorted(maps.Keys(suites))
+	if len(v.ClientColumns) > 0 {
+		delete(suites, "client")
+		v.Suites = slices.Sorted(maps.Keys(suites))
+	}
 	for _, l := range Levels {
 		if levels[l] {
 			v.Levels = append(v.Levels, l)
@@ -474,4 +484,46 @@ func renderScorecard(sc *Scorecard, explain func(string) string) ([]byte, error)
 		return nil, fmt.Errorf("scorecard.html: %w", err)
 	}
 	return b.Bytes(), nil
+}
+
+// splitClients moves the client reports' columns and the client specs' rows
+// into a matrix of their own. Without a client report it changes nothing.
+func splitClients(v *scorecardView, sc *Scorecard) {
+	isClient := make([]bool, len(sc.Vendors))
+	any := false
+	for i, vd := range sc.Vendors {
+		isClient[i] = vd.Implementation.Role == "client"
+		any = any || isClient[i]
+	}
+	if !any {
+		return
+	}
+	pick := func(client bool) ([]columnView, []matrixRow) {
+		var cols []columnView
+		for i, c := range v.Columns {
+			if isClient[i] == client {
+				cols = append(cols, c)
+			}
+		}
+		var rows []matrixRow
+		for _, r := range v.Rows {
+			if (r.Suite == "client") != client {
+				continue
+			}
+			nr := r
+			nr.Cells, nr.AllPass = nil, true
+			for i, c := range r.Cells {
+				if i < len(isClient) && isClient[i] == client {
+					nr.Cells = append(nr.Cells, c)
+					if c.Verdict != string(Pass) {
+						nr.AllPass = false
+					}
+				}
+			}
+			rows = append(rows, nr)
+		}
+		return cols, rows
+	}
+	v.ClientColumns, v.ClientRows = pick(true)
+	v.Columns, v.Rows = pick(false)
 }

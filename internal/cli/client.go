@@ -94,7 +94,11 @@ func clientDriverCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "client-driver: A2A_CONFORM_CARD_URL and A2A_CONFORM_ACTION must be set (the harness sets them; see docs/client-driver.md)")
 		return runner.ExitUsage
 	}
-	return clientdriver.Run(context.Background(), env, splitComma(faultF), stdout, stderr)
+	code := clientdriver.Run(context.Background(), env, splitComma(faultF), stdout, stderr)
+	if code == clientdriver.ExitHung {
+		select {} // a hung client: the harness kills it at its deadline
+	}
+	return code
 }
 
 var _ = suites.Client

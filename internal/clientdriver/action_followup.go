@@ -38,8 +38,9 @@ func actionFollowUp(ctx context.Context, d *Driver) error {
 				case <-time.After(200 * time.Millisecond):
 				}
 			}
-			// Hangs: the harness kills it before it can print anything.
-			select {}
+			// Hangs: it never reports (the CLI then blocks until the
+			// harness kills it).
+			return errHung
 		case d.faults.has(faultResubmitsSilently):
 			nt, nerr := d.send(ctx, message(d.env.FollowUpText, "", ""), nil)
 			if nerr != nil {

@@ -80,9 +80,17 @@ var actions = map[string]func(ctx context.Context, d *Driver) error{}
 
 func register(name string, f func(ctx context.Context, d *Driver) error) { actions[name] = f }
 
+// ExitHung is what Run returns, printing nothing, when a fault made the
+// client hang (hangs-on-lost-task): the command then blocks until the
+// harness kills it.
+const ExitHung = -1
+
+// errHung is returned by an action whose client hangs.
+var errHung = errors.New("the client hangs")
+
 // Run performs env.Action, prints the result line on stdout and returns the
 // exit status: 0 whenever the action ran (errors go in the result), 2 for
-// an unknown action or fault.
+// an unknown action or fault, ExitHung when a fault made the client hang.
 func Run(ctx context.Context, env Env, faults []string, stdout, stderr io.Writer) int {
 	fs, err := newFaultSet(faults)
 	if err != nil {
@@ -105,6 +113,9 @@ func Run(ctx context.Context, env Env, faults []string, stdout, stderr io.Writer
 	d.res.Action = env.Action
 	d.res.Events = []clientrun.Event{}
 	if err := act(ctx, d); err != nil {
+		if errors.Is(err, errHung) {
+			return ExitHung
+		}
 		d.fail(err)
 	}
 	if d.cl != nil {

@@ -71,6 +71,12 @@ type Script struct {
 	// Options adjusts the reference agent's options (applied to every
 	// instance the stage starts, before Faults and the prompt map are set).
 	Options func(*fakes.Options)
+	// Answer, when set and returning non-nil for a request, is sent in place
+	// of the reference agent's answer (the unknown-field and cut-stream
+	// rewrites still apply): a hand-made payload such as the ACTS
+	// CLIENT-PARSE-* ones, for the operation and point of the flow the case
+	// needs.
+	Answer func(s *Stage, r Request) *Answer
 	// Hook is called before each request is served (After false) and after
 	// it was answered (After true): rotate the card, switch to a stale copy,
 	// lose the tasks, at the point of the flow the case needs.
@@ -82,6 +88,19 @@ type Script struct {
 	// cases) or ending a stream after a given state. It sees the request
 	// with the stage's interface prefix removed, as the agent does.
 	Front func(agent http.Handler) http.Handler
+}
+
+// Answer is a hand-made answer (Script.Answer). With Events it is an SSE
+// stream (Content-Type text/event-stream, one data: line per event, each
+// flushed); otherwise Body is sent as is (Content-Type default
+// application/json).
+type Answer struct {
+	Status int
+	Header http.Header
+	Body   []byte
+	Events [][]byte
+	// EventGap is waited between events (0: none).
+	EventGap time.Duration
 }
 
 // DefaultBehaviour is the task the case text triggers when Script.Behaviour
@@ -123,6 +142,12 @@ type Request struct {
 	Tenant string
 	// TaskID is the task the request names, when it names one.
 	TaskID string
+	// RPCID is a JSON-RPC request's id, for a hand-made answer (Answer) to
+	// echo; nil on other bindings.
+	RPCID json.RawMessage
+	// PushURL and PushToken are the push config the request registers
+	// (SendMessage's configuration, or CreateTaskPushNotificationConfig).
+	PushURL, PushToken string
 	// Status is the HTTP status the stage answered (0 until answered).
 	Status int
 	// CardETag is the ETag of the card served (card requests; "" for 304).
@@ -429,6 +454,12 @@ func (s *Stage) serve(w http.ResponseWriter, r *http.Request) {
 				panic(v)
 			}
 		}()
+		if s.script.Answer != nil {
+			if a := s.script.Answer(s, req); a != nil {
+				writeAnswer(r.Context(), cw, a)
+				return
+			}
+		}
 		switch {
 		case req.Card:
 			etag = s.serveCard(cw, r)
@@ -483,8 +514,16 @@ func (s *Stage) classify(r *http.Request, body []byte) Request {
 			req.Interface, req.Binding = idx, ifs[idx].Binding
 		}
 	}
+	type pushConf struct {
+		URL   string `json:"url"`
+		Token string `json:"token"`
+	}
+	type conf struct {
+		Push *pushConf `json:"taskPushNotificationConfig"`
+	}
 	var generic struct {
-		Method string `json:"method"`
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
 		Params struct {
 			Tenant  string `json:"tenant"`
 			ID      string `json:"id"`
@@ -492,16 +531,30 @@ func (s *Stage) classify(r *http.Request, body []byte) Request {
 			Message struct {
 				TaskID string `json:"taskId"`
 			} `json:"message"`
+			Configuration conf `json:"configuration"`
+			pushConf
 		} `json:"params"`
 		Tenant  string `json:"tenant"`
 		Message struct {
 			TaskID string `json:"taskId"`
 		} `json:"message"`
+		Configuration conf `json:"configuration"`
+		pushConf
 	}
 	_ = json.Unmarshal(body, &generic)
+	switch {
+	case generic.Params.Configuration.Push != nil:
+		req.PushURL, req.PushToken = generic.Params.Configuration.Push.URL, generic.Params.Configuration.Push.Token
+	case generic.Configuration.Push != nil:
+		req.PushURL, req.PushToken = generic.Configuration.Push.URL, generic.Configuration.Push.Token
+	case generic.Params.URL != "":
+		req.PushURL, req.PushToken = generic.Params.URL, generic.Params.Token
+	case generic.URL != "":
+		req.PushURL, req.PushToken = generic.URL, generic.Token
+	}
 	switch req.Binding {
 	case a2a.BindingJSONRPC:
-		req.Op = generic.Method
+		req.Op, req.RPCID = generic.Method, generic.ID
 		req.Tenant = generic.Params.Tenant
 		req.TaskID = firstNonEmpty(generic.Params.ID, generic.Params.TaskID, generic.Params.Message.TaskID)
 	case a2a.BindingHTTPJSON:
@@ -848,4 +901,44 @@ func (c *captureWriter) finish() {
 		body = body[:1<<16]
 	}
 	c.body.Write(body)
+}
+
+// writeAnswer sends a hand-made answer.
+func writeAnswer(ctx context.Context, w http.ResponseWriter, a *Answer) {
+	for k, vs := range a.Header {
+		for _, v := range vs {
+			w.Header().Add(k, v)
+		}
+	}
+	status := a.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	if len(a.Events) == 0 {
+		if w.Header().Get("Content-Type") == "" {
+			w.Header().Set("Content-Type", "application/json")
+		}
+		w.WriteHeader(status)
+		_, _ = w.Write(a.Body)
+		return
+	}
+	if w.Header().Get("Content-Type") == "" {
+		w.Header().Set("Content-Type", "text/event-stream")
+	}
+	w.WriteHeader(status)
+	for i, e := range a.Events {
+		if i > 0 && a.EventGap > 0 {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(a.EventGap):
+			}
+		}
+		if _, err := w.Write(append(append([]byte("data: "), e...), '\n', '\n')); err != nil {
+			return
+		}
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+	}
 }

@@ -187,3 +187,44 @@ func TestStageRewrites(t *testing.T) {
 		t.Errorf("the fault never completed the canceled task")
 	})
 }
+
+// Script.Answer replaces the agent's answer with a hand-made payload, a
+// plain body or an event stream.
+func TestStageAnswer(t *testing.T) {
+	ctx := context.Background()
+	st := start(t, clientrun.Script{Answer: func(s *clientrun.Stage, r clientrun.Request) *clientrun.Answer {
+		switch r.Op {
+		case "GetTask":
+			return &clientrun.Answer{Body: []byte(`{"jsonrpc":"2.0","id":1,"result":{"id":"t-x","status":{"state":"TASK_STATE_WORKING"}}}`)}
+		case "SendStreamingMessage":
+			return &clientrun.Answer{Events: [][]byte{
+				[]byte(`{"jsonrpc":"2.0","id":1,"result":{"task":{"id":"t-x","contextId":"c","status":{"state":"TASK_STATE_WORKING"}}}}`),
+				[]byte(`{"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{"taskId":"t-x","contextId":"c","status":{"state":"TASK_STATE_COMPLETED"}}}}`),
+			}}
+		}
+		return nil
+	}})
+	c := card(t, st, "")
+	cl := newClient(t, c.Card, 0)
+	s, err := cl.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: msg(text, "", "")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var states []a2a.TaskState
+	for {
+		ev, err := s.Next()
+		if err != nil {
+			break
+		}
+		switch {
+		case ev.Task != nil:
+			states = append(states, ev.Task.Status.State)
+		case ev.StatusUpdate != nil:
+			states = append(states, ev.StatusUpdate.Status.State)
+		}
+	}
+	if len(states) != 2 || states[1] != a2a.TaskStateCompleted {
+		t.Errorf("hand-made stream: %v", states)
+	}
+}

@@ -114,7 +114,7 @@ func RunClient(ctx context.Context, cc ClientConfig, stdout io.Writer) (*Outcome
 		ProtocolVersion: "1.0",
 		Implementation:  reports.Implementation{Name: cc.ClientCmd, Role: "client"},
 		Run: reports.Run{Start: start.UTC(), Seed: cfg.Seed, Suites: cfg.Suites, Focus: cfg.Focus,
-			Mode: "client", Topology: "scripted"},
+			Mode: "client", Topology: "embedded"},
 	}
 	if cc.ImplementationName != "" {
 		report.Implementation.Name = cc.ImplementationName

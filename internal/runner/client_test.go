@@ -66,6 +66,9 @@ func TestClientReferenceDriverPassesEverySpec(t *testing.T) {
 			if r.report.Run.Mode != "client" || r.report.Implementation.Role != "client" {
 				t.Errorf("report not marked as a client run: mode %q, role %q", r.report.Run.Mode, r.report.Implementation.Role)
 			}
+			if ps := reports.Verify(r.report, nil); len(ps) > 0 {
+				t.Errorf("the client report does not verify: %v", ps)
+			}
 			want := len(suites.InSuites(suites.Client))
 			if len(r.report.Results) != want {
 				t.Errorf("%d results, want every client spec (%d)", len(r.report.Results), want)

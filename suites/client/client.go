@@ -203,6 +203,13 @@ func RunCase(ctx context.Context, t *suites.T, c Case) *Outcome {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
+	// The driver's budget never outlasts the spec's: a driver killed at its
+	// own deadline is could-not-run with that cause, not a spec cut short.
+	if dl, ok := ctx.Deadline(); ok {
+		if left := time.Until(dl) - 2*time.Second; left < timeout {
+			timeout = max(left, time.Second)
+		}
+	}
 	caseName := t.Info.ID + "/" + c.Name
 	o := &Outcome{Case: c,
 		Text:         "a2a-conform case " + strings.ToLower(caseName) + " " + randomHex(4),

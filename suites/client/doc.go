@@ -34,6 +34,32 @@
 //     reference driver (internal/clientdriver/fault_<name>.go, naming the
 //     spec in its Specs) fails it; suites/client's tests run both.
 //
+// # What a scripted agent can do
+//
+// Agent (internal/clientrun.Script) is the reference agent of package fakes
+// with, per case:
+//
+//   - Faults: any registered fakes fault ("cancel-then-complete", …);
+//   - Behaviour / FollowUp: the directive the case text (A2A_CONFORM_TEXT)
+//     and the follow-up text trigger (default: works 300 ms, completes);
+//   - Interfaces: the card's supportedInterfaces, in order, each a Binding
+//     (JSONRPC and HTTP+JSON served; any other declared at a URL that
+//     answers 404), an optional Tenant, or Dead (a refusing port);
+//   - UnknownFields, StreamError, CutStreamAfter, CardMaxAge;
+//   - Answer: a hand-made answer for a request (e.g. an ACTS CLIENT-PARSE-*
+//     payload, plain or SSE; Request.RPCID to echo);
+//   - Hook: acts before or after each request (AfterOp / BeforeOp): the
+//     Stage then rotates the card (Rotate: new version and ETag, LoseTasks
+//     for a restart that loses every task), serves the previous card
+//     (ServeStale: a stale CDN copy), or sends a push (Push: e.g. a forged
+//     one without the token, to Request.PushURL).
+//
+// Outcome.Requests are the requests as received (headers unredacted, Op,
+// Binding, Interface, Tenant, TaskID, PushURL, CardETag), Outcome.Result
+// the driver's report. Case.HangIsEvidence returns a driver that ran out of
+// time instead of ending the spec, for a spec that judges a client that
+// never reports.
+//
 // # Example
 //
 //	var _ = suites.Spec("CLI-0NN", func(ctx context.Context, t *suites.T) {
