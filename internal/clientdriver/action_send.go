@@ -17,7 +17,7 @@ func actionSend(ctx context.Context, d *Driver) error {
 	if err != nil || t == nil {
 		return err
 	}
-	if t.Status.State.Terminal() || t.Status.State.Interrupted() {
+	if t.Status.State.Terminal() || (t.Status.State.Interrupted() && !d.faults.has(faultInterruptedReadAsWorking)) {
 		return nil
 	}
 	return d.pollUntilSettled(ctx, t.ID)
@@ -34,6 +34,9 @@ func (d *Driver) send(ctx context.Context, m *a2a.Message, conf *a2a.SendMessage
 	})
 	if err != nil {
 		return nil, err
+	}
+	if resp.Message != nil && d.faults.has(faultMessageResultDropped) {
+		return nil, &client.Error{Class: client.Protocol, Op: "SendMessage", Message: "the response carries no task"}
 	}
 	if resp.Message != nil {
 		d.event(clientrun.Event{Via: "response", Kind: "message", TaskID: resp.Message.TaskID})

@@ -162,7 +162,7 @@ func (d *Driver) track(taskID, contextID string, state a2a.TaskState) {
 	if taskID != "" {
 		d.res.TaskID = taskID
 	}
-	if contextID != "" {
+	if contextID != "" && !d.faults.has(faultLosesContextID) {
 		d.res.ContextID = contextID
 	}
 	if state != "" {
@@ -253,6 +253,19 @@ func (d *Driver) resolve(ctx context.Context) error {
 	card, err := client.DecodeCard(body)
 	if err != nil {
 		return &parseError{msg: err.Error()}
+	}
+	if len(card.Signatures) > 0 && !d.faults.has(faultSkipsSignatureCheck) {
+		if err := d.verifyCard(ctx, body, card); err != nil {
+			var bad *errBadSignature
+			switch {
+			case !errors.As(err, &bad):
+				d.warn("the card's signature could not be checked: %v", err)
+			case d.faults.has(faultTrustsBadSignature):
+				d.warn("%v; the card is used all the same", err)
+			default:
+				return &client.Error{Class: client.Protocol, Op: "card", Message: err.Error()}
+			}
+		}
 	}
 	if d.faults.has(faultRejectsUnknownFields) && len(card.Extra) > 0 {
 		return &parseError{msg: "card has unknown members " + strings.Join(card.Extra.Keys(), ", ")}
@@ -405,11 +418,15 @@ func (d *Driver) pollUntilSettled(ctx context.Context, taskID string) error {
 			return e
 		})
 		if err != nil {
+			if _, a2aErr := client.AsError(err); a2aErr && d.faults.has(faultErrorReadAsLastState) && classify(err) != clientrun.ClassTransport {
+				d.logf("GetTask failed (%v): keeping the task as last seen", err)
+				return nil
+			}
 			return err
 		}
 		d.taskEvent("poll", t)
 		d.merge("poll", t.ID, t.ContextID, t.Status.State)
-		if t.Status.State.Terminal() || t.Status.State.Interrupted() {
+		if t.Status.State.Terminal() || (t.Status.State.Interrupted() && !d.faults.has(faultInterruptedReadAsWorking)) {
 			return nil
 		}
 		select {

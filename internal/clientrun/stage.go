@@ -81,6 +81,12 @@ type Script struct {
 	// it was answered (After true): rotate the card, switch to a stale copy,
 	// lose the tasks, at the point of the flow the case needs.
 	Hook func(s *Stage, e HookEvent)
+	// AlterSignedCard serves the card changed after it was signed (a
+	// sentence added to its description), as an edge that rewrites cards
+	// does: its signature no longer verifies. Without it the stage signs
+	// the card it serves (the reference agent's key, key set at
+	// fakes.JWKSPath on the stage), so that a verifying client can use it.
+	AlterSignedCard bool
 	// Front, when set, wraps the reference agent for every operation
 	// request the stage forwards (the card and unserved paths excepted):
 	// a case's own server behaviour that the options above do not give,
@@ -463,6 +469,8 @@ func (s *Stage) serve(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case req.Card:
 			etag = s.serveCard(cw, r)
+		case req.Op == OpKeySet:
+			s.Agent().ServeHTTP(cw, r)
 		case req.Interface >= 0 && (req.Binding == a2a.BindingJSONRPC || req.Binding == a2a.BindingHTTPJSON):
 			if s.script.StreamError && req.Op == "SendStreamingMessage" {
 				s.streamError(cw, req, body)
@@ -503,6 +511,10 @@ func (s *Stage) classify(r *http.Request, body []byte) Request {
 		Body: body, Interface: -1}
 	if r.URL.Path == a2a.WellKnownCardPath {
 		req.Card, req.Op = true, "card"
+		return req
+	}
+	if r.URL.Path == fakes.JWKSPath {
+		req.Op = OpKeySet
 		return req
 	}
 	var idx int
@@ -730,12 +742,43 @@ func (s *Stage) currentCard() (*servedCard, string, error) {
 	if s.script.UnknownFields {
 		addUnknown(card)
 	}
+	_, signed := card["signatures"]
 	body, err := json.Marshal(card)
 	if err != nil {
 		return nil, "", err
 	}
+	if signed {
+		// The rewrite broke the agent's signature: sign what is served.
+		if body, err = fakes.SignCard(body, s.base+fakes.JWKSPath); err != nil {
+			return nil, "", err
+		}
+		if s.script.AlterSignedCard {
+			body = alterDescription(body)
+		}
+	}
 	sum := sha256.Sum256(body)
 	return &servedCard{body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}, rr.Header().Get("Cache-Control"), nil
+}
+
+// OpKeySet is Request.Op for a GET of the card-signing key set
+// (fakes.JWKSPath), the jku of the card's signature.
+const OpKeySet = "key-set"
+
+// alterDescription adds a sentence to a signed card's description, leaving
+// its signature as it was.
+func alterDescription(doc []byte) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(doc, &m) != nil {
+		return doc
+	}
+	var desc string
+	_ = json.Unmarshal(m["description"], &desc)
+	m["description"], _ = json.Marshal(desc + " Served by an edge that rewrites cards.")
+	out, err := json.Marshal(m)
+	if err != nil {
+		return doc
+	}
+	return out
 }
 
 // mapMembers are members whose value is a proto map or a

@@ -127,11 +127,12 @@ type Outcome struct {
 	WebhookURL, PushToken string
 }
 
-// Ops returns the requests that were A2A operations (not card fetches).
+// Ops returns the requests that were A2A operations (not card fetches, nor
+// fetches of the card's signing key set).
 func (o *Outcome) Ops() []Request {
 	var out []Request
 	for _, r := range o.Requests {
-		if !r.Card {
+		if !r.Card && r.Op != clientrun.OpKeySet {
 			out = append(out, r)
 		}
 	}

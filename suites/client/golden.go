@@ -93,7 +93,15 @@ type GoldenFront struct {
 // task of a get_task payload is not counted).
 func (g *GoldenFront) Served() int { return int(g.served.Load()) }
 
-func (g *GoldenFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (g *GoldenFront) ServeHTTP(w http.ResponseWriter, r *http.Request) { g.serve(g.Agent, w, r) }
+
+// Front is the front as a clientrun.Script.Front: one GoldenFront for the
+// whole case, whatever agent instance serves.
+func (g *GoldenFront) Front(agent http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { g.serve(agent, w, r) })
+}
+
+func (g *GoldenFront) serve(agent http.Handler, w http.ResponseWriter, r *http.Request) {
 	c := peek(r)
 	var wire struct {
 		Result json.RawMessage `json:"result"`
@@ -120,6 +128,14 @@ func (g *GoldenFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				"status": map[string]any{"state": "TASK_STATE_WORKING"}}})
 		}
 		g.answer(w, c, working, nil)
+	case c.Method == a2a.MethodGetTask && g.Payload.Operation == "send_message" && g.Payload.TaskID != "" && c.TaskID == g.Payload.TaskID:
+		// A client that polls the task a SendMessage payload named gets the
+		// same task again.
+		var res struct {
+			Task json.RawMessage `json:"task"`
+		}
+		json.Unmarshal(wire.Result, &res)
+		g.answer(w, c, res.Task, nil)
 	case c.Method == a2a.MethodGetTask && g.Payload.Operation == "get_task":
 		g.served.Add(1)
 		if wire.Error != nil {
@@ -128,7 +144,7 @@ func (g *GoldenFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		g.answer(w, c, wire.Result, nil)
 	default:
-		g.Agent.ServeHTTP(w, r)
+		agent.ServeHTTP(w, r)
 	}
 }
 
