@@ -136,7 +136,6 @@ var clientScenarioSpecs = []Info{
 		ID: "CLI-030", Suite: Client, Level: MUST,
 		Title:    "ACTS CLIENT-PARSE-001: a SendMessage answer with a completed task is read as that task",
 		Sections: []string{"3.1.1", "9.4.1"},
-		TCK:      []string{"CLIENT-PARSE-001"},
 		Why: "The ACTS draft's golden payload (a2aproject/A2A PR #1882, tests/acts/client-parsing.acts.yaml): " +
 			"a JSON-RPC SendMessage result holding task task-abc-123 in context ctx-001, COMPLETED, with one " +
 			"artifact. The client must report that task, context and state. SendMessage returns a Task or a " +
@@ -146,7 +145,6 @@ var clientScenarioSpecs = []Info{
 		ID: "CLI-031", Suite: Client, Level: MUST,
 		Title:    "ACTS CLIENT-PARSE-002: a SendMessage answer with a Message is read as a message, with no task",
 		Sections: []string{"3.1.1", "9.4.1"},
-		TCK:      []string{"CLIENT-PARSE-002"},
 		Why: "The ACTS golden payload: a SendMessage result holding an agent Message (msg-001) and no task. " +
 			"The client must report a message result and no task, and raise nothing.",
 	},
@@ -154,7 +152,6 @@ var clientScenarioSpecs = []Info{
 		ID: "CLI-032", Suite: Client, Level: MUST,
 		Title:    "ACTS CLIENT-PARSE-003: a GetTask answer is read as the task it holds, or refused for its missing messageIds",
 		Sections: []string{"3.1.3", "5.7"},
-		TCK:      []string{"CLIENT-PARSE-003"},
 		Why: "The ACTS golden payload: a GetTask result, task task-xyz-789 COMPLETED with two artifacts and a " +
 			"history. Its history messages carry no messageId, which is REQUIRED (§5.7: implementations " +
 			"SHOULD reject such messages), so refusing the payload is an allowed answer, and recorded. A " +
@@ -164,7 +161,6 @@ var clientScenarioSpecs = []Info{
 		ID: "CLI-033", Suite: Client, Level: MUST,
 		Title:    "ACTS CLIENT-PARSE-004: a TaskNotFoundError answering GetTask is raised, never read as a result",
 		Sections: []string{"3.3.2", "9.5"},
-		TCK:      []string{"CLIENT-PARSE-004"},
 		Why: "The ACTS golden payload: a JSON-RPC error -32001 (TaskNotFoundError) answering GetTask. Its " +
 			"data is an object, where v1.0 wants an array of typed details, so a client may fail to read the " +
 			"details; it must still raise an error and not report the task as it last was. The error class " +
@@ -174,7 +170,6 @@ var clientScenarioSpecs = []Info{
 		ID: "CLI-034", Suite: Client, Level: MUST,
 		Title:    "ACTS CLIENT-PARSE-005: a task in INPUT_REQUIRED is read as interrupted, with its status message",
 		Sections: []string{"3.1.1", "4.1.3"},
-		TCK:      []string{"CLIENT-PARSE-005"},
 		Why: "The ACTS golden payload: a SendMessage result holding task task-multi-001 in " +
 			"TASK_STATE_INPUT_REQUIRED with an agent status message. The client must report that task in " +
 			"that state, and not wait for a terminal state that only a new message can bring.",
@@ -183,7 +178,6 @@ var clientScenarioSpecs = []Info{
 		ID: "CLI-035", Suite: Client, Level: SHOULD,
 		Title:    "ACTS CLIENT-PARSE-006: a task with v0.3-shaped file parts is read as the task, or refused",
 		Sections: []string{"5.7", "4.1.6"},
-		TCK:      []string{"CLIENT-PARSE-006"},
 		Why: "The ACTS golden payload (level should): a GetTask result, task task-mixed-001 COMPLETED, " +
 			"whose artifacts mix text and data parts with `file` and `fileUrl` parts. Those two are v0.3 " +
 			"shapes: in v1.0 they are unknown members (§5.7: SHOULD be ignored) of a part with no content. " +

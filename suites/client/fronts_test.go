@@ -2,9 +2,10 @@ package client
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -63,40 +64,62 @@ func text(s string) *a2a.Message {
 	return &a2a.Message{MessageID: "m-" + s[:4] + time.Now().Format("150405.000000000"), Role: a2a.RoleUser, Parts: []a2a.Part{{Text: &s}}}
 }
 
-// The golden front answers with the ACTS payload, in each binding's shape.
-func TestGoldenFrontServesEachPayload(t *testing.T) {
-	a := frontAgent(t, fakes.Options{})
+// Each ACTS payload answers the request it is for, with the request's own
+// JSON-RPC id, and in the HTTP+JSON shape over that binding; a get_task
+// payload's send is answered with the payload's task, still working.
+func TestActsPayloadsAnswerTheirRequest(t *testing.T) {
 	for _, p := range ActsPayloads {
-		g := &GoldenFront{Agent: a, Payload: p}
-		srv := httptest.NewServer(g)
-		for _, c := range clientsOf(t, srv.URL) {
-			ctx := context.Background()
-			resp, err := c.SendMessage(ctx, &a2a.SendMessageRequest{Message: text("anything at all"),
-				Configuration: &a2a.SendMessageConfiguration{ReturnImmediately: p.Operation == "get_task"}})
-			if err != nil {
-				t.Fatalf("%s %s: send: %v", p.ID, c.Binding(), err)
+		var served atomic.Int64
+		answer := p.Answer(&served)
+		for _, binding := range []string{a2a.BindingJSONRPC, a2a.BindingHTTPJSON} {
+			send := Request{Op: a2a.MethodSendMessage, Binding: binding, RPCID: json.RawMessage(`"c-7"`)}
+			a := answer(nil, send)
+			if a == nil {
+				t.Fatalf("%s %s: no answer to SendMessage", p.ID, binding)
 			}
-			if p.Operation == "send_message" {
-				if p.TaskID == "" && resp.Message == nil || p.TaskID != "" && (resp.Task == nil || resp.Task.ID != p.TaskID) {
-					t.Fatalf("%s %s: send answered %+v", p.ID, c.Binding(), resp)
+			var env struct {
+				ID     string          `json:"id"`
+				Result json.RawMessage `json:"result"`
+			}
+			body := a.Body
+			if binding == a2a.BindingJSONRPC {
+				if json.Unmarshal(a.Body, &env) != nil || env.ID != "c-7" {
+					t.Fatalf("%s: the JSON-RPC answer does not echo the request's id: %s", p.ID, a.Body)
 				}
+				body = env.Result
+			}
+			var resp a2a.SendMessageResponse
+			if err := json.Unmarshal(body, &resp); err != nil {
+				t.Fatalf("%s %s: send answer %s: %v", p.ID, binding, body, err)
+			}
+			switch {
+			case p.Operation == "send_message" && p.TaskID == "" && resp.Message == nil:
+				t.Fatalf("%s %s: want the payload's message, got %s", p.ID, binding, body)
+			case p.TaskID != "" && (resp.Task == nil || resp.Task.ID != p.TaskID):
+				t.Fatalf("%s %s: want task %s, got %s", p.ID, binding, p.TaskID, body)
+			case p.Operation == "get_task" && resp.Task.Status.State != a2a.TaskStateWorking:
+				t.Fatalf("%s %s: the send of a get_task payload must leave the task working: %s", p.ID, binding, body)
+			}
+			if p.Operation != "get_task" {
 				continue
 			}
-			if resp.Task == nil || resp.Task.ID != p.TaskID {
-				t.Fatalf("%s %s: the send must name the payload's task: %+v", p.ID, c.Binding(), resp)
+			get := answer(nil, Request{Op: a2a.MethodGetTask, Binding: binding, TaskID: p.TaskID, RPCID: json.RawMessage(`9`)})
+			if get == nil {
+				t.Fatalf("%s %s: no answer to GetTask", p.ID, binding)
 			}
-			_, err = c.GetTask(ctx, &a2a.GetTaskRequest{ID: p.TaskID})
-			if p.ErrorCode != 0 {
-				var ce *client.Error
-				if !errors.As(err, &ce) || ce.Kind != a2a.ErrTaskNotFound {
-					t.Fatalf("%s %s: want TaskNotFound, got %v", p.ID, c.Binding(), err)
-				}
+			if p.ErrorCode != 0 && binding == a2a.BindingHTTPJSON && get.Status != 404 {
+				t.Fatalf("%s: the error payload over HTTP+JSON must be a 404, got %d", p.ID, get.Status)
+			}
+			if p.ErrorCode != 0 && binding == a2a.BindingJSONRPC && !strings.Contains(string(get.Body), `"code":-32001`) {
+				t.Fatalf("%s: the JSON-RPC error payload lost its code: %s", p.ID, get.Body)
 			}
 		}
-		if g.Served() == 0 {
-			t.Fatalf("%s: payload never served", p.ID)
+		if answer(nil, Request{Card: true, Op: "card"}) != nil {
+			t.Fatalf("%s: the card must be the agent's", p.ID)
 		}
-		srv.Close()
+		if served.Load() == 0 {
+			t.Fatalf("%s: the payload was never counted as served", p.ID)
+		}
 	}
 }
 

@@ -3,10 +3,10 @@ package client
 import (
 	"encoding/json"
 	"net/http"
-	"strings"
 	"sync/atomic"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/clientrun"
 )
 
 // The ACTS client-parsing payloads (a2aproject/A2A PR #1882, branch
@@ -77,87 +77,64 @@ func (p ActsPayload) Action() string {
 	return "send"
 }
 
-// GoldenFront answers the client's SendMessage (and, for a get_task
-// payload, its GetTask) with the ACTS payload, on the JSON-RPC binding; the
-// card, and any other request, go to the agent behind it. Over HTTP+JSON
-// the same A2A objects are served in that binding's shape (the result
-// object, or the error as google.rpc.Status with HTTP 404): ACTS gives its
-// payloads in JSON-RPC form only.
-type GoldenFront struct {
-	Agent   http.Handler
-	Payload ActsPayload
-	served  atomic.Int64
+// Answer is the payload as a clientrun.Script.Answer: the client's
+// SendMessage (and, for a get_task payload, its GetTask) gets the ACTS
+// payload in place of the agent's answer; the card and anything else go to
+// the agent. On JSON-RPC the payload is sent as the draft gives it, with the
+// request's own id; over HTTP+JSON the same A2A objects are sent in that
+// binding's shape (the result object, or the error as google.rpc.Status with
+// HTTP 404): ACTS gives its payloads in JSON-RPC form only. served counts
+// the payloads sent (a get_task payload's WORKING send answer is not one).
+func (p ActsPayload) Answer(served *atomic.Int64) func(*Stage, Request) *clientrun.Answer {
+	return func(_ *Stage, r Request) *clientrun.Answer {
+		a, counts := p.reply(r)
+		if a != nil && counts {
+			served.Add(1)
+		}
+		return a
+	}
 }
 
-// Served counts the payloads the front answered with (the send's WORKING
-// task of a get_task payload is not counted).
-func (g *GoldenFront) Served() int { return int(g.served.Load()) }
-
-func (g *GoldenFront) ServeHTTP(w http.ResponseWriter, r *http.Request) { g.serve(g.Agent, w, r) }
-
-// Front is the front as a clientrun.Script.Front: one GoldenFront for the
-// whole case, whatever agent instance serves.
-func (g *GoldenFront) Front(agent http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { g.serve(agent, w, r) })
-}
-
-func (g *GoldenFront) serve(agent http.Handler, w http.ResponseWriter, r *http.Request) {
-	c := peek(r)
+// reply is the answer to one request, and whether it is the payload itself.
+func (p ActsPayload) reply(r Request) (*clientrun.Answer, bool) {
 	var wire struct {
 		Result json.RawMessage `json:"result"`
-		Error  *struct {
-			Code    int             `json:"code"`
-			Message string          `json:"message"`
-			Data    json.RawMessage `json:"data"`
-		} `json:"error"`
+		Error  json.RawMessage `json:"error"`
 	}
-	json.Unmarshal([]byte(g.Payload.Wire), &wire)
+	json.Unmarshal([]byte(p.Wire), &wire)
 	switch {
-	case c.Method == a2a.MethodSendMessage && g.Payload.Operation == "send_message":
-		g.served.Add(1)
-		g.answer(w, c, wire.Result, nil)
-	case c.Method == a2a.MethodSendMessage && g.Payload.Operation == "get_task":
+	case r.Op == a2a.MethodSendMessage && p.Operation == "send_message":
+		return p.answer(r, wire.Result, nil), true
+	case r.Op == a2a.MethodSendMessage && p.Operation == "get_task":
 		// The task the payload names, still working, so that the client
 		// polls for exactly that id.
-		working, _ := json.Marshal(map[string]any{"task": map[string]any{
-			"id": g.Payload.TaskID, "contextId": g.Payload.ContextID,
-			"status": map[string]any{"state": "TASK_STATE_WORKING"}}})
-		if g.Payload.ContextID == "" {
-			working, _ = json.Marshal(map[string]any{"task": map[string]any{
-				"id": g.Payload.TaskID, "contextId": "ctx-" + g.Payload.TaskID,
-				"status": map[string]any{"state": "TASK_STATE_WORKING"}}})
+		ctxID := p.ContextID
+		if ctxID == "" {
+			ctxID = "ctx-" + p.TaskID
 		}
-		g.answer(w, c, working, nil)
-	case c.Method == a2a.MethodGetTask && g.Payload.Operation == "send_message" && g.Payload.TaskID != "" && c.TaskID == g.Payload.TaskID:
+		working, _ := json.Marshal(map[string]any{"task": map[string]any{
+			"id": p.TaskID, "contextId": ctxID, "status": map[string]any{"state": "TASK_STATE_WORKING"}}})
+		return p.answer(r, working, nil), false
+	case r.Op == a2a.MethodGetTask && p.Operation == "send_message" && p.TaskID != "" && r.TaskID == p.TaskID:
 		// A client that polls the task a SendMessage payload named gets the
 		// same task again.
 		var res struct {
 			Task json.RawMessage `json:"task"`
 		}
 		json.Unmarshal(wire.Result, &res)
-		g.answer(w, c, res.Task, nil)
-	case c.Method == a2a.MethodGetTask && g.Payload.Operation == "get_task":
-		g.served.Add(1)
-		if wire.Error != nil {
-			g.answer(w, c, nil, []byte(g.errorObject()))
-			return
+		return p.answer(r, res.Task, nil), false
+	case r.Op == a2a.MethodGetTask && p.Operation == "get_task":
+		if len(wire.Error) > 0 {
+			return p.answer(r, nil, wire.Error), true
 		}
-		g.answer(w, c, wire.Result, nil)
-	default:
-		agent.ServeHTTP(w, r)
+		return p.answer(r, wire.Result, nil), true
 	}
+	return nil, false
 }
 
-// errorObject is the payload's "error" member, unchanged.
-func (g *GoldenFront) errorObject() string {
-	var m map[string]json.RawMessage
-	json.Unmarshal([]byte(g.Payload.Wire), &m)
-	return string(m["error"])
-}
-
-func (g *GoldenFront) answer(w http.ResponseWriter, c call, result, rpcErr []byte) {
-	if c.JSONRPC {
-		id := c.RPCID
+func (p ActsPayload) answer(r Request, result, rpcErr []byte) *clientrun.Answer {
+	if r.Binding == a2a.BindingJSONRPC {
+		id := r.RPCID
 		if len(id) == 0 {
 			id = json.RawMessage("null")
 		}
@@ -168,12 +145,9 @@ func (g *GoldenFront) answer(w http.ResponseWriter, c call, result, rpcErr []byt
 			env["result"] = result
 		}
 		body, _ := json.Marshal(env)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusOK)
-		w.Write(body)
-		return
+		return &clientrun.Answer{Status: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}}, Body: body}
 	}
-	w.Header().Set("Content-Type", "application/a2a+json")
+	h := http.Header{"Content-Type": {"application/a2a+json"}}
 	if rpcErr != nil {
 		var e struct {
 			Message string `json:"message"`
@@ -183,13 +157,7 @@ func (g *GoldenFront) answer(w http.ResponseWriter, c call, result, rpcErr []byt
 			"code": 404, "status": "NOT_FOUND", "message": e.Message,
 			"details": []any{map[string]any{"@type": "type.googleapis.com/google.rpc.ErrorInfo",
 				"reason": "TASK_NOT_FOUND", "domain": "a2a-protocol.org"}}}})
-		w.WriteHeader(http.StatusNotFound)
-		w.Write(body)
-		return
+		return &clientrun.Answer{Status: http.StatusNotFound, Header: h, Body: body}
 	}
-	w.WriteHeader(http.StatusOK)
-	w.Write(result)
+	return &clientrun.Answer{Status: http.StatusOK, Header: h, Body: result}
 }
-
-// isCardPath reports whether p is the well-known card path.
-func isCardPath(p string) bool { return strings.HasSuffix(p, a2a.WellKnownCardPath) }
