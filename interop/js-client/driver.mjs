@@ -86,7 +86,7 @@ const actions = {
     const id = r.id ?? r.taskId;
     if (id && id !== first.taskId) { // the agent answered with another task: track that one
       out.resubmittedTaskId = out.taskId = id;
-      state = r.status?.state;
+      merge(id, r.contextId, r.status?.state);
     }
     await pollUntilStopped(c);
   },
@@ -121,17 +121,22 @@ const actions = {
   resolve: async () => { await sleep(1000); await resolve(); }, // the SDK keeps no card cache
 };
 
-// classify maps what the SDK threw to the contract's error classes.
+// classify maps what the SDK threw to the contract's error classes: an A2A error anywhere in
+// the cause chain first (the SDK wraps an error sent inside an SSE event), then the rest.
+const named = { TaskNotFoundError: 'task-not-found', UnsupportedOperationError: 'unsupported-operation',
+  PushNotificationNotSupportedError: 'unsupported-operation', RequestMalformedError: 'invalid-params',
+  ContentTypeNotSupportedError: 'invalid-params', TimeoutError: 'timeout', AbortError: 'timeout', SyntaxError: 'parse' };
 function classify(e) {
-  for (let c = e; c; c = c.cause) {
-    const cls = { TaskNotFoundError: 'task-not-found', UnsupportedOperationError: 'unsupported-operation', PushNotificationNotSupportedError: 'unsupported-operation',
-      RequestMalformedError: 'invalid-params', ContentTypeNotSupportedError: 'invalid-params', TimeoutError: 'timeout', AbortError: 'timeout', SyntaxError: 'parse' }[c.name];
-    if (cls) return cls;
-    if (c.code === 'ECONNREFUSED' || c.code === 'ECONNRESET' || c.message === 'fetch failed' || c.message === 'terminated') return 'transport';
-    if (/\b40[13]\b/.test(c.message ?? '') || [401, 403].includes(c.statusCode)) return 'auth';
-    if (/Failed to parse|Unexpected token|not valid JSON/.test(c.message ?? '')) return 'parse';
-    if (c.name?.endsWith('Error') && c.name !== 'Error' && c.name !== 'TypeError') return 'protocol';
-    if (/JSON-RPC|Content-Type|Invalid response|SSE|missing/.test(c.message ?? '')) return 'protocol';
+  const chain = [];
+  for (let c = e; c; c = c.cause) chain.push(c);
+  const hit = chain.find((c) => named[c.name]);
+  if (hit) return named[hit.name];
+  for (const c of chain) {
+    const m = c.message ?? '';
+    if (['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET'].includes(c.code) || m === 'fetch failed' || m === 'terminated') return 'transport';
+    if ([401, 403].includes(c.statusCode) || /Status: 40[13]\b|: 40[13]\b/.test(m)) return 'auth';
+    if (/Failed to parse|Unexpected token|not valid JSON/.test(m)) return 'parse';
+    if (c.name === 'JsonRpcTransportError' || /JSON-RPC|Content-Type|Invalid response|SSE|missing/.test(m)) return 'protocol';
   }
   return 'other';
 }
