@@ -184,6 +184,19 @@ var clientScenarioSpecs = []Info{
 			"Both taking the task and refusing the part are allowed and recorded; a client that takes it " +
 			"must report that task and state.",
 	},
+	{
+		ID: "CLI-036", Suite: Client, Level: SHOULD,
+		Title:    "When its stream is cut before the task ends, the client raises it or resyncs, never taking the cut for the end",
+		Sections: []string{"3.1.2", "3.7"},
+		Why: "A proxy's idle timeout or a pod's death cuts a stream mid-task. The stage cuts the client's " +
+			"stream after the task snapshot and its WORKING update; the task goes on and completes. A stream " +
+			"ends at a terminal state (the agent MUST close it then, §3.1.2), so a body that breaks earlier " +
+			"is not the task's end: the client must raise it, or resync (GetTask or SubscribeToTask, as " +
+			"§3.7 advises after missed updates). A client that raises nothing and asks for nothing reports a " +
+			"task it no longer follows as if the stream had finished (an SDK bug class). No sentence binds " +
+			"the client, so a miss warns.",
+		Timeout: 60 * time.Second,
+	},
 }
 
 func init() { register(clientScenarioSpecs...) }

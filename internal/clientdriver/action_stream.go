@@ -10,13 +10,26 @@ import (
 
 func init() { register(clientrun.ActionStream, actionStream) }
 
-// actionStream: resolve, send with streaming, consume until the end.
+// actionStream: resolve, send with streaming, consume until the end. A
+// stream that breaks before the task is terminal (or interrupted) is not
+// the task's end: the client says so and resyncs with GetTask until the
+// task settles (a2a-v1 §6: after missed updates, use GetTask).
 func actionStream(ctx context.Context, d *Driver) error {
 	s, err := d.openStream(ctx, message(d.env.Text, "", ""))
 	if err != nil || s == nil {
 		return err
 	}
-	return d.consume(ctx, s, "stream", nil)
+	err = d.consume(ctx, s, "stream", nil)
+	st, id := d.state(), d.taskID()
+	if err == nil || id == "" || st.Terminal() || st.Interrupted() || ctx.Err() != nil {
+		return err
+	}
+	if d.faults.has(faultStreamCutReadAsEnd) {
+		d.logf("the stream broke (%v): taken as its end", err)
+		return nil
+	}
+	d.warn("the stream of task %s broke before the task settled (%v); resyncing with GetTask", id, err)
+	return d.pollUntilSettled(ctx, id)
 }
 
 // openStream sends a streaming message. Under error-as-empty-stream, a plain

@@ -158,6 +158,9 @@ type Request struct {
 	Status int
 	// CardETag is the ETag of the card served (card requests; "" for 304).
 	CardETag string
+	// Cut says the stage cut this streamed answer mid-body
+	// (Script.CutStreamAfter).
+	Cut bool
 }
 
 // ServedRecorder is where the stage records what it served: the run's
@@ -485,6 +488,7 @@ func (s *Stage) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.requests[idx].Status = cw.status
 	s.requests[idx].CardETag = etag
+	s.requests[idx].Cut = cw.cut
 	final := s.requests[idx]
 	s.mu.Unlock()
 	if rec := s.opts.Recorder; rec != nil {

@@ -48,6 +48,11 @@
 //   - UnknownFields, StreamError, CutStreamAfter, CardMaxAge;
 //   - Answer: a hand-made answer for a request (e.g. an ACTS CLIENT-PARSE-*
 //     payload, plain or SSE; Request.RPCID to echo);
+//   - Front: a handler wrapped around the agent for every operation request
+//     (Watch records the states served and can end a stream after one);
+//   - AlterSignedCard: the card changed after signing (the stage otherwise
+//     re-signs every card it serves; the key set is at fakes.JWKSPath, a
+//     request of Op clientrun.OpKeySet);
 //   - Hook: acts before or after each request (AfterOp / BeforeOp): the
 //     Stage then rotates the card (Rotate: new version and ETag, LoseTasks
 //     for a restart that loses every task), serves the previous card
@@ -55,7 +60,7 @@
 //     one without the token, to Request.PushURL).
 //
 // Outcome.Requests are the requests as received (headers unredacted, Op,
-// Binding, Interface, Tenant, TaskID, PushURL, CardETag), Outcome.Result
+// Binding, Interface, Tenant, TaskID, PushURL, CardETag, Cut), Outcome.Result
 // the driver's report. Case.HangIsEvidence returns a driver that ran out of
 // time instead of ending the spec, for a spec that judges a client that
 // never reports.

@@ -22,73 +22,41 @@ import (
 // it; the reference agent caps bodies at 1 MiB too.
 const maxPeekBody = 1 << 20
 
-// binding request, as a front sees it: the v1.0 method, the task it names
-// (when the path or the params name one) and, for JSON-RPC, the call id.
-type call struct {
-	Method string
-	TaskID string
-	RPCID  json.RawMessage
-	// JSONRPC says the call came over the JSON-RPC binding.
-	JSONRPC bool
-}
-
-// peek classifies r without consuming its body (the body is put back).
-func peek(r *http.Request) call {
+// opOf names the A2A operation of a request a front sees (the stage has
+// removed its interface prefix), without consuming its body: the JSON-RPC
+// method, or the HTTP+JSON route's. "" when it is neither.
+func opOf(r *http.Request) string {
 	if r.Method == http.MethodPost && r.Body != nil && strings.HasSuffix(r.URL.Path, "/jsonrpc") {
 		body, _ := io.ReadAll(io.LimitReader(r.Body, maxPeekBody))
 		r.Body.Close()
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		var env struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				ID      string `json:"id"`
-				TaskID  string `json:"taskId"`
-				Message struct {
-					TaskID string `json:"taskId"`
-				} `json:"message"`
-			} `json:"params"`
+			Method string `json:"method"`
 		}
-		if json.Unmarshal(body, &env) != nil {
-			return call{JSONRPC: true}
-		}
-		c := call{Method: env.Method, RPCID: env.ID, JSONRPC: true}
-		switch {
-		case env.Params.Message.TaskID != "":
-			c.TaskID = env.Params.Message.TaskID
-		case env.Params.TaskID != "":
-			c.TaskID = env.Params.TaskID
-		default:
-			c.TaskID = env.Params.ID
-		}
-		return c
+		_ = json.Unmarshal(body, &env)
+		return env.Method
 	}
 	p := r.URL.Path
 	switch {
 	case strings.HasSuffix(p, "/message:send"):
-		return call{Method: a2a.MethodSendMessage}
+		return a2a.MethodSendMessage
 	case strings.HasSuffix(p, "/message:stream"):
-		return call{Method: a2a.MethodSendStreamingMessage}
+		return a2a.MethodSendStreamingMessage
 	}
-	if i := strings.Index(p, "/tasks/"); i >= 0 {
-		rest := p[i+len("/tasks/"):]
-		id, tail, _ := strings.Cut(rest, "/")
-		switch {
-		case tail != "":
-			return call{Method: "push-config", TaskID: id}
-		case strings.HasSuffix(id, ":cancel"):
-			return call{Method: a2a.MethodCancelTask, TaskID: strings.TrimSuffix(id, ":cancel")}
-		case strings.HasSuffix(id, ":subscribe"):
-			return call{Method: a2a.MethodSubscribeToTask, TaskID: strings.TrimSuffix(id, ":subscribe")}
-		default:
-			return call{Method: a2a.MethodGetTask, TaskID: id}
-		}
+	i := strings.Index(p, "/tasks/")
+	if i < 0 {
+		return ""
 	}
-	return call{}
-}
-
-func (c call) sends() bool {
-	return c.Method == a2a.MethodSendMessage || c.Method == a2a.MethodSendStreamingMessage
+	id, tail, _ := strings.Cut(p[i+len("/tasks/"):], "/")
+	switch {
+	case tail != "":
+		return "push-config"
+	case strings.HasSuffix(id, ":cancel"):
+		return a2a.MethodCancelTask
+	case strings.HasSuffix(id, ":subscribe"):
+		return a2a.MethodSubscribeToTask
+	}
+	return a2a.MethodGetTask
 }
 
 // Served is what a Watch front saw the agent answer: for each task, the
@@ -139,10 +107,9 @@ func (s *Served) add(op string, sr a2a.StreamResponse) {
 func Watch(into *Served, closeAfter a2a.TaskState) func(http.Handler) http.Handler {
 	return func(agent http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			c := peek(r)
 			ctx, cancel := context.WithCancel(r.Context())
 			defer cancel()
-			ww := &watchWriter{ResponseWriter: w, op: c.Method, into: into, closeAfter: closeAfter, cancel: cancel}
+			ww := &watchWriter{ResponseWriter: w, op: opOf(r), into: into, closeAfter: closeAfter, cancel: cancel}
 			agent.ServeHTTP(ww, r.WithContext(ctx))
 			ww.done()
 		})
