@@ -98,7 +98,9 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 	if whole {
 		crows = newClientRows(dir, base+int64(len(runs)))
 		for _, c := range crows {
-			runs = append(runs, c.Run)
+			if c.Run != nil {
+				runs = append(runs, c.Run)
+			}
 		}
 	}
 	// The variants run first: they are the longest runs (every suite, the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
 	"github.com/a2a-conform/a2a-conform/internal/clientrun"
 )
@@ -24,7 +25,25 @@ func actionFollowUp(ctx context.Context, d *Driver) error {
 			return err
 		}
 	}
-	t2, err := d.send(ctx, message(d.env.FollowUpText, t.ID, t.ContextID), nil)
+	// Before the follow-up (a transition), the card is revalidated; if it
+	// changed, the task may not have survived the rotation: reconcile with
+	// GetTask first (scenario 1) rather than assume it did.
+	err = d.resolve(ctx, true)
+	if err == nil && d.rotatedCard && !d.faults.has(faultResubmitsSilently) && !d.faults.has(faultHangsOnLostTask) {
+		d.warn("the card changed since task %s began: reconciling with GetTask before the follow-up", t.ID)
+		err = d.call(ctx, func(c *client.Client) error {
+			got, e := c.GetTask(ctx, getTask(t.ID))
+			if e == nil {
+				d.taskEvent("poll", got)
+				d.merge("poll", got.ID, got.ContextID, got.Status.State)
+			}
+			return e
+		})
+	}
+	var t2 *a2a.Task
+	if err == nil {
+		t2, err = d.send(ctx, message(d.env.FollowUpText, t.ID, t.ContextID), nil)
+	}
 	if err != nil {
 		if classify(err) != clientrun.ClassTaskNotFound {
 			return err

@@ -13,7 +13,7 @@ func init() { register(clientrun.ActionResolve, actionResolve) }
 // (a fresh copy is not fetched again; an expired one is revalidated with
 // If-None-Match).
 func actionResolve(ctx context.Context, d *Driver) error {
-	if err := d.resolve(ctx); err != nil {
+	if err := d.resolve(ctx, false); err != nil {
 		return err
 	}
 	select {
@@ -21,5 +21,5 @@ func actionResolve(ctx context.Context, d *Driver) error {
 		return ctx.Err()
 	case <-time.After(time.Second):
 	}
-	return d.resolve(ctx)
+	return d.resolve(ctx, false)
 }

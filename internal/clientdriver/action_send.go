@@ -27,7 +27,7 @@ func actionSend(ctx context.Context, d *Driver) error {
 // returns a nil task.
 func (d *Driver) send(ctx context.Context, m *a2a.Message, conf *a2a.SendMessageConfiguration) (*a2a.Task, error) {
 	var resp *a2a.SendMessageResponse
-	err := d.call(ctx, func(c *client.Client) error {
+	err := d.transition(ctx, func(c *client.Client) error {
 		var e error
 		resp, e = c.SendMessage(ctx, &a2a.SendMessageRequest{Message: m, Configuration: conf})
 		return e

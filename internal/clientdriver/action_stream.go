@@ -10,25 +10,32 @@ import (
 
 func init() { register(clientrun.ActionStream, actionStream) }
 
-// actionStream: resolve, send with streaming, consume until the end. A
-// stream that breaks before the task is terminal (or interrupted) is not
-// the task's end: the client says so and resyncs with GetTask until the
-// task settles (a2a-v1 §6: after missed updates, use GetTask).
+// actionStream: resolve, send with streaming, consume until the end.
 func actionStream(ctx context.Context, d *Driver) error {
 	s, err := d.openStream(ctx, message(d.env.Text, "", ""))
 	if err != nil || s == nil {
 		return err
 	}
-	err = d.consume(ctx, s, "stream", nil)
-	st, id := d.state(), d.taskID()
-	if err == nil || id == "" || st.Terminal() || st.Interrupted() || ctx.Err() != nil {
-		return err
+	return d.settleAfterStream(ctx, d.consume(ctx, s, "stream", nil))
+}
+
+// settleAfterStream handles a stream that ended before the task settled (cut
+// mid-task, or closed early): the client does not take the last state it
+// saw for the outcome, but polls GetTask until the task settles, and warns.
+func (d *Driver) settleAfterStream(ctx context.Context, streamErr error) error {
+	id, st := d.taskID(), d.state()
+	if id == "" || st.Terminal() || st.Interrupted() {
+		return streamErr
 	}
 	if d.faults.has(faultStreamCutReadAsEnd) {
-		d.logf("the stream broke (%v): taken as its end", err)
+		d.logf("the stream ended early (%v): taken as its end", streamErr)
 		return nil
 	}
-	d.warn("the stream of task %s broke before the task settled (%v); resyncing with GetTask", id, err)
+	why := "the stream ended before the task settled"
+	if streamErr != nil {
+		why = "the stream failed before the task settled (" + streamErr.Error() + ")"
+	}
+	d.warn("%s; polling GetTask", why)
 	return d.pollUntilSettled(ctx, id)
 }
 
@@ -36,7 +43,7 @@ func actionStream(ctx context.Context, d *Driver) error {
 // error answer is taken for an empty stream (nil stream, nil error).
 func (d *Driver) openStream(ctx context.Context, m *a2a.Message) (*client.Stream, error) {
 	var s *client.Stream
-	err := d.call(ctx, func(c *client.Client) error {
+	err := d.transition(ctx, func(c *client.Client) error {
 		var e error
 		s, e = c.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: m})
 		return e

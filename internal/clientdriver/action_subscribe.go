@@ -24,7 +24,7 @@ func actionSubscribe(ctx context.Context, d *Driver) error {
 	}); err != nil {
 		return err
 	}
-	return d.consume(ctx, s, "stream", nil)
+	return d.settleAfterStream(ctx, d.consume(ctx, s, "stream", nil))
 }
 
 func getTask(id string) *a2a.GetTaskRequest { return &a2a.GetTaskRequest{ID: id} }

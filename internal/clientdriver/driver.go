@@ -73,6 +73,11 @@ type Driver struct {
 	res clientrun.Result
 	// cancelAck: the client's own cancel was acknowledged.
 	cancelAck bool
+	// rotatedCard: the card changed since the task began (a rotation).
+	rotatedCard bool
+	// fresh: the card was just fetched or revalidated, and no transition
+	// has used that yet.
+	fresh bool
 }
 
 // actions maps each action to its implementation (action_<name>.go).
@@ -217,11 +222,14 @@ type parseError struct{ msg string }
 
 func (e *parseError) Error() string { return e.msg }
 
-// resolve fetches the card (or revalidates the cached one when its max-age
-// ran out) and chooses the interface. Every action starts with it, and
-// calls it again before each transition it initiates.
-func (d *Driver) resolve(ctx context.Context) error {
-	if d.card != nil && (time.Since(d.fetchedAt) < d.maxAge || d.faults.has(faultNeverRevalidates)) {
+// resolve fetches the card, or revalidates the cached one (If-None-Match)
+// when its max-age ran out or force is set, and chooses the interface.
+// Every action starts with it; before each transition the client initiates
+// (send, follow-up, cancel, push registration) it revalidates whatever the
+// max-age (scenario 1: "never trusting a cached card beyond a single
+// transition"); reads (GetTask polls) honour max-age.
+func (d *Driver) resolve(ctx context.Context, force bool) error {
+	if d.card != nil && ((!force && time.Since(d.fetchedAt) < d.maxAge) || d.faults.has(faultNeverRevalidates)) {
 		return nil // fresh: max-age honoured
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, d.env.CardURL, nil)
@@ -239,6 +247,7 @@ func (d *Driver) resolve(ctx context.Context) error {
 	if err != nil {
 		return &client.Error{Class: client.Transport, Op: "card", Message: err.Error(), Err: err}
 	}
+	d.fresh = true
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	d.maxAge = maxAge(resp.Header.Get("Cache-Control"))
@@ -271,6 +280,9 @@ func (d *Driver) resolve(ctx context.Context) error {
 		return &parseError{msg: "card has unknown members " + strings.Join(card.Extra.Keys(), ", ")}
 	}
 	changed := d.card != nil && d.etag != resp.Header.Get("ETag")
+	if changed {
+		d.rotatedCard = true
+	}
 	d.card, d.etag = card, resp.Header.Get("ETag")
 	d.event(clientrun.Event{Via: "card", Kind: "card", State: card.Version})
 	if changed {
@@ -344,11 +356,31 @@ func (d *Driver) next() error {
 	return nil
 }
 
-// call runs one operation, revalidating the card first, and falls back to
-// the next declared interface when the connection is refused.
+// call runs one read (GetTask, a subscription), with the card revalidated
+// only when its max-age ran out, and falls back to the next declared
+// interface when the connection is refused.
 func (d *Driver) call(ctx context.Context, op func(c *client.Client) error) error {
-	if err := d.resolve(ctx); err != nil {
-		return err
+	return d.do(ctx, false, op)
+}
+
+// transition runs one operation that changes a task (send, follow-up,
+// cancel, push registration): the card is revalidated first, whatever its
+// max-age.
+func (d *Driver) transition(ctx context.Context, op func(c *client.Client) error) error {
+	return d.do(ctx, true, op)
+}
+
+func (d *Driver) do(ctx context.Context, force bool, op func(c *client.Client) error) error {
+	if force && d.fresh {
+		// Revalidated just before, for this very transition.
+		d.fresh = false
+	} else {
+		if err := d.resolve(ctx, force); err != nil {
+			return err
+		}
+		if force {
+			d.fresh = false
+		}
 	}
 	for {
 		err := op(d.cl)

@@ -80,7 +80,7 @@ func TestEveryActionOnTheCleanAgent(t *testing.T) {
 				t.Errorf("no push recorded: %+v", r.res.Events)
 			}
 			for _, q := range r.stage.Requests() {
-				if !q.Card && q.Header.Get("A2A-Version") != "1.0" {
+				if !q.Card && q.Op != clientrun.OpKeySet && q.Header.Get("A2A-Version") != "1.0" {
 					t.Errorf("%s without A2A-Version", q.Op)
 				}
 			}
@@ -210,5 +210,34 @@ func TestForgedPush(t *testing.T) {
 	bad := drive(t, script(), clientrun.ActionPush, "accepts-forged-push")
 	if bad.res == nil || bad.res.TaskID != "forged" && bad.res.State != "TASK_STATE_FAILED" {
 		t.Errorf("accepts-forged-push did not merge the forged push: %+v", bad.res)
+	}
+}
+
+// A stream cut mid-task is not taken for the outcome: the client polls
+// until the task settles, and warns.
+func TestCutStreamIsSettledByPolling(t *testing.T) {
+	t.Parallel()
+	r := drive(t, clientrun.Script{CutStreamAfter: 2, Behaviour: directive.Directive{Version: 1, DelayMs: 300}}, clientrun.ActionStream)
+	r.must(t, "TASK_STATE_COMPLETED", "")
+	if len(r.res.EventsVia("poll")) == 0 || len(r.res.Warnings) == 0 {
+		t.Errorf("want polls after the cut and a warning: %+v", r.res)
+	}
+}
+
+// Before each transition it initiates the client revalidates the card with
+// If-None-Match, whatever the max-age (scenario 1); the first send fetches
+// it once.
+func TestTransitionsRevalidateTheCard(t *testing.T) {
+	t.Parallel()
+	r := drive(t, clientrun.Script{Behaviour: directive.Directive{Version: 1, Outcome: directive.OutcomeInputRequired}}, clientrun.ActionFollowUp)
+	r.must(t, "TASK_STATE_COMPLETED", "")
+	var inm []string
+	for _, q := range r.stage.Requests() {
+		if q.Card {
+			inm = append(inm, q.Header.Get("If-None-Match"))
+		}
+	}
+	if len(inm) != 2 || inm[0] != "" || inm[1] == "" {
+		t.Errorf("If-None-Match per card fetch: %q; want none on the first fetch, the ETag before the follow-up", inm)
 	}
 }
