@@ -15,7 +15,9 @@
 package attest
 
 import (
+	"bytes"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -24,6 +26,7 @@ import (
 	trpb "github.com/in-toto/attestation/go/predicates/test_result/v0"
 	intoto "github.com/in-toto/attestation/go/v1"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/a2a-conform/a2a-conform/reports"
@@ -173,15 +176,27 @@ func Statement(r *reports.Report, url string) (*intoto.Statement, error) {
 	return st, nil
 }
 
-// MarshalStatement encodes a Statement as the JSON a DSSE envelope carries.
-func MarshalStatement(st *intoto.Statement) ([]byte, error) {
-	return protojson.MarshalOptions{Multiline: true, Indent: "  "}.Marshal(st)
-}
+// MarshalStatement encodes a Statement as the JSON a DSSE envelope carries,
+// indented.
+func MarshalStatement(st *intoto.Statement) ([]byte, error) { return marshalStable(st) }
 
 // MarshalPredicate encodes the predicate alone (what actions/attest's
-// predicate-path wants).
-func MarshalPredicate(p *trpb.TestResult) ([]byte, error) {
-	return protojson.MarshalOptions{Multiline: true, Indent: "  "}.Marshal(p)
+// predicate-path wants), indented.
+func MarshalPredicate(p *trpb.TestResult) ([]byte, error) { return marshalStable(p) }
+
+// marshalStable is protojson's encoding with fixed whitespace: protojson
+// varies its spacing from build to build on purpose, and a statement's bytes
+// should not.
+func marshalStable(m proto.Message) ([]byte, error) {
+	b, err := protojson.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, b, "", "  "); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
 }
 
 func predicateStruct(p *trpb.TestResult) (*structpb.Struct, error) {

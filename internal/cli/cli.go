@@ -33,6 +33,9 @@ Usage:
   a2a-conform scorecard --out DIR REPORT.json…
                                      vendor × spec matrix (HTML + JSON) and SVG badges
   a2a-conform verify REPORT.json     check a submitted report is well-formed and unedited
+                                     (--bundle: and signed, by whom; offline, Sigstore)
+  a2a-conform attest REPORT.json     the report's in-toto Statement (test-result predicate),
+                                     to sign with Sigstore (actions/attest)
   a2a-conform matrix [--out FILE]    prove every spec both ways: the clean agent, then each
                                      fault against its specs; writes docs/fault-matrix.md
   a2a-conform flakes [--runs K]      repeat the default run K times with other seeds; report
@@ -66,6 +69,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return fakeCmd(rest, stdout, stderr)
 	case "scorecard":
 		return scorecardCmd(rest, stdout, stderr)
+	case "attest":
+		return attestCmd(rest, stdout, stderr)
 	case "verify":
 		return verifyCmd(rest, stdout, stderr)
 	case "matrix":
