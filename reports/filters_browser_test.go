@@ -149,8 +149,11 @@ func reportFilters(t *testing.T, bctx context.Context) {
 	const rows = `tbody[data-verdict] tr.row`
 	total := len(r.Results)
 	resID := func(x Result) string { return x.ID }
+	// The page lists failures first (by verdict, then in report order).
+	ordered := slices.Clone(r.Results)
+	slices.SortStableFunc(ordered, func(a, b Result) int { return verdictRank(a.Verdict) - verdictRank(b.Verdict) })
 	keep := func(verdicts []Verdict, suite, level string) []string {
-		return ids(r.Results, resID, func(x Result) bool {
+		return ids(ordered, resID, func(x Result) bool {
 			return !slices.Contains(verdicts, x.Verdict) && (suite == "" || x.Suite == suite) && (level == "" || x.Level == level)
 		})
 	}

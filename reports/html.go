@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"html/template"
 	"maps"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -109,6 +110,13 @@ type reportView struct {
 	Rows           []specRow
 	Card           string
 	CardSize       string
+	// Failures lists every fail and warn first, each linked to its spec.
+	Failures []failureLink
+}
+
+type failureLink struct {
+	ID, Title    string
+	Class, Label string
 }
 
 type barSegment struct {
@@ -148,7 +156,7 @@ type specRow struct {
 	Reason                  string
 	Unchecked               []string
 	Findings                []string
-	Violations              []invariants.Violation
+	Violations              []violationView
 	ViolationsCut           int
 	Observations            []kv
 	ObservationsCut         int
@@ -156,10 +164,16 @@ type specRow struct {
 	Exchanges               []exchangeView
 	ExchangesCut            int
 	ExchangeSummary         string
+	// Reproduce re-runs this spec alone with the run's own flags and seed.
+	Reproduce string
 }
 
 type exchangeView struct {
-	Seq                   int
+	Seq   int
+	Cited bool
+	// Again is a standalone command that sends the request again
+	// (curl, grpcurl), secrets as variables.
+	Again                 string
 	At, Dur, Dir          string
 	Method, URL           string
 	Status, StatusClass   string
@@ -208,8 +222,18 @@ func buildReportView(r *Report) *reportView {
 	v.LevelNames = levelOrder(s.ByLevel)
 
 	budget := htmlTranscriptBudget
-	for _, res := range r.Results {
-		v.Rows = append(v.Rows, buildSpecRow(res, &budget))
+	// Failures first: the first screens of a failing run show what failed.
+	results := slices.Clone(r.Results)
+	slices.SortStableFunc(results, func(a, b Result) int { return verdictRank(a.Verdict) - verdictRank(b.Verdict) })
+	for _, res := range results {
+		row := buildSpecRow(res, &budget)
+		if res.Verdict != Pass && res.Verdict != NotApplicable {
+			row.Reproduce = reproduceCommand(r, res.ID)
+		}
+		if res.Verdict == Fail || res.Verdict == Warn {
+			v.Failures = append(v.Failures, failureLink{ID: row.ID, Title: row.Title, Class: row.Class, Label: row.Label})
+		}
+		v.Rows = append(v.Rows, row)
 	}
 	if len(r.Card) > 0 {
 		card := prettyJSON(string(r.Card), 4*htmlMaxCard)
@@ -409,14 +433,22 @@ func buildSpecRow(res Result, budget *int) specRow {
 		row.Unchecked = append(row.Unchecked, f(u))
 	}
 	row.Scenario = f(res.Scenario)
+	cited := map[int]bool{}
 	for i, vi := range res.Violations {
 		if i == htmlMaxViolations {
 			row.ViolationsCut = len(res.Violations) - i
 			break
 		}
-		row.Violations = append(row.Violations, invariants.Violation{
+		vv := violationView{Violation: invariants.Violation{
 			Invariant: f(vi.Invariant), Where: f(vi.Where), Expected: f(vi.Expected), Actual: f(vi.Actual),
-		})
+		}}
+		for _, n := range citedSeqs(vi.Where + " " + vi.Expected + " " + vi.Actual) {
+			if !cited[n] {
+				cited[n] = true
+			}
+			vv.Cites = append(vv.Cites, n)
+		}
+		row.Violations = append(row.Violations, vv)
 	}
 	if len(res.Transcript) == 0 {
 		return row
@@ -425,20 +457,95 @@ func buildSpecRow(res Result, budget *int) specRow {
 		row.TranscriptNote = fmt.Sprintf("Transcript of %d exchanges left out: this page's transcript budget is spent. It is in report.json.", len(res.Transcript))
 		return row
 	}
-	for i, ex := range res.Transcript {
-		if i == htmlMaxExchanges || *budget <= 0 {
-			row.ExchangesCut = len(res.Transcript) - i
-			break
+	// The exchanges a violation cites are always shown, however many
+	// others are cut; the rest fill up to the cap in order.
+	shown := 0
+	for _, ex := range res.Transcript {
+		isCited := cited[ex.Seq]
+		if !isCited && (shown >= htmlMaxExchanges || *budget <= 0) {
+			row.ExchangesCut++
+			continue
 		}
 		xv := buildExchange(ex)
+		xv.Cited = isCited
 		*budget -= xv.size
 		row.Exchanges = append(row.Exchanges, xv)
+		if !isCited {
+			shown++
+		}
 	}
 	row.ExchangeSummary = fmt.Sprintf("%d %s", len(res.Transcript), plural(len(res.Transcript), "exchange", "exchanges"))
 	if row.ExchangesCut > 0 {
-		row.ExchangeSummary += fmt.Sprintf(", first %d shown", len(row.Exchanges))
+		row.ExchangeSummary += fmt.Sprintf(", %d shown (the first, and every one a violation cites)", len(row.Exchanges))
 	}
 	return row
+}
+
+type violationView struct {
+	invariants.Violation
+	// Cites are the transcript exchanges (#seq) the violation names.
+	Cites []int
+}
+
+var seqRef = regexp.MustCompile(`#(\d{1,9})\b`)
+
+// citedSeqs lists the run-wide exchange numbers ("GetTask #27") a text
+// cites, in order, once each.
+func citedSeqs(text string) []int {
+	var out []int
+	for _, m := range seqRef.FindAllStringSubmatch(text, 64) {
+		if n, err := strconv.Atoi(m[1]); err == nil && n > 0 && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// verdictRank orders the spec table: what needs reading first.
+func verdictRank(v Verdict) int {
+	switch v {
+	case Fail:
+		return 0
+	case Warn:
+		return 1
+	case Indeterminate:
+		return 2
+	case CouldNotRun:
+		return 3
+	case Pass:
+		return 5
+	case NotApplicable:
+		return 6
+	}
+	return 4
+}
+
+// reproduceCommand re-runs one spec alone with the run's own flags and seed
+// (Run.Args; header values come from the environment, never the report).
+func reproduceCommand(r *Report, id string) string {
+	words := []string{"a2a-conform", "run"}
+	for _, a := range r.Run.Args {
+		name, _, _ := strings.Cut(a, "=")
+		switch name {
+		case "--focus", "--suite", "--label-filter", "--seed":
+			continue
+		}
+		words = append(words, shellQuote(a))
+	}
+	words = append(words, "--focus", shellQuote(id), "--seed", strconv.FormatInt(r.Run.Seed, 10))
+	cmd := strings.Join(words, " ")
+	if r.Run.HasHeaders {
+		cmd = "# with the run's headers in $A2A_CONFORM_HEADERS (and $A2A_CONFORM_SECOND_HEADERS)\n" + cmd
+	}
+	return cutUTF8(cmd, htmlMaxField)
+}
+
+// shellQuote quotes s for a POSIX shell unless it is plainly safe.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,/:@%+") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func buildExchange(ex Exchange) exchangeView {
@@ -448,6 +555,11 @@ func buildExchange(ex Exchange) exchangeView {
 		Method: f(ex.Method), URL: f(ex.URL), Instance: f(ex.Instance),
 		Error:     capText(ex.Error, htmlMaxField),
 		Truncated: ex.Truncated,
+	}
+	// A command is only worth showing whole: a request whose body the page
+	// would cut is re-sent from report.json instead.
+	if len(ex.ReqBody) <= htmlMaxBody && !ex.Truncated {
+		xv.Again = ReproduceExchange(ex)
 	}
 	if ex.Direction == "in" {
 		xv.Dir = "webhook in"
@@ -474,6 +586,7 @@ func buildExchange(ex Exchange) exchangeView {
 		xv.Events = append(xv.Events, eventView{At: formatStamp(e.AtMs), Data: d})
 		xv.size += len(d)
 	}
+	xv.size += len(xv.Again)
 	xv.size += len(xv.ReqHeaders) + len(xv.RespHeaders) + len(xv.ReqBody) + len(xv.RespBody) + len(xv.URL) + len(xv.Error)
 	return xv
 }

@@ -148,15 +148,41 @@ func TestHTMLContent(t *testing.T) {
 		t.Error("a spec row is hidden without script")
 	}
 	// The TCK's level shows beside the spec's own, for a spec that has one.
-	life := page[strings.Index(page, `id="LIFE-001"`):strings.Index(page, `id="LIFE-012"`)]
+	block := func(id string) string {
+		i := strings.Index(page, `id="`+id+`"`)
+		if i < 0 {
+			t.Fatalf("no row %s", id)
+		}
+		end := strings.Index(page[i:], "<tbody data-verdict")
+		if end < 0 {
+			end = strings.Index(page[i:], "</table>\n</section>")
+		}
+		return page[i : i+end]
+	}
+	// Failures first, each with the command that re-runs it alone.
+	if !strings.Contains(page, "Read these first:") {
+		t.Error("no list of failures at the top")
+	}
+	for _, res := range r.Results {
+		if res.Verdict == Fail {
+			want := "a2a-conform run --focus " + res.ID + " --seed " + fmt.Sprint(r.Run.Seed)
+			if !strings.Contains(block(res.ID), want) {
+				t.Errorf("%s lacks its reproduce command %q", res.ID, want)
+			}
+			if !strings.Contains(page[:strings.Index(page, "<h2>Specs</h2>")], `href="#`+res.ID+`"`) {
+				t.Errorf("%s is not linked from the headline", res.ID)
+			}
+		}
+	}
+	life := block("LIFE-001")
 	if !strings.Contains(life, ">TCK MUST</div>") {
 		t.Error("LIFE-001 row lacks its TCK level")
 	}
-	if strings.Contains(page[strings.Index(page, `id="DISC-001"`):strings.Index(page, `id="DISC-002"`)], "tck-level") {
+	if strings.Contains(block("DISC-001"), "tck-level") {
 		t.Error("a TCK level shown for a spec that names no TCK requirement")
 	}
 	// Passing specs carry no transcript.
-	pass := page[strings.Index(page, `id="DISC-001"`):strings.Index(page, `id="DISC-002"`)]
+	pass := block("DISC-001")
 	if strings.Contains(pass, "Wire transcript") {
 		t.Error("transcript shown for a passing spec")
 	}
@@ -180,8 +206,19 @@ func TestHTMLCapsTranscripts(t *testing.T) {
 	}
 	r.Results[5].Transcript = xs
 	page := render(t, r)
-	if !strings.Contains(page, "100 exchanges, first 16 shown") || !strings.Contains(page, "84 more exchanges in report.json") {
+	if !regexp.MustCompile(`100 exchanges, 1[67] shown \(the first, and every one a violation cites\)`).MatchString(page) || !regexp.MustCompile(`8[34] more exchanges in report.json`).MatchString(page) {
 		t.Error("exchange cap not stated")
+	}
+	// An exchange a violation cites is always shown, linked from the
+	// violation, however far past the cap it is (one numbering: #seq).
+	r.Results[5].Verdict, r.Results[5].Reason = Fail, "a terminal task changed"
+	r.Results[5].Violations = append(r.Results[5].Violations, invariants.Violation{Invariant: "terminal-immutable",
+		Where: "task t-1, GetTask #90 (JSONRPC) at 2s", Expected: "COMPLETED for ever (first seen terminal via GetTask #3 (JSONRPC))", Actual: "WORKING"})
+	page = render(t, r)
+	for _, want := range []string{`<details class="x cited" id="x90">`, `<details class="x cited" id="x3">`, `<a href="#x90">#90</a>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
 	}
 	if !strings.Contains(page, fmt.Sprintf("cut here: %d more bytes", len(big)-htmlMaxBody)) {
 		t.Error("body cut not stated")

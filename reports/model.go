@@ -92,6 +92,18 @@ type Run struct {
 	// Unreachable is set when the target could not be reached at all; then no
 	// spec passed and the CLI exits 3.
 	Unreachable bool `json:"unreachable,omitempty"`
+	// SpecRevision is the A2A specification text the harness's specs rest
+	// on (tag), e.g. "v1.0.1"; with the harness version it fixes the spec set.
+	SpecRevision string `json:"specRevision,omitempty"`
+	// CardDigest is sha256 of the card's bytes as fetched at the start.
+	CardDigest string `json:"cardDigest,omitempty"`
+	// Args is the run's configuration as `a2a-conform run` flags, secrets
+	// left out (headers come from the environment on a re-run), for the
+	// reproduce command each failure shows.
+	Args []string `json:"args,omitempty"`
+	// HasHeaders says the run sent headers of its own (--header, or
+	// $A2A_CONFORM_HEADERS), whose values no report holds.
+	HasHeaders bool `json:"hasHeaders,omitempty"`
 	// DeclaredSpecs is how many agent specs the harness that wrote the
 	// report declares (its whole set, whatever the run selected), so that
 	// a report read alone shows whether it covers the set.

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/a2a-conform/a2a-conform/internal/recorder"
 	"io"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -227,21 +229,43 @@ func (t *T) History() *invariants.History {
 	return t.history
 }
 
-func (t *T) nextRef(op string) string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.calls++
-	return fmt.Sprintf("%s #%d", op, t.calls)
+// ref names the exchange an observation came from by the run-wide number
+// the transcript shows (#seq), so that a violation and the exchange it cites
+// carry one numbering; "(not recorded)" when the call made no exchange the
+// recorder saw.
+func ref(op string, seq int64) string {
+	if seq <= 0 {
+		return op + " (not recorded)"
+	}
+	return fmt.Sprintf("%s #%d", op, seq)
+}
+
+// Recorded returns ctx asking the recorder for the sequence number of the
+// exchange a call with it becomes, for ObserveTaskAt.
+func Recorded(ctx context.Context) (context.Context, *atomic.Int64) { return recorded(ctx) }
+
+// recorded returns ctx asking the recorder for the sequence number of the
+// exchange a call with it becomes.
+func recorded(ctx context.Context) (context.Context, *atomic.Int64) {
+	seq := new(atomic.Int64)
+	return recorder.WithSeqSink(ctx, seq), seq
 }
 
 // ObserveTask records a task seen in an answer to a request issued at issued.
+// Prefer ObserveTaskAt, which cites the exchange.
 func (t *T) ObserveTask(src invariants.Source, task *a2a.Task, issued time.Duration, binding string) {
+	t.ObserveTaskAt(src, task, issued, binding, 0)
+}
+
+// ObserveTaskAt records a task seen in the answer of transcript exchange
+// seq (0 when unknown), issued at issued.
+func (t *T) ObserveTaskAt(src invariants.Source, task *a2a.Task, issued time.Duration, binding string, seq int64) {
 	if task == nil {
 		return
 	}
 	h := t.History()
 	o := invariants.Observation{TaskID: task.ID, State: task.Status.State, Source: src,
-		Issued: issued, Received: h.Now(), Ref: t.nextRef(string(src)) + " (" + binding + ")"}
+		Issued: issued, Received: h.Now(), Ref: ref(string(src), seq) + " (" + binding + ")"}
 	// ListTasks leaves artifacts out unless asked (includeArtifacts): its
 	// tasks say nothing of them.
 	if src != invariants.FromList {
@@ -253,9 +277,10 @@ func (t *T) ObserveTask(src invariants.Source, task *a2a.Task, issued time.Durat
 // Send sends a message and records the task it returns.
 func (t *T) Send(ctx context.Context, c *client.Client, req *a2a.SendMessageRequest) (*a2a.SendMessageResponse, error) {
 	issued := t.History().Now()
+	ctx, seq := recorded(ctx)
 	resp, err := c.SendMessage(ctx, req)
 	if err == nil && resp != nil {
-		t.ObserveTask(invariants.FromSend, resp.Task, issued, c.Binding())
+		t.ObserveTaskAt(invariants.FromSend, resp.Task, issued, c.Binding(), seq.Load())
 	}
 	return resp, err
 }
@@ -285,9 +310,10 @@ func (t *T) NoTask(c *client.Client, s Script, resp *a2a.SendMessageResponse, er
 // Get reads a task and records what it showed.
 func (t *T) Get(ctx context.Context, c *client.Client, id string) (*a2a.Task, error) {
 	issued := t.History().Now()
+	ctx, seq := recorded(ctx)
 	task, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: id})
 	if err == nil {
-		t.ObserveTask(invariants.FromGet, task, issued, c.Binding())
+		t.ObserveTaskAt(invariants.FromGet, task, issued, c.Binding(), seq.Load())
 	}
 	return task, err
 }
@@ -295,9 +321,10 @@ func (t *T) Get(ctx context.Context, c *client.Client, id string) (*a2a.Task, er
 // Cancel cancels a task and records the task the answer carried.
 func (t *T) Cancel(ctx context.Context, c *client.Client, id string) (*a2a.Task, error) {
 	issued := t.History().Now()
+	ctx, seq := recorded(ctx)
 	task, err := c.CancelTask(ctx, &a2a.CancelTaskRequest{ID: id})
 	if err == nil {
-		t.ObserveTask(invariants.FromCancel, task, issued, c.Binding())
+		t.ObserveTaskAt(invariants.FromCancel, task, issued, c.Binding(), seq.Load())
 	}
 	return task, err
 }

@@ -47,7 +47,6 @@ type T struct {
 	// ran is how long the body took (the It may have waited for its turn).
 	ran     time.Duration
 	history *invariants.History
-	calls   int
 }
 
 // Observe records which reading of an ambiguous rule the agent took, or a

@@ -734,25 +734,31 @@ var registry = []Info{
 		Needs:     []Need{NeedTopology},
 		Enable:    EnableTopology + EnableHooks,
 		Exclusive: true,
-		Why: "Scenario 1: the ETag is how a client learns the card's generation changed. The harness " +
-			"replaces every instance by the next generation and compares, per instance, the card and " +
-			"its ETag before and after; a client revalidating with the ETag it held must get the new " +
-			"card, never 304 for a card that changed (RFC 9110 §8.8.3: a strong validator changes with " +
-			"the representation).",
+		Why: "Scenario 1: the ETag is how a client learns the card's generation changed. The deployment " +
+			"changes (the harness replaces every instance by the next generation, or runs your rotate-card, " +
+			"else rollout-step, hook) and the harness compares the card and its ETag before and after, on " +
+			"each instance, or through the target in several reads when it cannot address instances; a " +
+			"client revalidating with the ETag it held must get the new card, never 304 for a card that " +
+			"changed (RFC 9110 §8.8.3: a strong validator changes with the representation). Through the " +
+			"target the revalidation is judged only once every read shows the one new card.",
 	},
 	{
 		ID: "ROLL-002", Suite: Rollout, Level: INVARIANT,
 		Title:    "A task running across a rotation stays reachable with its state and history intact, or is TaskNotFound; a follow-up to a lost task gets TaskNotFound, never a new task",
 		Sections: []string{"3.1.1", "3.1.3"}, Scenario: "1",
 		Needs:     []Need{NeedTopology, NeedBehaviour},
-		Enable:    EnableTopology + EnableHooks + " The task is scripted: the directive extension or a prompt map with a \"slow\" key (under the hooks driver an \"input-required\" key: that task stays in progress however long the hook takes).",
+		Enable:    EnableTopology + EnableHooks + " The task is scripted: the directive extension or a prompt map with a \"slow\" key (across a hook of yours, whose length the harness cannot bound, an \"input-required\" key: that task stays in progress however long the hook takes).",
 		Exclusive: true,
 		Timeout:   90 * time.Second,
 		Why: "Scenario 1: after a rolling restart the new instances had no record of a running task and " +
-			"accepted a follow-up naming it as a fresh task. After the rotation, GetTask on every " +
-			"instance must return the same task (not SUBMITTED again, its first message in its " +
-			"history) or TaskNotFoundError; a task that survived must reach its scripted end, and a " +
-			"follow-up to one that was lost must get TaskNotFoundError (task ids are the server's).",
+			"accepted a follow-up naming it as a fresh task. After the change (the harness's roll, or " +
+			"your rollout-step, rotate-card or restart-instance hook), GetTask on every instance, or " +
+			"through the target in several reads when the harness cannot address instances, must return " +
+			"the same task (not SUBMITTED again, its first message in its history) or TaskNotFoundError; " +
+			"a task that survived must reach its scripted end, and a follow-up to one that was lost must " +
+			"get TaskNotFoundError (task ids are the server's). A hook's exit status vouches for nothing: " +
+			"a hook whose change does not show from outside leaves the spec unchecked. A lost task is " +
+			"allowed, and reported as a finding (scenario 1's orphan).",
 	},
 	{
 		ID: "ROLL-003", Suite: Rollout, Level: INVARIANT,
@@ -846,10 +852,10 @@ var registry = []Info{
 		Enable:    EnableTopology + EnableHooks + " Under the hooks driver only part of the title can be checked (per instance it needs the embedded or process driver).",
 		Exclusive: true,
 		Why: "A client that caches the card and revalidates it (If-None-Match) must converge on the new " +
-			"generation once an instance serves it. The harness polls every instance while they are " +
-			"replaced and reports the time to consistency as a distribution; a flip back to an older " +
-			"generation, or a revalidation that keeps confirming a card the instance no longer serves, " +
-			"fails.",
+			"generation once an instance serves it. The harness revalidates on every instance (or through " +
+			"the target) while the deployment changes and reports the time to consistency as a " +
+			"distribution; a flip back to an older generation on an instance, or a revalidation that keeps " +
+			"confirming a card no fresh read serves any more, fails.",
 	},
 	{
 		// a2a-v1 §7.1 (spec §3.1.7): "The config MUST persist until the task completes or the

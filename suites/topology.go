@@ -175,6 +175,12 @@ type BuildRoller interface {
 	// the driver has no build distinct from the old one to roll to (the
 	// process driver without --agent-cmd-next).
 	Builds() (oldBuild, newBuild string)
+	// NewBuildRunning says whether every instance runs the new build now
+	// (a roll before left them there: the process driver's other rollout
+	// specs roll to --agent-cmd-next), so that its card can be read before
+	// the spec rolls back to the old build; false when they do not, or it
+	// is not known.
+	NewBuildRunning() bool
 	// RollOldBuild rolls (Roller) to the old build unless every instance
 	// runs it already; rolled says whether it did.
 	RollOldBuild(ctx context.Context) (generation int, rolled bool, err error)

@@ -36,6 +36,9 @@ Usage:
                                      (--bundle: and signed, by whom; offline, Sigstore)
   a2a-conform attest REPORT.json     the report's in-toto Statement (test-result predicate),
                                      to sign with Sigstore (actions/attest)
+  a2a-conform rerun REPORT.json      run again what a report ran: its flags and seed
+  a2a-conform replay BUNDLE.json --target URL
+                                     re-drive a failing spec's requests and judge its invariant
   a2a-conform matrix [--out FILE]    prove every spec both ways: the clean agent, then each
                                      fault against its specs; writes docs/fault-matrix.md
   a2a-conform flakes [--runs K]      repeat the default run K times with other seeds; report
@@ -73,6 +76,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return attestCmd(rest, stdout, stderr)
 	case "verify":
 		return verifyCmd(rest, stdout, stderr)
+	case "rerun":
+		return rerunCmd(rest, stdout, stderr)
+	case "replay":
+		return replayCmd(rest, stdout, stderr)
 	case "matrix":
 		return matrixCmd(rest, stdout, stderr)
 	case "flakes":

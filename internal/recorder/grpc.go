@@ -31,6 +31,7 @@ func (r *Recorder) BeginCall(ctx context.Context, method, target string, header 
 	r.mu.Unlock()
 	ex.reqBody.write(body, limit)
 	r.add(ex)
+	noteSeq(ctx, ex.seq)
 	return &Call{r: r, ex: ex}
 }
 

@@ -34,6 +34,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/sse"
@@ -305,6 +306,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	r.add(ex)
+	noteSeq(req.Context(), ex.seq)
 	resp, err := t.next.RoundTrip(req)
 	if err != nil {
 		r.mu.Lock()
@@ -512,6 +514,22 @@ type ownerKey struct{}
 // sent, so that concurrent specs each get their own transcript (Owned).
 func WithOwner(ctx context.Context, owner string) context.Context {
 	return context.WithValue(ctx, ownerKey{}, owner)
+}
+
+type seqSinkKey struct{}
+
+// WithSeqSink asks the recorder to store in sink the run-wide sequence
+// number of the exchange a request made with ctx becomes (the last one,
+// when the call makes several), so that what a spec saw in the answer can
+// cite the exchange by the number the transcript shows.
+func WithSeqSink(ctx context.Context, sink *atomic.Int64) context.Context {
+	return context.WithValue(ctx, seqSinkKey{}, sink)
+}
+
+func noteSeq(ctx context.Context, seq int) {
+	if sink, ok := ctx.Value(seqSinkKey{}).(*atomic.Int64); ok && sink != nil {
+		sink.Store(int64(seq))
+	}
 }
 
 // OwnerOf returns the owner WithOwner put in ctx, or "".

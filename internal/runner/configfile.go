@@ -190,3 +190,38 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// Args is the run's configuration as `a2a-conform run` flags, the way a
+// reader re-runs it: every key set, lists repeated, secrets left out. The
+// header values (--header, --second-header) are never written: the
+// reproduction reads them from $A2A_CONFORM_HEADERS and
+// $A2A_CONFORM_SECOND_HEADERS, and the report says so. --out is left out
+// (a re-run writes elsewhere), and so is the prompt map (a file's worth of
+// text: the reproduction names --config instead).
+func (c Config) Args() []string {
+	var out []string
+	v := reflect.ValueOf(c)
+	t := v.Type()
+	for i := range t.NumField() {
+		key := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
+		switch key {
+		case "", "-", "out", "header", "second-header", "prompt-map":
+			continue
+		}
+		f := v.Field(i)
+		switch {
+		case f.IsZero():
+		case f.Type() == durationType:
+			out = append(out, "--"+key+"="+time.Duration(f.Int()).String())
+		case f.Kind() == reflect.Slice:
+			for j := range f.Len() {
+				out = append(out, "--"+key+"="+f.Index(j).String())
+			}
+		case f.Kind() == reflect.Bool:
+			out = append(out, "--"+key)
+		default:
+			out = append(out, fmt.Sprintf("--%s=%v", key, f.Interface()))
+		}
+	}
+	return out
+}

@@ -61,6 +61,12 @@ func scrub(r *reports.Report, secrets []string) {
 		return
 	}
 	r.CardError = redact(r.CardError, secrets)
+	for i := range r.Run.Args {
+		r.Run.Args[i] = redact(r.Run.Args[i], secrets)
+	}
+	for i := range r.Run.Notes {
+		r.Run.Notes[i] = redact(r.Run.Notes[i], secrets)
+	}
 	for i := range r.Results {
 		res := &r.Results[i]
 		res.Reason = redact(res.Reason, secrets)

@@ -64,6 +64,15 @@ func (p *Process) Builds() (oldBuild, newBuild string) {
 	return "the vendor's build (--agent-cmd)", newBuild
 }
 
+// NewBuildRunning says whether every instance runs --agent-cmd-next's
+// build, another command than --agent-cmd (a roll before ROLL-007 left them
+// there).
+func (p *Process) NewBuildRunning() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.roll.next != "" && p.roll.next != p.roll.first && p.roll.cmd == p.roll.next && !p.roll.unfinished
+}
+
 // RollOldBuild rolls to --agent-cmd's build unless the instances run it
 // already (a roll before, to --agent-cmd-next, left them on the next one,
 // or failed part way).
@@ -102,6 +111,10 @@ func (e *Embedded) Builds() (oldBuild, newBuild string) {
 	return "the reference agent's previous build (an HTTP+JSON interface and a required extension of its own)",
 		"the reference agent's own build without streaming and push notifications"
 }
+
+// NewBuildRunning is false: the embedded driver's new build (RollWithout)
+// is rolled to only by ROLL-007, which rolls back from it.
+func (e *Embedded) NewBuildRunning() bool { return false }
 
 // RollOldBuild rolls to the previous build (RollPrevious).
 func (e *Embedded) RollOldBuild(ctx context.Context) (int, bool, error) {

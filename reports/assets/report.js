@@ -33,7 +33,19 @@
     if (!g) { return; }
     if (g.hidden) { showAll(); }
     Array.prototype.forEach.call(g.querySelectorAll("details.transcript"), function (d) { d.open = true; });
+    if (el.tagName === "DETAILS") { el.open = true; }
     el.scrollIntoView();
+  }
+  // Copy buttons for the reproduce commands (shown only where the
+  // clipboard can be written).
+  if (navigator.clipboard) {
+    Array.prototype.forEach.call(document.querySelectorAll("div.repro"), function (d) {
+      var b = d.querySelector("button.copy"), pre = d.querySelector("pre");
+      b.hidden = false;
+      b.addEventListener("click", function () {
+        navigator.clipboard.writeText(pre.textContent).then(function () { b.textContent = "Copied"; }, function () { b.textContent = "Copy failed"; });
+      });
+    });
   }
   form.addEventListener("change", apply);
   form.addEventListener("submit", function (e) { e.preventDefault(); });

@@ -257,13 +257,14 @@ var _ = suites.Spec("LIFE-011", func(ctx context.Context, t *suites.T) {
 			}
 		}
 		issued := t.History().Now()
-		if list, err := c.ListTasks(ctx, &a2a.ListTasksRequest{}); err == nil {
+		lctx, seq := suites.Recorded(ctx)
+		if list, err := c.ListTasks(lctx, &a2a.ListTasksRequest{}); err == nil {
 			// Only the spec's own tasks are judged: others belong to other
 			// specs and clients.
 			for i := range list.Tasks {
 				if slices.Contains(ids, list.Tasks[i].ID) {
 					watched++
-					t.ObserveTask(invariants.FromList, &list.Tasks[i], issued, c.Binding())
+					t.ObserveTaskAt(invariants.FromList, &list.Tasks[i], issued, c.Binding(), seq.Load())
 				}
 			}
 		}

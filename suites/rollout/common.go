@@ -4,9 +4,11 @@
 // (the three scenarios in ../shared/scenarios). They need the harness to
 // control the instances (suites.Instances and the other controls of
 // suites/topology.go); without it each is could-not-run, naming the drivers
-// that would enable it. Under the hooks driver (a --target changed by the
-// vendor's commands) the specs that need no single instance run through the
-// target (hooks.go), and the others are could-not-run, saying why.
+// that would enable it. The rotation specs (ROLL-001, 002, 008) ask for a
+// change and views instead (deployment.go) and judge once, whatever the
+// driver: under the hooks driver (a --target changed by the vendor's
+// commands) they read through the target; the specs that need single
+// instances are could-not-run there, saying why (hooks.go).
 package rollout
 
 import (

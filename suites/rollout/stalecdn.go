@@ -69,7 +69,11 @@ const newBuildNeeded = "ROLL-007 needs a new build that drops something the old 
 //
 // A part the run cannot act on (nothing of that kind dropped) is unchecked,
 // never passed; a new build that dropped nothing at all makes the spec
-// could-not-run, saying what the new build must be. During the same overlap
+// could-not-run, saying what the new build must be. When a roll before the
+// spec left the instances on the new build (BuildRoller.NewBuildRunning),
+// its card is read before the roll back to the old build, and a new build
+// that dropped nothing is known once the old card is held: the spec then
+// does not roll to the new build and back only to find that out. During the same overlap
 // the cancel-then-complete race runs, its bound stated as in LIFE-014. The
 // run's own build is rolled back afterwards.
 var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
@@ -85,6 +89,17 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 	oldBuild, newBuild := builds.Builds()
 	if newBuild == "" {
 		t.CouldNotRun("the deployment has no new build to roll to (driver %q), so nothing can have dropped what the held card claims. %s", driverName(t), newBuildNeeded)
+	}
+	// A roll before this spec may have left the instances on the new build
+	// (the process driver's other rollout specs roll to --agent-cmd-next):
+	// its card is read now, so that a new build that dropped nothing is
+	// known once the old build's card is held, without rolling to the new
+	// build and back only to find it out.
+	var newCard *a2a.AgentCard
+	if builds.NewBuildRunning() {
+		if cr, err := fetchCard(ctx, t, inst.BalancerURL(), nil); err == nil && cr.Status == http.StatusOK && cr.Card != nil {
+			newCard = cr.Card
+		}
 	}
 	rolled := false
 	defer func() {
@@ -133,6 +148,14 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 	if _, ok := httpInterface(stale, nil); !ok {
 		t.CouldNotRun("the held card declares no JSONRPC or HTTP+JSON interface, the bindings the CDN passes through.")
 	}
+	if newCard != nil {
+		if d := dropsOf(stale, *newCard); len(d.names()) == 0 {
+			t.Observe("rollout", fmt.Sprintf("not rolled to %s: its card, as its instances served it before this spec rolled back to %s (version %s), dropped nothing from the held card (version %s)",
+				newBuild, oldBuild, newCard.Version, stale.Version))
+			t.CouldNotRun("the new build, %s, dropped nothing the held card claims (its card, read while it ran before this spec: streaming %v, push notifications %v, its JSONRPC and HTTP+JSON interfaces and extensions are all on it too), so there is no stale claim to act on, and the spec did not roll to it only to find that out. %s",
+				newBuild, newCard.Streaming(), newCard.PushNotifications(), newBuildNeeded)
+		}
+	}
 
 	began = time.Now()
 	gen, err = builds.RollNewBuild(ctx)
@@ -149,20 +172,9 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 	}
 	// What the new build dropped is what the held card claims and the live
 	// card no longer does: the spec acts on that, whatever the driver.
-	streaming := stale.Streaming() && !live.Card.Streaming()
-	push := stale.PushNotifications() && !live.Card.PushNotifications()
-	goneIfaces, otherIfaces := droppedInterfaces(stale, *live.Card)
-	goneExts := droppedExtensions(stale, *live.Card)
-	var gone []string
-	if streaming || push {
-		gone = append(gone, dropped(streaming, push))
-	}
-	if len(goneIfaces) > 0 {
-		gone = append(gone, plural(len(goneIfaces), "JSONRPC or HTTP+JSON interface"))
-	}
-	if len(goneExts) > 0 {
-		gone = append(gone, plural(len(goneExts), "extension"))
-	}
+	d := dropsOf(stale, *live.Card)
+	streaming, push, goneIfaces, otherIfaces, goneExts := d.streaming, d.push, d.ifaces, d.other, d.exts
+	gone := d.names()
 	t.Observe("rollout", fmt.Sprintf("generation %d, %s, in %s; dropped from the held card: %s", gen, newBuild, since(began), orNothing(strings.Join(gone, ", "))))
 	if len(gone) == 0 {
 		t.CouldNotRun("the new build, %s, dropped nothing the held card claims (streaming %v, push notifications %v, its JSONRPC and HTTP+JSON interfaces and extensions are all on the live card too), so there is no stale claim to act on. %s",
@@ -309,6 +321,38 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 		t.Unchecked("the cancel race during the overlap", fmt.Sprintf("it did not go both ways often enough (%d canceled, %d completed first, %d needed on each side)", canceled, completed, need))
 	}
 })
+
+// drops is what a new build's card no longer claims of the held card's.
+type drops struct {
+	streaming, push bool
+	ifaces          []a2a.AgentInterface
+	// other names the dropped interfaces the harness's CDN does not front.
+	other []string
+	exts  []a2a.AgentExtension
+}
+
+func dropsOf(stale, live a2a.AgentCard) drops {
+	d := drops{streaming: stale.Streaming() && !live.Streaming(), push: stale.PushNotifications() && !live.PushNotifications()}
+	d.ifaces, d.other = droppedInterfaces(stale, live)
+	d.exts = droppedExtensions(stale, live)
+	return d
+}
+
+// names says what was dropped that the spec can act on; none when the new
+// build dropped nothing of it.
+func (d drops) names() []string {
+	var gone []string
+	if d.streaming || d.push {
+		gone = append(gone, dropped(d.streaming, d.push))
+	}
+	if len(d.ifaces) > 0 {
+		gone = append(gone, plural(len(d.ifaces), "JSONRPC or HTTP+JSON interface"))
+	}
+	if len(d.exts) > 0 {
+		gone = append(gone, plural(len(d.exts), "extension"))
+	}
+	return gone
+}
 
 // refusedBy records a violation unless the operation was refused with kind;
 // no answer at all (after onceMore) leaves the claim unchecked.
