@@ -25,7 +25,7 @@ func writeReport(t *testing.T, dir, name string, verdicts ...reports.Verdict) (*
 		Implementation:  reports.Implementation{Name: name, Version: "1.0.0"},
 		Harness:         reports.Harness{Name: "a2a-conform", Version: "test"},
 		ProtocolVersion: "1.0",
-		Run:             reports.Run{Start: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC), Topology: "none", Seed: 7},
+		Run:             reports.Run{Start: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC), Topology: "none", Seed: 7, SpecRevision: "v1.0.1"},
 	}
 	for i, v := range verdicts {
 		res := reports.Result{ID: "LIFE-" + strings.Repeat("0", 2) + string(rune('1'+i)), Title: "spec", Suite: "lifecycle", Level: reports.LevelMust, Verdict: v}
@@ -126,7 +126,7 @@ func TestStatementCarriesTheReportDigestAndVerdicts(t *testing.T) {
 		t.Errorf("passed %v failed %v warned %v", p.PassedTests, p.FailedTests, p.WarnedTests)
 	}
 	if len(p.Configuration) != 1 || p.Configuration[0].Digest["sha256"] != hexDigest ||
-		p.Configuration[0].Annotations["indeterminate"] != float64(1) || p.Configuration[0].Annotations["harnessVersion"] != "test" {
+		p.Configuration[0].Annotations["indeterminate"] != float64(1) || p.Configuration[0].Annotations["harnessVersion"] != "test" || p.Configuration[0].Annotations["specRevision"] != "v1.0.1" {
 		t.Errorf("configuration %+v", p.Configuration)
 	}
 }

@@ -59,7 +59,8 @@ const (
 //     declares: reports.PartialReasons); else PASSED. So PASSED always means
 //     a complete run in which every applicable spec passed.
 //   - configuration is one descriptor: report.json, its digest, and the run's
-//     settings (harness, protocol version, seed, selection) as annotations.
+//     settings (harness, spec revision, protocol version, seed, selection,
+//     card digest) as annotations.
 //   - url is where the run can be seen (a CI run's page), when given.
 func Predicate(r *reports.Report, url string) (*trpb.TestResult, error) {
 	hexDigest, err := digestHex(r)
@@ -115,6 +116,12 @@ func Predicate(r *reports.Report, url string) (*trpb.TestResult, error) {
 	}
 	if r.Run.LabelFilter != "" {
 		ann["labelFilter"] = r.Run.LabelFilter
+	}
+	if r.Run.SpecRevision != "" {
+		ann["specRevision"] = r.Run.SpecRevision
+	}
+	if r.Run.CardDigest != "" {
+		ann["cardDigest"] = r.Run.CardDigest
 	}
 	if r.Run.Interrupted != "" {
 		ann["interrupted"] = r.Run.Interrupted
