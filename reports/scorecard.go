@@ -75,6 +75,11 @@ type ScorecardVendor struct {
 	ReportHTML string `json:"reportHtml"` // relative to the scorecard directory
 	ReportJSON string `json:"reportJson"`
 	Badge      string `json:"badge"`
+
+	// Attestation says where the report comes from: ran by the
+	// scorecard itself, submitted with a signed statement that verified
+	// (and whose), or submitted unattested (the default; SetAttestation).
+	Attestation Attestation `json:"attestation"`
 }
 
 // ScorecardSpec is one row.
@@ -211,6 +216,7 @@ func BuildScorecard(reports []*Report, declared ...DeclaredSpec) (*Scorecard, er
 			Interrupted:     r.Run.Interrupted,
 			Partial:         PartialReasons(r, setFor(r)),
 			Digest:          r.Digest,
+			Attestation:     Attestation{Status: AttestUnattested},
 			ReportHTML:      "vendors/" + slugs[i] + "/report.html",
 			ReportJSON:      "vendors/" + slugs[i] + "/report.json",
 			Badge:           "badges/" + slugs[i] + ".svg",
@@ -473,6 +479,7 @@ type columnView struct {
 	Partial                                       []string
 	ReportHTML, ReportJSON, Badge                 string
 	Class                                         string
+	Attestation, AttestedBy                       string
 }
 
 type matrixRow struct {
@@ -504,6 +511,10 @@ func renderScorecard(sc *Scorecard, explain func(string) string) ([]byte, error)
 			Interrupted: f(vd.Interrupted),
 			Partial:     vd.Partial,
 			ReportHTML:  vd.ReportHTML, ReportJSON: vd.ReportJSON, Badge: vd.Badge,
+			Attestation: f(vd.Attestation.Status),
+		}
+		if vd.Attestation.Identity != nil {
+			c.AttestedBy = f(vd.Attestation.Identity.String())
 		}
 		if !vd.Start.IsZero() {
 			c.Start = vd.Start.UTC().Format("2006-01-02 15:04 UTC")

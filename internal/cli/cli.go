@@ -33,6 +33,9 @@ Usage:
   a2a-conform scorecard --out DIR REPORT.json…
                                      vendor × spec matrix (HTML + JSON) and SVG badges
   a2a-conform verify REPORT.json     check a submitted report is well-formed and unedited
+                                     (--bundle: and signed, by whom; offline, Sigstore)
+  a2a-conform attest REPORT.json     the report's in-toto Statement (test-result predicate),
+                                     to sign with Sigstore (actions/attest)
   a2a-conform rerun REPORT.json      run again what a report ran: its flags and seed
   a2a-conform replay BUNDLE.json --target URL
                                      re-drive a failing spec's requests and judge its invariant
@@ -80,6 +83,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return fakeCmd(rest, stdout, stderr)
 	case "scorecard":
 		return scorecardCmd(rest, stdout, stderr)
+	case "attest":
+		return attestCmd(rest, stdout, stderr)
 	case "verify":
 		return verifyCmd(rest, stdout, stderr)
 	case "rerun":
