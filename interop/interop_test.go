@@ -191,8 +191,16 @@ func compareOnce(t *testing.T, file string, args ...string) ([]string, string) {
 	}
 
 	var ids, problems []string
-	// An agent run's baseline: the client suite never runs against an agent.
-	for _, info := range suites.InSuites(suites.SuiteNames...) {
+	// An agent run covers the agent suites; a client run (a2a-conform
+	// client) the client suite: `run` never selects the client specs.
+	names := suites.SuiteNames
+	for id := range got {
+		if info, ok := suites.Lookup(id); ok && info.Suite == suites.Client {
+			names = []string{suites.Client}
+			break
+		}
+	}
+	for _, info := range suites.InSuites(names...) {
 		ids = append(ids, info.ID)
 	}
 	for id := range base.Specs {

@@ -180,3 +180,23 @@ func isZombie(pid int) bool {
 	i := strings.LastIndexByte(s, ')')
 	return i > 0 && len(s) > i+2 && s[i+2] == 'Z'
 }
+
+// Every client spec is proved by a client fault that names it, and every
+// spec a client fault names is a client spec.
+func TestClientFaultsNameEveryClientSpec(t *testing.T) {
+	named := map[string]bool{}
+	for _, f := range clientdriver.Faults() {
+		for _, id := range f.Specs {
+			info, ok := suites.Lookup(id)
+			if !ok || info.Suite != suites.Client {
+				t.Errorf("client fault %s names %s, not a client spec", f.Name, id)
+			}
+			named[id] = true
+		}
+	}
+	for _, info := range suites.InSuites(suites.Client) {
+		if !named[info.ID] {
+			t.Errorf("%s: no client fault names it, so nothing proves it can fail", info.ID)
+		}
+	}
+}

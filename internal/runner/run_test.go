@@ -180,7 +180,9 @@ func TestEverySpecIsProvedByAFault(t *testing.T) {
 		}
 	}
 	var missing []string
-	for _, i := range suites.All() {
+	// The client suite's specs are proved by the reference client driver's
+	// faults (TestClientFaultsNameEveryClientSpec).
+	for _, i := range suites.InSuites(suites.SuiteNames...) {
 		if len(caught[i.ID]) == 0 {
 			missing = append(missing, i.ID)
 		}
