@@ -452,7 +452,7 @@ func Explain(i suites.Info) string {
 	fmt.Fprintf(&b, "Suite:     %s\n", i.Suite)
 	fmt.Fprintf(&b, "Sections:  %s (A2A v1.0 specification)\n", strings.Join(i.Sections, ", "))
 	if i.Scenario != "" {
-		fmt.Fprintf(&b, "Scenario:  %s (shared/scenarios)\n", i.Scenario)
+		fmt.Fprintf(&b, "Scenario:  %s\n", suites.ScenarioRef(i.Scenario))
 	}
 	if len(i.TCK) > 0 {
 		fmt.Fprintf(&b, "TCK:       %s\n", strings.Join(i.TCK, ", "))

@@ -361,7 +361,7 @@ func TestScopingBehindAWebhookURLPolicy(t *testing.T) {
 	}
 }
 
-// Closing a stream at AUTH_REQUIRED is §11.7's reading (a2a-v1.md §6,
+// Closing a stream at AUTH_REQUIRED is §11.7's reading (A2A v1.0 §3.1.6,
 // UNSURE against §7.6.1's SHOULD keep it): LIFE-033 passes and records the
 // reading, on the reference agent and on it made slow (prompt map).
 func TestAuthStreamClosedAtAuthRequiredIsAReading(t *testing.T) {

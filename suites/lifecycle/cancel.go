@@ -18,7 +18,7 @@ import (
 )
 
 // workingScript asks for the least a cancel spec needs: a task that stays
-// working long enough to be canceled (a2a-v1.md §5). Several artifact chunks
+// working long enough to be canceled (A2A v1.0 §3.1.5). Several artifact chunks
 // are not needed, so a prompt map's "slow" text serves.
 var workingScript = suites.Script{Outcome: directive.OutcomeCompleted, Delay: Step, Least: suites.PromptSlow}
 
@@ -26,7 +26,7 @@ var workingScript = suites.Script{Outcome: directive.OutcomeCompleted, Delay: St
 // stays canceled — watched past the moment its script would have completed on
 // this agent (T.Expected), not over a window sized for the reference agent —
 // on every binding. A cancel that loses the race (the task ended first: the
-// completed task or TaskNotCancelableError, a2a-v1.md §5) and a refusal of a
+// completed task or TaskNotCancelableError, A2A v1.0 §3.1.5) and a refusal of a
 // working task ("the server may still refuse") are allowed answers: that
 // binding is left unjudged, and a spec with no binding judged is indeterminate.
 var _ = suites.Spec("LIFE-012", func(ctx context.Context, t *suites.T) {
@@ -63,7 +63,7 @@ func cancelStays(ctx context.Context, t *suites.T, c *client.Client) string {
 	case err != nil && expectKind(err, a2a.ErrTaskNotCancelable, "") == nil:
 		now, gerr := t.Get(ctx, c, task.ID)
 		if gerr == nil && now.Status.State.Terminal() && now.Status.State != a2a.TaskStateCanceled {
-			return fmt.Sprintf("the cancel lost the race: TaskNotCancelableError, and task %s had ended %s (allowed, a2a-v1.md §5)", task.ID, now.Status.State)
+			return fmt.Sprintf("the cancel lost the race: TaskNotCancelableError, and task %s had ended %s (allowed, A2A v1.0 §3.1.5)", task.ID, now.Status.State)
 		}
 		return fmt.Sprintf("the agent refused to cancel working task %s with TaskNotCancelableError (allowed: §3.1.5 does not guarantee success)", task.ID)
 	case err != nil:
@@ -71,9 +71,9 @@ func cancelStays(ctx context.Context, t *suites.T, c *client.Client) string {
 			Expected: "the task in TASK_STATE_CANCELED, or TaskNotCancelableError", Actual: suites.ErrText(err)})
 		return ""
 	case answer.Status.State.Terminal() && answer.Status.State != a2a.TaskStateCanceled:
-		return fmt.Sprintf("the cancel lost the race: the answer was the task already %s (allowed, a2a-v1.md §5)", answer.Status.State)
+		return fmt.Sprintf("the cancel lost the race: the answer was the task already %s (allowed, A2A v1.0 §3.1.5)", answer.Status.State)
 	case !answer.Status.State.Terminal():
-		// Asynchronous cancel (a2a-v1.md §5 UNSURE): allowed, recorded, then it must land.
+		// Asynchronous cancel (A2A v1.0 §3.1.5 UNSURE): allowed, recorded, then it must land.
 		t.Observe("cancel-answer-"+c.Binding(), "non-terminal "+string(answer.Status.State)+" (asynchronous cancel)")
 		t.WaitFor(ctx, c, task.ID, "TASK_STATE_CANCELED", suites.Terminal)
 	}

@@ -230,7 +230,7 @@ func countTasks(pages []listPage) int {
 const observedPages = 10
 
 // LIFE-020 (§3.1.4): five tasks are created one after another in a context
-// of the spec's own (the contextId filter, a2a-v1.md §9), each at rest before
+// of the spec's own (the contextId filter, A2A v1.0 §3.1.4), each at rest before
 // the next is sent; on every binding that context is walked two tasks a page
 // to the page whose nextPageToken is "", and the order, the cursor and the
 // walk's completeness are judged on those five alone. Other clients may be
@@ -584,7 +584,7 @@ var _ = suites.Spec("LIFE-022", func(ctx context.Context, t *suites.T) {
 				t.Observe(key, "refused: "+suites.ErrText(err))
 			case err != nil:
 				vs = append(vs, invariants.Violation{Invariant: "list-page-size", Where: where,
-					Expected: "a validation error (InvalidParams / HTTP 400 / gRPC INVALID_ARGUMENT), or a page within 1..100 (a2a-v1.md UNSURE 9: both allowed)",
+					Expected: "a validation error (InvalidParams / HTTP 400 / gRPC INVALID_ARGUMENT), or a page within 1..100 (the spec leaves it open: both allowed)",
 					Actual:   suites.ErrText(err)})
 			case len(resp.Tasks) > maxListPage || resp.PageSize > maxListPage || resp.PageSize < 0:
 				vs = append(vs, invariants.Violation{Invariant: "list-page-size", Where: where,

@@ -39,7 +39,7 @@ const newBuildNeeded = "ROLL-007 needs a new build that drops something the old 
 	"--agent-cmd-next; every rollout spec rolls to --agent-cmd-next, so give ROLL-007 its own run " +
 	"(--focus ROLL-007 --agent-cmd-next 'your next build, without one of those …')."
 
-// ROLL-007 (§3.3.4, §4.6.3, §5.3, §8.6, a2a-v1.md §11 "Stale CDN-served
+// ROLL-007 (§3.3.4, §4.6.3, §5.3, §8.6, A2A v1.0 §5.1 "Stale CDN-served
 // cards", scenario 3): the harness's CDN keeps serving the old build's card
 // while the instances roll to a new build (suites.BuildRoller), and the new
 // build dropped whatever its card no longer claims of the held card's:

@@ -41,7 +41,7 @@ func eventKey(d webhook.Delivery) string {
 // RetryWait bounds the wait for the retries of PUSH-007 (or the patience,
 // when longer). A2A leaves the schedule to the agent: it "MAY retry with
 // exponential backoff", §13.2 makes retrying a SHOULD and recommends
-// 10–30 s timeouts for webhook calls (a2a-v1 §7.2). The receiver fails the
+// 10–30 s timeouts for webhook calls (A2A v1.0 §4.3.3). The receiver fails the
 // first two attempts, so the third is the one acknowledged: with backoff
 // base B it comes about 3·B after the first (B, then 2·B). A minute covers a
 // first retry at 15–20 s, as an agent that spaces its retries like its
