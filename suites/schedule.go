@@ -172,5 +172,8 @@ func (s *scheduler) run(j *job) {
 	} else {
 		runBody(context.Background(), j.t, body)
 	}
+	// Told now, not when Ginkgo's walk reaches the It: one long spec must
+	// not hold back the lines of every spec that ended after it.
+	collector.early(j.t)
 	close(j.done)
 }

@@ -416,17 +416,7 @@ func listCmd(args []string, stdout, stderr io.Writer) int {
 			return runner.ExitUsage
 		}
 	}
-	fmt.Fprintf(stdout, "%-9s %-9s %-10s %-14s %-4s %s\n", "ID", "LEVEL", "SUITE", "SECTIONS", "SCEN", "TITLE")
-	for _, i := range suites.InSuites(names...) {
-		scen := i.Scenario
-		if scen == "" {
-			scen = "-"
-		}
-		fmt.Fprintf(stdout, "%-9s %-9s %-10s %-14s %-4s %s\n", i.ID, i.Level, i.Suite, strings.Join(i.Sections, ","), scen, i.Title)
-		if len(i.TCK) > 0 {
-			fmt.Fprintf(stdout, "%-9s TCK: %s (TCK level %s)\n", "", strings.Join(i.TCK, ", "), suites.TCKLevel(i))
-		}
-	}
+	listTable(stdout, suites.InSuites(names...))
 	return 0
 }
 

@@ -181,6 +181,9 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		p.Notes = append(p.Notes, fmt.Sprintf("gRPC: plaintext h2c allowed to %s besides loopback (--grpc-plaintext-host); A2A §10.1 secures gRPC with TLS, so these calls prove nothing about TLS",
 			strings.Join(cfg.GRPCPlaintextHosts, ", ")))
 	}
+	if note := raceTrialsNote(cfg); note != "" {
+		p.Notes = append(p.Notes, note)
+	}
 
 	switch {
 	case cfg.Target != "":

@@ -322,7 +322,7 @@ var _ = suites.Spec("LIFE-014", func(ctx context.Context, t *suites.T) {
 	rng := rand.New(rand.NewSource(t.Env.Options.Seed))
 	// need is how many decided trials each side must have for its bound to
 	// say anything: a tenth of the trials, and never fewer than five.
-	need := max(raceMinSide, n/10)
+	need, first, later, _ := RaceTrialPlan(n)
 	var results []invariants.TrialResult
 	var windows []string
 	// centre and half are the window of cancel offsets after creation; a
@@ -333,9 +333,9 @@ var _ = suites.Spec("LIFE-014", func(ctx context.Context, t *suites.T) {
 		// A round can always decide both sides: the first runs at least
 		// 2*need trials and a re-centred one at least need (with
 		// --race-trials 8 the first round of 8 could never give 5 a side).
-		trials := max(n, 2*need)
+		trials := first
 		if round > 0 {
-			trials = max(n/2, need)
+			trials = later
 		}
 		lo := centre - half
 		if lo < 0 {
@@ -387,6 +387,9 @@ var _ = suites.Spec("LIFE-014", func(ctx context.Context, t *suites.T) {
 	}
 	sides := invariants.TallyRace(results)
 	t.Observe("race.trials", strconv.Itoa(len(results)))
+	if len(results) != n {
+		t.Observe("race.trials-asked", fmt.Sprintf("%d (--race-trials); %s", n, RaceTrialsNote(n)))
+	}
 	t.Observe("race.decided", strconv.Itoa(sides.Decided))
 	t.Observe("race.indeterminate", strconv.Itoa(sides.Unknown))
 	t.Observe("race.canceled", strconv.Itoa(sides.Canceled))
@@ -411,6 +414,28 @@ var _ = suites.Spec("LIFE-014", func(ctx context.Context, t *suites.T) {
 			sides.Decided, sides.CompletedFirst, need, strings.Join(windows, "; "))
 	}
 })
+
+// RaceTrialPlan is how LIFE-014 sizes its race for --race-trials n: each
+// side needs need decided trials (a tenth of n, at least raceMinSide); the
+// first round runs first (n, or 2*need when n is smaller, so that one round
+// can decide both sides), each later round that re-centres the window for a
+// missing side runs later, and most is the largest number a race can run.
+func RaceTrialPlan(n int) (need, first, later, most int) {
+	need = max(raceMinSide, n/10)
+	first = max(n, 2*need)
+	later = max(n/2, need)
+	return need, first, later, first + (raceRounds-1)*later
+}
+
+// RaceTrialsNote says how many trials --race-trials n really gives LIFE-014.
+func RaceTrialsNote(n int) string {
+	need, first, later, most := RaceTrialPlan(n)
+	s := fmt.Sprintf("LIFE-014 runs %d trials in its first round", first)
+	if first > n {
+		s += fmt.Sprintf(" (raised from %d: each side of the race needs %d decided trials)", n, need)
+	}
+	return s + fmt.Sprintf(", and %d more in each of up to %d further rounds when a side is missing: %d to %d in all", later, raceRounds-1, first, most)
+}
 
 // raceRounds bounds how often LIFE-014 re-centres its window looking for the
 // missing side of the race.
