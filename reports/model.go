@@ -176,6 +176,11 @@ type Result struct {
 	// them (Summary.Findings, the terminal, the HTML headline).
 	Findings   []string   `json:"findings,omitempty"`
 	Transcript []Exchange `json:"transcript,omitempty"`
+	// TranscriptOmitted counts the exchanges of a passing (or
+	// not-applicable) spec left out of Transcript, which then holds only
+	// the first ones: a clean run's report stays small, and every other
+	// verdict keeps its transcript whole.
+	TranscriptOmitted int `json:"transcriptOmitted,omitempty"`
 }
 
 // Exchange is one recorded request/response (or webhook delivery), already

@@ -179,6 +179,14 @@ func (t *T) CouldNotRun(format string, args ...any) {
 	t.end(reports.CouldNotRun, reason)
 }
 
+// CouldNotRunAsSaid ends the spec could-not-run with the reason alone,
+// without the spec's Enable text: for a reason that already says what to
+// change, where Enable would tell the vendor to do what the run already did.
+func (t *T) CouldNotRunAsSaid(format string, args ...any) {
+	GinkgoHelper()
+	t.end(reports.CouldNotRun, fmt.Sprintf(format, args...))
+}
+
 // NotApplicable ends the spec because the card does not advertise what it
 // tests; call it only after checking that the agent then refuses properly.
 func (t *T) NotApplicable(format string, args ...any) {

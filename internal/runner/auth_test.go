@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/fakes"
+	"github.com/a2a-conform/a2a-conform/internal/runner"
 	"github.com/a2a-conform/a2a-conform/reports"
 )
 
@@ -155,7 +156,7 @@ func TestSecondIdentityIsRedacted(t *testing.T) {
 	t.Parallel()
 	canary := "second-canary-6c1e9d"
 	envCanary := "second-envcanary-0b7a"
-	r := runCLI(t, []string{"A2A_CONFORM_SECOND_HEADERS=X-Api-Key: " + envCanary},
+	r := runCLI(t, []string{"A2A_CONFORM_SECOND_HEADERS=X-Api-Key: " + envCanary, runner.FullTranscriptsEnv + "=1"},
 		"--seed", "3", "--second-header", "Authorization: Bearer "+canary, "--focus", "LIFE-031,LIFE-032")
 	if r.report == nil {
 		t.Fatalf("no report:\n%s\n%s", r.stdout, r.stderr)

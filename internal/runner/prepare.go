@@ -115,6 +115,9 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := removeStaleLogs(cfg.Out); err != nil {
+		return nil, err
+	}
 	p := &Prepared{Env: &suites.Env{Headers: hdr, TLSConfig: tlsCfg}}
 	if cfg.GRPCDescriptorSet != "" {
 		if p.Env.GRPCSchema, err = loadDescriptorSet(cfg.GRPCDescriptorSet); err != nil {

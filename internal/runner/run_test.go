@@ -594,7 +594,7 @@ func TestGarbageAgentGetsClearVerdicts(t *testing.T) {
 // credential the harness invents for them reaches no file.
 func TestPushDeliveriesRecordedAndRedacted(t *testing.T) {
 	t.Parallel()
-	r := runCLI(t, nil, "--focus", "LIFE-011", "--seed", "2")
+	r := runCLI(t, []string{runner.FullTranscriptsEnv + "=1"}, "--focus", "LIFE-011", "--seed", "2")
 	if r.report == nil || len(r.report.Results) != 1 || r.report.Results[0].Verdict != reports.Pass {
 		t.Fatalf("LIFE-011 did not pass:\n%s", r.stdout)
 	}
