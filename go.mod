@@ -5,6 +5,8 @@ go 1.26.0
 require (
 	github.com/bufbuild/protocompile v0.14.1
 	github.com/chromedp/chromedp v0.23.1
+	github.com/go-jose/go-jose/v4 v4.1.9
+	github.com/gowebpki/jcs v1.0.2
 	github.com/jarcoal/httpmock v1.4.2
 	github.com/onsi/ginkgo/v2 v2.34.0
 	github.com/onsi/gomega v1.44.0
