@@ -92,6 +92,11 @@ type Run struct {
 	// Unreachable is set when the target could not be reached at all; then no
 	// spec passed and the CLI exits 3.
 	Unreachable bool `json:"unreachable,omitempty"`
+	// SpecRevision is the A2A specification text the harness's specs rest
+	// on (tag), e.g. "v1.0.1"; with the harness version it fixes the spec set.
+	SpecRevision string `json:"specRevision,omitempty"`
+	// CardDigest is sha256 of the card's bytes as fetched at the start.
+	CardDigest string `json:"cardDigest,omitempty"`
 	// Args is the run's configuration as `a2a-conform run` flags, secrets
 	// left out (headers come from the environment on a re-run), for the
 	// reproduce command each failure shows.

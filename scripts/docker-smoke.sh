@@ -2,7 +2,8 @@
 # Builds both images of the Dockerfile and checks what a vendor relies on:
 #
 #   1. `release` and `ci` build (the static binary, --target each);
-#   2. the binary in the image is statically linked and reports the version
+#   2. the OCI labels carry the version, the revision and the source; the
+#      binary in the image is statically linked and reports the version
 #      stamped into it;
 #   3. both images run as uid 65532, and `release` has no shell;
 #   4. `release` runs the embedded reference agent through every suite with
@@ -22,19 +23,30 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version=${VERSION:-$(git describe --tags --always --dirty 2>/dev/null || echo dev)}
+revision=${REVISION:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}
 rel=${RELEASE_TAG:-a2a-conform:release} ci=${CI_TAG:-a2a-conform:ci}
 fail() { echo "docker-smoke: FAIL: $*" >&2; exit 1; }
 step() { echo "== $*"; }
 
 step "build release and ci (VERSION=$version)"
-docker build --build-arg VERSION="$version" --target release -t "$rel" "$@" .
-docker build --build-arg VERSION="$version" --target ci -t "$ci" "$@" .
+docker build --build-arg VERSION="$version" --build-arg REVISION="$revision" --target release -t "$rel" "$@" .
+docker build --build-arg VERSION="$version" --build-arg REVISION="$revision" --target ci -t "$ci" "$@" .
 for img in "$rel" "$ci"; do
   # docker-standin-bases.sh labels its images; a build on them proves the
   # Dockerfile's steps, not the real bases.
   if [[ "$(docker inspect -f '{{index .Config.Labels "org.a2a-conform.standin"}}' "$img")" == true ]]; then
     echo "docker-smoke: NOTE: $img is built on a stand-in base (scripts/docker-standin-bases.sh), not the real one"
   fi
+done
+
+step "OCI labels"
+for img in "$rel" "$ci"; do
+  for kv in "version=$version" "revision=$revision"; do
+    got=$(docker inspect -f "{{index .Config.Labels \"org.opencontainers.image.${kv%%=*}\"}}" "$img")
+    [[ "$got" == "${kv#*=}" ]] || fail "$img: label org.opencontainers.image.${kv%%=*} is '$got', want '${kv#*=}'"
+  done
+  src=$(docker inspect -f '{{index .Config.Labels "org.opencontainers.image.source"}}' "$img")
+  [[ -n "$src" ]] || fail "$img: no org.opencontainers.image.source label"
 done
 
 step "the binary: static, versioned"

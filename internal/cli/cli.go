@@ -34,6 +34,8 @@ Usage:
                                      vendor × spec matrix (HTML + JSON) and SVG badges
   a2a-conform verify REPORT.json     check a submitted report is well-formed and unedited
   a2a-conform rerun REPORT.json      run again what a report ran: its flags and seed
+  a2a-conform replay BUNDLE.json --target URL
+                                     re-drive a failing spec's requests and judge its invariant
   a2a-conform matrix [--out FILE]    prove every spec both ways: the clean agent, then each
                                      fault against its specs; writes docs/fault-matrix.md
   a2a-conform flakes [--runs K]      repeat the default run K times with other seeds; report
@@ -71,6 +73,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return verifyCmd(rest, stdout, stderr)
 	case "rerun":
 		return rerunCmd(rest, stdout, stderr)
+	case "replay":
+		return replayCmd(rest, stdout, stderr)
 	case "matrix":
 		return matrixCmd(rest, stdout, stderr)
 	case "flakes":

@@ -2,6 +2,8 @@ package runner
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"github.com/a2a-conform/a2a-conform/internal/topology"
@@ -174,6 +176,11 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 	return out, nil
 }
 
+// SpecRevision is the A2A specification tag the specs rest on: v1.0.1,
+// whose readings of v1.0.0 (its error tables, content types) are accepted
+// too, as each spec says.
+const SpecRevision = "v1.0.1"
+
 // agentExits are the process driver's instances that exited on their own.
 func agentExits(prep *Prepared) []topology.Exit {
 	if pr, ok := prep.Env.Topology.(*topology.Process); ok {
@@ -325,8 +332,11 @@ func newReport(cfg Config, prep *Prepared, start time.Time) *reports.Report {
 			HasHeaders: len(cfg.Headers) > 0 || len(cfg.SecondHeaders) > 0 || os.Getenv(HeaderEnv) != "" || os.Getenv(SecondHeaderEnv) != "",
 		},
 	}
+	r.Run.SpecRevision = SpecRevision
 	if prep.Env.CardRaw != nil {
 		r.Card = jsonOrString(prep.Env.CardRaw)
+		sum := sha256.Sum256(prep.Env.CardRaw)
+		r.Run.CardDigest = "sha256:" + hex.EncodeToString(sum[:])
 	}
 	if c := prep.Env.Card; c != nil {
 		r.Implementation = reports.Implementation{Name: c.Name, Version: c.Version, URL: prep.Env.BaseURL}
@@ -354,6 +364,14 @@ func finish(cfg Config, r *reports.Report, start time.Time) (*Outcome, error) {
 		return out, err
 	}
 	var errs []error
+	// Bundles from an earlier run in the same directory would be read as
+	// this run's.
+	_ = os.RemoveAll(filepath.Join(cfg.Out, "replay"))
+	if files, err := writeReplays(cfg.Out, r); err != nil {
+		errs = append(errs, fmt.Errorf("replay bundles: %w", err))
+	} else {
+		out.Files = append(out.Files, files...)
+	}
 	for _, w := range []struct {
 		name  string
 		write func(string, *reports.Report) error

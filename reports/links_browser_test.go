@@ -1,0 +1,46 @@
+package reports
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/a2a-conform/a2a-conform/internal/invariants"
+	"github.com/chromedp/chromedp"
+)
+
+// What a reader of a failing report does first, in Chromium: follow a
+// failure from the headline to its spec, follow a violation's citation to
+// the exchange it names (past the page's cut), and find the reproduce
+// command with a copy button.
+func TestBrowserFailureLinks(t *testing.T) {
+	r := sampleReport("Acme", "1")
+	var xs []Exchange
+	for i := 1; i <= 40; i++ {
+		xs = append(xs, Exchange{Seq: 1000 + i, Method: "POST", URL: "http://127.0.0.1/a2a", Status: 200, ReqBody: `{"n":` + strings.Repeat("1", 3) + `}`})
+	}
+	r.Results[5].Verdict, r.Results[5].Reason = Fail, "a terminal task changed"
+	r.Results[5].Transcript = xs
+	r.Results[5].Violations = []invariants.Violation{{Invariant: "terminal-immutable", Where: "task t-1, GetTask #1040 (JSONRPC) at 2s", Expected: "COMPLETED", Actual: "WORKING"}}
+	r.Run.Args = []string{"--target=http://127.0.0.1:1"}
+	id := r.Results[5].ID
+	file := filepath.Join(t.TempDir(), "report.html")
+	if err := WriteHTML(file, r); err != nil {
+		t.Fatal(err)
+	}
+	ctx := page(t, browser(t), file)
+	click(t, ctx, `.failures a[href="#`+id+`"]`)
+	hash, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.hash`))
+	if err != nil || hash != "#"+id {
+		t.Fatalf("the headline link went to %q (%v)", hash, err)
+	}
+	click(t, ctx, `a[href="#x1040"]`)
+	open, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const d = document.getElementById("x1040"); return !!d && d.open && d.getClientRects().length > 0; })()`))
+	if err != nil || !open {
+		t.Fatalf("the cited exchange #1040 (past the cut of 16) is not shown open: %v", err)
+	}
+	repro, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("tbody[data-verdict] .repro pre").textContent`))
+	if err != nil || !strings.Contains(repro, "a2a-conform run --target=http://127.0.0.1:1 --focus ") {
+		t.Fatalf("reproduce command %q (%v)", repro, err)
+	}
+}
