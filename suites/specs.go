@@ -720,7 +720,7 @@ var registry = []Info{
 		Why: "SSRF: a client that can name any URL can make the agent POST into its own network. " +
 			"The harness opens a canary listener on 127.0.0.1 that no allow-list names and gives its " +
 			"URL as an inline config. Refusing the config passes, and so does accepting it and " +
-			"never sending to it (checked at dial time, as a2a-go does); a push arriving at the " +
+			"never sending to it (checked at dial time, as a2a-go's unreleased main does); a push arriving at the " +
 			"canary warns. The canary is watched for the patience after the task ended (late is not " +
 			"lost), and its silence counts only when the run showed that the agent reaches the " +
 			"harness's receiver at all (the run's webhook-reach fact); otherwise that part is " +
