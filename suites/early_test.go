@@ -111,3 +111,26 @@ func (c *resultCollector) start2(t *T, _ string) {
 	defer c.mu.Unlock()
 	c.pending[types.SpecReport{}.FullText()] = t
 }
+
+// The seed decides the order in which the bodies start (the terminal's lines
+// follow the order they end in): the same seed, the same order; another
+// seed, another.
+func TestStartOrderFollowsTheSeed(t *testing.T) {
+	specs := All()
+	ids := func(seed int64) string {
+		var b strings.Builder
+		for _, i := range startOrder(specs, seed) {
+			b.WriteString(i.ID + " ")
+		}
+		return b.String()
+	}
+	if ids(424242) != ids(424242) {
+		t.Fatal("one seed, two orders")
+	}
+	if ids(1) == ids(424242) && ids(2) == ids(424242) && ids(3) == ids(424242) {
+		t.Fatal("three other seeds give the same order: the seed does not drive it")
+	}
+	if len(startOrder(specs, 7)) != len(specs) {
+		t.Fatal("specs lost")
+	}
+}

@@ -80,15 +80,22 @@ func Plan(specs []Info, parallel int, seed int64) {
 		planned = nil
 		return
 	}
-	order := append([]Info(nil), specs...)
-	// Start order follows the seed, so that a rerun with the same seed
-	// interleaves the same way as far as timing allows.
-	rand.New(rand.NewSource(seed)).Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	order := startOrder(specs, seed)
 	s := &scheduler{parallel: parallel, order: order, jobs: map[string]*job{}}
 	for _, info := range order {
 		s.jobs[info.ID] = &job{info: info, started: make(chan struct{}), done: make(chan struct{})}
 	}
 	planned = s
+}
+
+// startOrder is the order in which Plan starts the bodies: it follows the
+// seed, so that a rerun with the same seed interleaves the same way as far
+// as timing allows. (The terminal prints each spec as it ends, so its lines
+// show the finish order, which timing decides.)
+func startOrder(specs []Info, seed int64) []Info {
+	order := append([]Info(nil), specs...)
+	rand.New(rand.NewSource(seed)).Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	return order
 }
 
 func currentPlan() *scheduler {
