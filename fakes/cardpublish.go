@@ -300,3 +300,30 @@ func (a *Agent) checkExtensions(r *http.Request) *opError {
 	}
 	return nil
 }
+
+// SignCard re-signs a card document that was changed after the agent signed
+// it (internal/clientrun's stage rewrites the card's interfaces for each
+// client case): its signatures member is replaced by one signature of the
+// reference agent's key over the changed card, its jku naming jku. Every
+// instance serves that key at JWKSPath.
+func SignCard(doc []byte, jku string) ([]byte, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(doc, &m); err != nil {
+		return nil, err
+	}
+	delete(m, "signatures")
+	unsigned, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	canonical, err := a2a.CanonicalCard(unsigned, true)
+	if err != nil {
+		return nil, err
+	}
+	sig, err := signer().sign(canonical, jku)
+	if err != nil {
+		return nil, err
+	}
+	m["signatures"], _ = json.Marshal([]map[string]string{sig})
+	return json.Marshal(m)
+}

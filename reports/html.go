@@ -164,6 +164,8 @@ type specRow struct {
 	Exchanges               []exchangeView
 	ExchangesCut            int
 	ExchangeSummary         string
+	// Attempts says how the re-runs of run --retry-unexpected came out.
+	Attempts string
 	// Reproduce re-runs this spec alone with the run's own flags and seed.
 	Reproduce string
 }
@@ -252,6 +254,9 @@ func reportMeta(r *Report) []kv {
 		if strings.TrimSpace(val) != "" {
 			m = append(m, kv{k, val})
 		}
+	}
+	if r.Run.Mode == "client" || r.Implementation.Role == "client" {
+		add("Run", "client run: the harness served a scripted agent and judged this client's driver (docs/client-driver.md)")
 	}
 	add("Implementation URL", f(r.Implementation.URL))
 	add("Target", f(r.Run.Target))
@@ -430,6 +435,9 @@ func buildSpecRow(res Result, budget *int) specRow {
 	}
 	row.HasDetail = true
 	row.Reason = capText(res.Reason, htmlMaxReason)
+	if len(res.Attempts) > 0 {
+		row.Attempts = attemptsText(res)
+	}
 	for i, u := range res.Unchecked {
 		if i == htmlMaxViolations {
 			break
@@ -531,7 +539,7 @@ func reproduceCommand(r *Report, id string) string {
 	for _, a := range r.Run.Args {
 		name, _, _ := strings.Cut(a, "=")
 		switch name {
-		case "--focus", "--suite", "--label-filter", "--seed":
+		case "--focus", "--suite", "--label-filter", "--seed", "--expect", "--retry-unexpected":
 			continue
 		}
 		words = append(words, shellQuote(a))

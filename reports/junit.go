@@ -175,6 +175,10 @@ func junitCaseFor(res Result, unreachable bool) junitCase {
 	if res.TCKLevel != "" {
 		c.Properties.Property = append(c.Properties.Property, junitProperty{"tckLevel", f(res.TCKLevel)})
 	}
+	if len(res.Attempts) > 0 {
+		// run --retry-unexpected: the re-runs, and flaky when they disagree.
+		c.Properties.Property = append(c.Properties.Property, junitProperty{"attempts", f(attemptsText(res))})
+	}
 	msg := cutUTF8(res.Reason, junitMaxMessage)
 	body := capText(res.Reason, junitMaxText)
 	if len(res.Violations) > 0 {

@@ -57,6 +57,9 @@ type Report struct {
 	// Digest is "sha256:<hex>" over the canonical JSON of the report with Digest
 	// empty; verify recomputes it to detect edits.
 	Digest string `json:"digest,omitempty"`
+	// Baseline is the outcome of run --expect: how each expected non-pass
+	// and each unexpected one came out (reports/baseline.go).
+	Baseline *Baseline `json:"baseline,omitempty"`
 
 	// raw holds the bytes ReadJSON decoded, so that Verify hashes exactly what
 	// was submitted, including members this version does not know.
@@ -69,6 +72,9 @@ type Implementation struct {
 	Name    string `json:"name"`
 	Version string `json:"version,omitempty"`
 	URL     string `json:"url,omitempty"`
+	// Role is "client" for a client-mode report (the implementation is a
+	// client driven through docs/client-driver.md); absent for an agent.
+	Role string `json:"role,omitempty"`
 }
 
 // Harness identifies the a2a-conform build that produced the report.
@@ -86,6 +92,9 @@ type Run struct {
 	LabelFilter string    `json:"labelFilter,omitempty"`
 	Focus       []string  `json:"focus,omitempty"`
 	Faults      []string  `json:"faults,omitempty"`
+	// Mode is "client" for `a2a-conform client` (the harness played the
+	// agent and judged a client driver); absent for an agent run.
+	Mode string `json:"mode,omitempty"`
 	// Topology is the driver: embedded, process, hooks or none.
 	Topology string `json:"topology"`
 	Target   string `json:"target,omitempty"`
@@ -181,6 +190,10 @@ type Result struct {
 	// them (Summary.Findings, the terminal, the HTML headline).
 	Findings   []string   `json:"findings,omitempty"`
 	Transcript []Exchange `json:"transcript,omitempty"`
+	// Attempts are the re-runs of this spec alone (run --retry-unexpected),
+	// after the attempt whose verdict this is. Verdict never changes: a spec
+	// whose attempts disagree is flaky (Flipped), never a pass.
+	Attempts []Attempt `json:"attempts,omitempty"`
 	// TranscriptOmitted counts the exchanges of a passing (or
 	// not-applicable) spec left out of Transcript, which then holds only
 	// the first ones: a clean run's report stays small, and every other

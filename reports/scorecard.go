@@ -23,6 +23,13 @@ const ScorecardKind = "Scorecard"
 // contain (an older harness, a --suite or --focus run). It is not a verdict.
 const NotRun = "not-run"
 
+// clientSuite and clientRole mark client specs and client reports, which a
+// scorecard keeps in a matrix of their own.
+const (
+	clientSuite = "client"
+	clientRole  = "client"
+)
+
 // htmlMaxExplain bounds the explain text shown per spec row.
 const htmlMaxExplain = 4 << 10
 
@@ -32,8 +39,9 @@ type Scorecard struct {
 	Kind       string            `json:"kind"`
 	Vendors    []ScorecardVendor `json:"vendors"`
 	Specs      []ScorecardSpec   `json:"specs"`
-	// Declared is how many specs every column is scored against (the
-	// declared spec set; DeclaredSpec).
+	// Declared is how many specs every agent column is scored against (the
+	// declared spec set; DeclaredSpec); client columns are scored against
+	// the client specs of the set.
 	Declared int `json:"declared"`
 	// Notes says what a reader must know about how the matrix was made:
 	// several reports of one implementation, mixed harness or protocol
@@ -67,6 +75,11 @@ type ScorecardVendor struct {
 	ReportHTML string `json:"reportHtml"` // relative to the scorecard directory
 	ReportJSON string `json:"reportJson"`
 	Badge      string `json:"badge"`
+
+	// Attestation says where the report comes from: ran by the
+	// scorecard itself, submitted with a signed statement that verified
+	// (and whose), or submitted unattested (the default; SetAttestation).
+	Attestation Attestation `json:"attestation"`
 }
 
 // ScorecardSpec is one row.
@@ -168,9 +181,25 @@ func BuildScorecard(reports []*Report, declared ...DeclaredSpec) (*Scorecard, er
 			}
 		}
 		slices.SortFunc(declared, func(a, b DeclaredSpec) int { return compareSpecIDs(a.ID, b.ID) })
-		sc.Notes = append(sc.Notes, fmt.Sprintf("No spec set was declared: every report is scored against the %d specs any of them ran.", len(declared)))
+		sc.Notes = append(sc.Notes, fmt.Sprintf("No spec set was declared: every report is scored against the %d specs any report of its kind ran.", len(declared)))
 	}
-	sc.Declared = len(declared)
+	// An agent is scored against the agent specs, a client (implementation
+	// role "client") against the client specs: they never share a spec.
+	var agentSet, clientSet []DeclaredSpec
+	for _, d := range declared {
+		if d.Suite == clientSuite {
+			clientSet = append(clientSet, d)
+		} else {
+			agentSet = append(agentSet, d)
+		}
+	}
+	setFor := func(r *Report) []DeclaredSpec {
+		if r.Implementation.Role == clientRole {
+			return clientSet
+		}
+		return agentSet
+	}
+	sc.Declared = len(agentSet)
 
 	slugs := assignSlugs(sc.reports)
 	for i, r := range sc.reports {
@@ -182,11 +211,12 @@ func BuildScorecard(reports []*Report, declared ...DeclaredSpec) (*Scorecard, er
 			ProtocolVersion: r.ProtocolVersion,
 			Start:           r.Run.Start,
 			Unreachable:     r.Run.Unreachable,
-			Score:           ScoreAgainst(r, declared),
+			Score:           ScoreAgainst(r, setFor(r)),
 			ReportScore:     own,
 			Interrupted:     r.Run.Interrupted,
-			Partial:         PartialReasons(r, declared),
+			Partial:         PartialReasons(r, setFor(r)),
 			Digest:          r.Digest,
+			Attestation:     Attestation{Status: AttestUnattested},
 			ReportHTML:      "vendors/" + slugs[i] + "/report.html",
 			ReportJSON:      "vendors/" + slugs[i] + "/report.json",
 			Badge:           "badges/" + slugs[i] + ".svg",
@@ -433,6 +463,11 @@ type scorecardView struct {
 	Suites  []string
 	Levels  []string
 	Notes   []string
+	// ClientColumns and ClientRows are the client reports' own matrix
+	// (implementation.role "client", client specs), kept apart from the
+	// agents': a client and an agent never share a spec.
+	ClientColumns []columnView
+	ClientRows    []matrixRow
 }
 
 type columnView struct {
@@ -444,6 +479,7 @@ type columnView struct {
 	Partial                                       []string
 	ReportHTML, ReportJSON, Badge                 string
 	Class                                         string
+	Attestation, AttestedBy                       string
 }
 
 type matrixRow struct {
@@ -475,6 +511,10 @@ func renderScorecard(sc *Scorecard, explain func(string) string) ([]byte, error)
 			Interrupted: f(vd.Interrupted),
 			Partial:     vd.Partial,
 			ReportHTML:  vd.ReportHTML, ReportJSON: vd.ReportJSON, Badge: vd.Badge,
+			Attestation: f(vd.Attestation.Status),
+		}
+		if vd.Attestation.Identity != nil {
+			c.AttestedBy = f(vd.Attestation.Identity.String())
 		}
 		if !vd.Start.IsZero() {
 			c.Start = vd.Start.UTC().Format("2006-01-02 15:04 UTC")
@@ -514,7 +554,12 @@ func renderScorecard(sc *Scorecard, explain func(string) string) ([]byte, error)
 		}
 		v.Rows = append(v.Rows, row)
 	}
+	splitClients(&v, sc)
 	v.Suites = slices.Sorted(maps.Keys(suites))
+	if len(v.ClientColumns) > 0 {
+		delete(suites, "client")
+		v.Suites = slices.Sorted(maps.Keys(suites))
+	}
 	for _, l := range Levels {
 		if levels[l] {
 			v.Levels = append(v.Levels, l)
@@ -525,4 +570,46 @@ func renderScorecard(sc *Scorecard, explain func(string) string) ([]byte, error)
 		return nil, fmt.Errorf("scorecard.html: %w", err)
 	}
 	return b.Bytes(), nil
+}
+
+// splitClients moves the client reports' columns and the client specs' rows
+// into a matrix of their own. Without a client report it changes nothing.
+func splitClients(v *scorecardView, sc *Scorecard) {
+	isClient := make([]bool, len(sc.Vendors))
+	any := false
+	for i, vd := range sc.Vendors {
+		isClient[i] = vd.Implementation.Role == "client"
+		any = any || isClient[i]
+	}
+	if !any {
+		return
+	}
+	pick := func(client bool) ([]columnView, []matrixRow) {
+		var cols []columnView
+		for i, c := range v.Columns {
+			if isClient[i] == client {
+				cols = append(cols, c)
+			}
+		}
+		var rows []matrixRow
+		for _, r := range v.Rows {
+			if (r.Suite == "client") != client {
+				continue
+			}
+			nr := r
+			nr.Cells, nr.AllPass = nil, true
+			for i, c := range r.Cells {
+				if i < len(isClient) && isClient[i] == client {
+					nr.Cells = append(nr.Cells, c)
+					if c.Verdict != string(Pass) {
+						nr.AllPass = false
+					}
+				}
+			}
+			rows = append(rows, nr)
+		}
+		return cols, rows
+	}
+	v.ClientColumns, v.ClientRows = pick(true)
+	v.Columns, v.Rows = pick(false)
 }

@@ -371,3 +371,40 @@ func TestBuildScorecardFilesNamesTheFile(t *testing.T) {
 		t.Fatalf("good file: %v", err)
 	}
 }
+
+// Client reports (implementation.role "client") get a matrix of their own:
+// the agents' matrix keeps the agents and their specs, the clients' the
+// clients and the client specs.
+func TestScorecardShowsClientsApart(t *testing.T) {
+	agent := sampleReport("Acme Travel Agent", "2.3.1")
+	cl := sampleReport("Globex client", "1.0")
+	cl.Implementation.Role, cl.Run.Mode = "client", "client"
+	cl.Results = []Result{{ID: "CLI-001", Title: "The client sends A2A-Version on every request", Suite: "client", Level: LevelMust,
+		Sections: []string{"3.6"}, Verdict: Fail, Reason: "no A2A-Version"}}
+	sc, err := BuildScorecard([]*Report{verified(t, agent), verified(t, cl)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := renderScorecard(sc, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(page)
+	i := strings.Index(html, `<section id="clients">`)
+	if i < 0 {
+		t.Fatalf("no clients section:\n%s", html)
+	}
+	agents, clients := html[:i], html[i:]
+	if strings.Contains(agents, "CLI-001") || strings.Contains(agents, "Globex client") {
+		t.Errorf("the agents' part shows the client or its spec")
+	}
+	if !strings.Contains(clients, "CLI-001") || !strings.Contains(clients, "Globex client") || strings.Contains(clients, "DISC-001") {
+		t.Errorf("the clients' matrix should hold the client and CLI-001 only")
+	}
+	// Without a client report nothing changes.
+	only, _ := BuildScorecard([]*Report{verified(t, agent)})
+	page, _ = renderScorecard(only, nil)
+	if strings.Contains(string(page), `id="clients"`) {
+		t.Errorf("a clients section without client reports")
+	}
+}

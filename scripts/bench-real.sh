@@ -15,29 +15,41 @@
 # For each run: wall time, verdicts, and the slowest specs by durationMs
 # (report.json), after the machine's load average (the figures are only
 # comparable at a similar load). Traffic stays on 127.0.0.1.
-# Usage: scripts/bench-real.sh [RUNS] [DELAY] [TOP]   (RUNS of each, default 1)
+# Usage: scripts/bench-real.sh [RUNS] [DELAY] [TOP] [CASES]
+#   RUNS of each case (default 1); TOP slowest specs listed (default 10);
+#   CASES a comma-separated subset of js-1,js-3,slow-3s,slow-3s-x3 (default
+#   all four), e.g. `scripts/bench-real.sh 1 1s 12 slow-3s,js-1`.
+# EXTRA in the environment adds `run` flags to every case, e.g.
+#   EXTRA='--parallel 12' scripts/bench-real.sh 1 1s 12 slow-3s
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-1}
 delay=${2:-1s}
 top=${3:-10}
+cases=",${4:-js-1,js-3,slow-3s,slow-3s-x3},"
+for c in ${cases//,/ }; do
+  case $c in js-1|js-3|slow-3s|slow-3s-x3) ;; *) echo "bench-real: unknown case $c (want js-1, js-3, slow-3s, slow-3s-x3)" >&2; exit 2 ;; esac
+done
 work=$(mktemp -d)
 bin=$work/a2a-conform
 go build -o "$bin" ./cmd/a2a-conform
 
-command -v node >/dev/null && command -v npm >/dev/null || {
-  echo "bench-real: node and npm are needed (apt-get install -y nodejs npm)" >&2
-  exit 2
-}
+node=
 agent=$PWD/interop/js-agent/agent.js
-# npm ci only when the installed tree does not load (better-sqlite3 builds
-# from source where its prebuilt binary cannot be fetched: minutes).
-if ! (cd interop/js-agent && node -e 'await import("better-sqlite3"); await import("kysely"); await import("@a2a-js/sdk/server/database")' --input-type=module) >/dev/null 2>&1; then
-  (cd interop/js-agent && npm ci --prefer-offline --no-audit --no-fund --loglevel=error)
+if [[ $cases == *,js-* ]]; then
+  command -v node >/dev/null && command -v npm >/dev/null || {
+    echo "bench-real: node and npm are needed (apt-get install -y nodejs npm)" >&2
+    exit 2
+  }
+  # npm ci only when the installed tree does not load (better-sqlite3 builds
+  # from source where its prebuilt binary cannot be fetched: minutes).
+  if ! (cd interop/js-agent && node -e 'await import("better-sqlite3"); await import("kysely"); await import("@a2a-js/sdk/server/database")' --input-type=module) >/dev/null 2>&1; then
+    (cd interop/js-agent && npm ci --prefer-offline --no-audit --no-fund --loglevel=error)
+  fi
+  node=$(command -v node)
 fi
 sed -n '/^prompt-map:/,$p' examples/reference-prompt-map.yaml >"$work/prompt-map.yaml"
 
-node=$(command -v node)
 js1=("--agent-cmd" "'$node' '$agent' --port {port}" "--seed" "12")
 js3cmd="'$node' '$agent' --port {port} --store {store} --name js-sdk-{instance}"
 js3=("--suite" "rollout,lifecycle" "--agent-cmd" "$js3cmd" "--agent-cmd-next" "$js3cmd --card-version 1.{generation}.0" "--instances" "3" "--seed" "12")
@@ -48,10 +60,12 @@ slow3=("--suite" "rollout,lifecycle" "--agent-cmd" "$slowcmd" "--agent-cmd-next"
 bench() {
   local name=$1 i=$2
   shift 2
+  [[ $cases == *",$name,"* ]] || return 0
   local out=$work/$name-$i
   local start end
   start=$(date +%s.%N)
-  "$bin" run --out "$out" "$@" >"$work/$name-$i.stdout" 2>&1 || true
+  # shellcheck disable=SC2086 # EXTRA is a list of flags
+  "$bin" run --out "$out" "$@" ${EXTRA:-} >"$work/$name-$i.stdout" 2>&1 || true
   end=$(date +%s.%N)
   python3 - "$out/report.json" "$start" "$end" "$name" "$i" "$top" <<'PY'
 import json, sys

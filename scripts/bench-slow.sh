@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 delay=${1:-1s}
-parallel=${2:-8}
+parallel=${2:-16}
 trials=${3:-200}
 work=$(mktemp -d)
 bin=$work/a2a-conform

@@ -57,8 +57,14 @@ fi
 
 if [ -z "${SKIP_SLOW:-}" ]; then
   section "slow agent (every step $delay): serial vs parallel"
-  run bench-slow scripts/bench-slow.sh "$delay" 8 "$trials"
+  run bench-slow scripts/bench-slow.sh "$delay" 16 "$trials"
   sed 's/^/  /' "$work/bench-slow.log" | grep -E '^\s+(parallel|[0-9])' >>"$summary" || true
+fi
+
+if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+  section "client suite against the JS SDK's client (interop/js-client; goal <= 30 s)"
+  run bench-client scripts/bench-client.sh "$runs"
+  grep -E '^(js-client|   slowest)' "$work/bench-client.log" | sed 's/^/  /' >>"$summary" || true
 fi
 
 section "decode + validate a large Task; schema validation alone"

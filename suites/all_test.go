@@ -26,6 +26,13 @@ func TestSuites(t *testing.T) {
 	ran = true
 	RegisterFailHandler(Fail)
 	suiteConfig, reporterConfig := GinkgoConfiguration()
+	// The client suite judges a client driver, not the agent: it has tests
+	// of its own (suites/client).
+	if suiteConfig.LabelFilter == "" {
+		suiteConfig.LabelFilter = "!" + suites.Client
+	} else {
+		suiteConfig.LabelFilter = "(" + suiteConfig.LabelFilter + ") && !" + suites.Client
+	}
 	cfg := runner.Config{Seed: suiteConfig.RandomSeed, Out: t.TempDir()}
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)

@@ -35,9 +35,9 @@ func TestGoldenList(t *testing.T) {
 func TestRegistryIsWellFormed(t *testing.T) {
 	for _, i := range All() {
 		if !idPattern(i.ID) {
-			t.Errorf("%s: ID must be AREA-NNN with AREA one of DISC, LIFE, PUSH, ROLL", i.ID)
+			t.Errorf("%s: ID must be AREA-NNN with AREA one of DISC, LIFE, PUSH, ROLL, CLI", i.ID)
 		}
-		area := map[string]string{"DISC": Discovery, "LIFE": Lifecycle, "PUSH": Webhook, "ROLL": Rollout}[i.ID[:4]]
+		area := map[string]string{"DISC": Discovery, "LIFE": Lifecycle, "PUSH": Webhook, "ROLL": Rollout, "CLI-": Client}[i.ID[:4]]
 		if i.Suite != area {
 			t.Errorf("%s: suite %q, want %q for its area", i.ID, i.Suite, area)
 		}
@@ -61,11 +61,14 @@ func TestRegistryIsWellFormed(t *testing.T) {
 }
 
 func idPattern(id string) bool {
+	if len(id) == 7 && id[:4] == "CLI-" {
+		id = "CLIX" + id[3:]
+	}
 	if len(id) != 8 || id[4] != '-' {
 		return false
 	}
 	switch id[:4] {
-	case "DISC", "LIFE", "PUSH", "ROLL":
+	case "DISC", "LIFE", "PUSH", "ROLL", "CLIX":
 	default:
 		return false
 	}

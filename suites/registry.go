@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -55,10 +56,20 @@ const (
 	Lifecycle = "lifecycle"
 	Webhook   = "webhook"
 	Rollout   = "rollout"
+	// Client is the client-mode suite (suites/client): the harness plays a
+	// scripted agent and judges a vendor's client driver. `a2a-conform run`
+	// never selects it unless asked (--suite client); `a2a-conform client`
+	// runs only it.
+	Client = "client"
 )
 
-// SuiteNames lists the suites in run order.
+// SuiteNames lists the agent-mode suites in run order: what `run` runs by
+// default.
 var SuiteNames = []string{Discovery, Lifecycle, Webhook, Rollout}
+
+// AllSuiteNames is SuiteNames and the client suite: every name --suite and
+// `list --suite` accept.
+var AllSuiteNames = []string{Discovery, Lifecycle, Webhook, Rollout, Client}
 
 // Info is everything the reports, `list` and `explain` say about a spec.
 type Info struct {
@@ -80,6 +91,12 @@ type Info struct {
 	// instances, or judges agent-wide state), so it runs alone, after the
 	// specs that run concurrently.
 	Exclusive bool
+	// Long: the spec takes long whatever runs beside it: it waits a fixed
+	// window for something the agent may never send (PUSH-007's retry), or
+	// runs a race of many of the agent's tasks (LIFE-014). The scheduler
+	// starts long specs first (Plan), so that their wait overlaps the rest
+	// of the run instead of trailing it.
+	Long bool
 }
 
 // DefaultSpecTimeout bounds a spec that names no timeout of its own.
@@ -120,26 +137,43 @@ func (i Info) NeedsAny(n ...Need) bool {
 	return false
 }
 
-var byID = func() map[string]Info {
-	m := map[string]Info{}
-	for _, i := range registry {
-		if _, dup := m[i.ID]; dup {
-			panic("suites: duplicate spec ID " + i.ID)
+// more are specs registered by other files of this package (register),
+// e.g. the client suite's, so that each area keeps its table in a file of
+// its own.
+var more []Info
+
+// register adds specs to the registry; call it only from an init function
+// of this package (the registry is read after package initialisation).
+func register(infos ...Info) { more = append(more, infos...) }
+
+var (
+	byIDOnce sync.Once
+	byIDMap  map[string]Info
+)
+
+func byID() map[string]Info {
+	byIDOnce.Do(func() {
+		m := map[string]Info{}
+		for _, i := range append(append([]Info(nil), registry...), more...) {
+			if _, dup := m[i.ID]; dup {
+				panic("suites: duplicate spec ID " + i.ID)
+			}
+			m[i.ID] = i
 		}
-		m[i.ID] = i
-	}
-	return m
-}()
+		byIDMap = m
+	})
+	return byIDMap
+}
 
 // Lookup returns the registered spec with that ID (case-insensitive).
 func Lookup(id string) (Info, bool) {
-	i, ok := byID[strings.ToUpper(strings.TrimSpace(id))]
+	i, ok := byID()[strings.ToUpper(strings.TrimSpace(id))]
 	return i, ok
 }
 
 // All returns every registered spec, sorted by ID.
 func All() []Info {
-	out := append([]Info(nil), registry...)
+	out := append(append([]Info(nil), registry...), more...)
 	sort.Slice(out, func(a, b int) bool { return out[a].ID < out[b].ID })
 	return out
 }

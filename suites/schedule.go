@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
+	"sort"
 	"sync"
 	"time"
 )
@@ -17,11 +18,44 @@ import (
 // run with parallelism 1.
 
 // DefaultParallel is how many specs run at once unless --parallel says
-// otherwise. Specs spend their time waiting on the agent, not on the
-// harness's CPU; eight keeps a slow agent busy without looking like a load
-// test (each spec has at most a few requests in flight; LIFE-014's race adds
-// its own sixteen).
+// otherwise, for an agent scripted through the directive extension. Specs
+// spend their time waiting on the agent, not on the harness's CPU; eight
+// keeps an agent busy without looking like a load test. The directive's
+// scripts are short (a step of 150 ms or less), sized for an agent that
+// answers promptly: twice as many specs at once, each running its bindings
+// together, slowed the JS SDK agent on three instances enough that scripted
+// tasks ended before the specs' cancels and subscriptions reached them
+// (LIFE-012, 013, 017, 018 and ROLL-006 went indeterminate;
+// scripts/bench-real.sh case js-3 on a loaded machine).
 const DefaultParallel = 8
+
+// SlowParallel is the default for an agent driven by a prompt map, as an LLM
+// agent is, whose tasks take their own time. Against
+// such an agent with 3 s tasks the default run's concurrent specs add up to
+// about 200 s of waiting (scripts/bench-real.sh, case slow-3s): at 8 at a
+// time that sum set the run's length (about 26 s before the exclusive
+// specs), at 16 the longest spec does (about 16 s). Each spec keeps a task or
+// two per binding in flight (LIFE-014's race adds its own, raceParallel); an
+// agent that cannot take that many at once is run with a lower --parallel,
+// which gives the same verdicts.
+const SlowParallel = 16
+
+// ParallelFor is how many specs run at once when --parallel does not say:
+// SlowParallel for an agent driven by a prompt map, else DefaultParallel.
+// An agent the run can only send plain messages to keeps DefaultParallel:
+// little of the run can judge it anyway, and when such an agent stops
+// answering, every spec already in flight meets the silence before the run
+// notices (TestHangingAgentIsNoticedAndScoresNothing).
+func ParallelFor(b Behaviour) int {
+	if b != nil && b.Kind() == "prompt-map" {
+		return SlowParallel
+	}
+	return DefaultParallel
+}
+
+// scriptedByDirective reports whether the run scripts the agent through the
+// directive extension, whose scripts set the tasks' (short) times.
+func scriptedByDirective(b Behaviour) bool { return b != nil && b.Kind() == "directive" }
 
 // stopGrace is how long after its timeout a body that ignores its context is
 // waited for before the It gives up on it.
@@ -67,7 +101,8 @@ var (
 )
 
 // Plan schedules the run: the bodies of specs (the run's selection) start as
-// soon as the first It runs, in an order set by the seed, parallel at a time;
+// soon as the first It runs, the long ones first and otherwise in an order
+// set by the seed, parallel at a time;
 // exclusive ones run alone at the end. Parallel 1 runs them one after
 // another in the same way, so that a serial run, too, meets every exclusive
 // spec's changes to the deployment (a roll, a restart) only after the other
@@ -90,11 +125,15 @@ func Plan(specs []Info, parallel int, seed int64) {
 
 // startOrder is the order in which Plan starts the bodies: it follows the
 // seed, so that a rerun with the same seed interleaves the same way as far
-// as timing allows. (The terminal prints each spec as it ends, so its lines
-// show the finish order, which timing decides.)
+// as timing allows; the long specs (Info.Long) start first, longest
+// processing time first as schedulers do, so that the run's critical path
+// begins at its start rather than wherever the shuffle put it. (The
+// terminal prints each spec as it ends, so its lines show the finish order,
+// which timing decides.)
 func startOrder(specs []Info, seed int64) []Info {
 	order := append([]Info(nil), specs...)
 	rand.New(rand.NewSource(seed)).Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	sort.SliceStable(order, func(i, j int) bool { return order[i].Long && !order[j].Long })
 	return order
 }
 

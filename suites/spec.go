@@ -44,6 +44,10 @@ type T struct {
 	failMsg    string
 	harnessErr string
 	timedOut   time.Duration
+	// stoppedAs and stopped are the first verdict and reason the body ended
+	// with other than pass or fail (end).
+	stoppedAs reports.Verdict
+	stopped   string
 	// ran is how long the body took (the It may have waited for its turn).
 	ran     time.Duration
 	history *invariants.History
@@ -127,6 +131,10 @@ func (t *T) flushPending(also string) {
 	}
 	t.mu.Lock()
 	t.violations = append(t.violations, vs...)
+	// Every violation found so far: in a body that runs one step after
+	// another this is vs, since the first flush ends the body; trials that
+	// run concurrently (Each) may flush more after another trial did.
+	vs = append([]invariants.Violation(nil), t.violations...)
 	t.mu.Unlock()
 	// The first line names the first violation: it is what the progress line
 	// and the report's one-line views show.
@@ -139,6 +147,9 @@ func (t *T) flushPending(also string) {
 	}
 	t.mu.Lock()
 	t.failMsg = msg
+	// A violation found is always reported: it outranks a could-not-run or
+	// indeterminate another concurrent trial ended the spec with (Each).
+	t.override, t.reason = "", ""
 	t.mu.Unlock()
 	panic(specEnded{})
 }
@@ -202,9 +213,20 @@ func (t *T) Indeterminate(format string, args ...any) {
 
 func (t *T) end(v reports.Verdict, reason string) {
 	GinkgoHelper()
+	t.mu.Lock()
+	// The first ending stands: in a body that runs one step after another
+	// there is only one, since it ends the body; of trials that run
+	// concurrently (Each) the first to end says why the spec stopped.
+	if t.stopped == "" {
+		t.stoppedAs, t.stopped = v, reason
+	}
+	v, reason = t.stoppedAs, t.stopped
+	t.mu.Unlock()
 	t.flushPending(string(v) + ": " + reason)
 	t.mu.Lock()
-	t.override, t.reason = v, reason
+	if t.failMsg == "" {
+		t.override, t.reason = v, reason
+	}
 	t.mu.Unlock()
 	panic(specEnded{})
 }

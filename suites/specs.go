@@ -333,6 +333,7 @@ var registry = []Info{
 		Needs:   []Need{NeedBehaviour},
 		Enable:  "Give the agent the directive extension (docs/directive-extension.md) in its test build, or a prompt map in the config (prompt-map: {slow: …, input-required: …, …}) naming text that makes it show the behaviour.",
 		Timeout: 2 * time.Minute,
+		Long:    true,
 		Why: "Scenario 3: a cancel was acknowledged and the task completed anyway. Over N trials with " +
 			"the cancel fired at seeded, jittered offsets around the scripted completion, either the " +
 			"cancel was acknowledged and nothing later shows another terminal state, or it was " +
@@ -670,12 +671,15 @@ var registry = []Info{
 		Needs:   []Need{NeedPush, NeedWebhook, NeedBehaviour},
 		Enable:  pushEnable,
 		Timeout: 120 * time.Second,
+		Long:    true,
 		Why: "Receivers fail: a deploy, a 503 from a load balancer. The receiver answers the first " +
-			"two attempts to the config with 503; each event those attempts carried must arrive " +
-			"later, and so must the terminal state. The harness waits for the retries up to a minute " +
-			"(or the patience, when longer), ending as soon as they came: with backoff base B the " +
-			"acknowledged third attempt comes about 3·B after the first, so a first retry at 15–20 s " +
-			"is waited for; one that never comes in that time warns, naming the wait. The intervals " +
+			"attempt to the config with 503 (one refusal: A2A lets an agent give up after N " +
+			"failures); the event it carried must arrive later, and so must the terminal state. The " +
+			"harness waits for the retry 25 s after the refused attempt (or the patience after the " +
+			"task ended, when later), ending as soon as it came, so a first retry at 15 s is waited " +
+			"for. A retry that does not come in that time while later pushes to the config were " +
+			"acknowledged warns, naming the wait; when nothing at all arrived after the refusal, a " +
+			"slow queue cannot be told from no retry, and the spec is indeterminate. The intervals " +
 			"between attempts are reported, and duplicates are counted (allowed: delivery is at " +
 			"least once).",
 	},

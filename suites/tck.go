@@ -188,7 +188,6 @@ var TCKNotApplicable = map[string]string{
 	"AUTH-TLS-002":    "not automatable against a loopback target (the TCK tags it not-automatable): which TLS version and ciphers a production endpoint negotiates is a deployment matter. Against an https:// target the harness reports what it negotiated (observation tls of DISC-001, interface-N.tls of DISC-009), never a verdict",
 	"AUTH-INTASK-004": "no wire observation can judge it: the rule is about the channel on which the agent arranges to receive an in-task credential (an OAuth redirect, a human approval), which lies outside A2A, and an in-band method may have been negotiated out of band or by an extension the harness cannot see. The AUTH_REQUIRED status message is free text; a client message carrying a credential would be the client's doing, and the agent's acceptance of one cannot be told from a negotiated in-band method. LIFE-030 checks what is on the wire of the flow (a Task in AUTH_REQUIRED with a status message)",
 	"AUTH-SERVER-001": "a client-side rule (the TCK tags it not-automatable): the harness itself validates certificate chains with the system roots (and --ca-file's) on every TLS connection; nothing of the agent's to check",
-	"VER-CLIENT-001":  "a client-side rule: the harness itself sends A2A-Version: 1.0 on every request (internal/client tests assert it); there is nothing of the agent's to check",
 }
 
 // TCKAreasCovered are the TCK ID prefixes the suites must cover: every

@@ -28,7 +28,9 @@ var executable = os.Executable
 // runs once per process, so every run of the harness needs its own; a run
 // that crashes or hangs then costs only itself.
 type harnessRun struct {
-	// Args follow "run"; --out and --seed are added.
+	// Cmd is the subcommand ("run" when empty; "client" for client faults).
+	Cmd string
+	// Args follow the subcommand; --out and --seed are added.
 	Args []string
 	Seed int64
 	// Out is the child's report directory; its console goes to Out/console.log.
@@ -48,7 +50,14 @@ func (r *harnessRun) Rerun() string {
 	for i, a := range r.Args {
 		args[i] = shellQuote(a)
 	}
-	return "a2a-conform run --seed " + strconv.FormatInt(r.Seed, 10) + " " + strings.Join(args, " ")
+	return "a2a-conform " + r.cmd() + " --seed " + strconv.FormatInt(r.Seed, 10) + " " + strings.Join(args, " ")
+}
+
+func (r *harnessRun) cmd() string {
+	if r.Cmd == "" {
+		return "run"
+	}
+	return r.Cmd
 }
 
 // Verdicts maps spec ID to verdict (nil when the run gave no report).
@@ -107,7 +116,7 @@ func runChild(ctx context.Context, exe string, r *harnessRun) {
 		return
 	}
 	defer console.Close()
-	args := append([]string{"run", "--out", r.Out, "--seed", strconv.FormatInt(r.Seed, 10)}, r.Args...)
+	args := append([]string{r.cmd(), "--out", r.Out, "--seed", strconv.FormatInt(r.Seed, 10)}, r.Args...)
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Stdout, cmd.Stderr = console, console
 	err = cmd.Run()

@@ -33,17 +33,31 @@ Usage:
   a2a-conform scorecard --out DIR REPORT.json…
                                      vendor × spec matrix (HTML + JSON) and SVG badges
   a2a-conform verify REPORT.json     check a submitted report is well-formed and unedited
+                                     (--bundle: and signed, by whom; offline, Sigstore)
+  a2a-conform attest REPORT.json     the report's in-toto Statement (test-result predicate),
+                                     to sign with Sigstore (actions/attest)
   a2a-conform rerun REPORT.json      run again what a report ran: its flags and seed
   a2a-conform replay BUNDLE.json --target URL
                                      re-drive a failing spec's requests and judge its invariant
   a2a-conform matrix [--out FILE]    prove every spec both ways: the clean agent, then each
                                      fault against its specs; writes docs/fault-matrix.md
+  a2a-conform client --client-cmd T  run a vendor's client driver through the client cases
+                                     (docs/client-driver.md); --focus CLI-NNN, --out DIR
+  a2a-conform client-driver [--fault NAME,…]
+                                     the reference client driver (reads A2A_CONFORM_*)
   a2a-conform flakes [--runs K]      repeat the default run K times with other seeds; report
                                      specs whose verdict changed and each fault's detection rate
+  a2a-conform baseline REPORT.json [--out FILE] [--expires 90d]
+                                     a starting baseline of expected non-passes for run --expect
+  a2a-conform summary [--annotations] REPORT.json
+                                     Markdown summary for $GITHUB_STEP_SUMMARY or a merge-request
+                                     note; --annotations: GitHub ::error/::warning lines
   a2a-conform version
 
 Exit codes: 0 no MUST/invariant failed · 1 something failed · 2 usage or config error ·
-3 could not reach the target.
+3 could not reach the target. With run --expect FILE, 0/1 follow the baseline instead:
+1 on any non-pass it does not list, a listed spec that passed, changed or flipped, an
+expired entry or one naming no spec (docs/vendor-guide.md §4).
 
 Start here:
   a2a-conform run                                 # against the embedded reference agent
@@ -69,6 +83,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return fakeCmd(rest, stdout, stderr)
 	case "scorecard":
 		return scorecardCmd(rest, stdout, stderr)
+	case "attest":
+		return attestCmd(rest, stdout, stderr)
 	case "verify":
 		return verifyCmd(rest, stdout, stderr)
 	case "rerun":
@@ -79,6 +95,14 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return matrixCmd(rest, stdout, stderr)
 	case "flakes":
 		return flakesCmd(rest, stdout, stderr)
+	case "client":
+		return clientCmd(rest, stdout, stderr)
+	case "client-driver":
+		return clientDriverCmd(rest, stdout, stderr)
+	case "baseline":
+		return baselineCmd(rest, stdout, stderr)
+	case "summary":
+		return summaryCmd(rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "a2a-conform %s (A2A protocol %s)\n", runner.Version(), "1.0")
 		return 0
@@ -212,7 +236,9 @@ func editDistance(a, b string) int {
 
 const runHelp = `Usage: a2a-conform run [flags]
 
-Runs the selected specs and writes DIR/report.json, DIR/junit.xml and DIR/report.html.
+Runs the selected specs and writes DIR/report.json, DIR/junit.xml, DIR/report.html,
+DIR/summary.md (Markdown) and one DIR/acts-report-{sdk}-{transport}-{timestamp}.json per
+transport (the ACTS draft's §13 format).
 Without --target the harness starts its embedded reference agent and runs against it
 (--fault then switches on registered faults, to see specs fail). Flags win over --config.
 Auth headers may also come from $` + runner.HeaderEnv + ` (one 'Name: value' per line),
@@ -263,9 +289,10 @@ func runFlagSet(stderr io.Writer, a *runArgs) *flag.FlagSet {
 	fs.IntVar(&c.RaceTrials, "race-trials", 0, fmt.Sprintf("trials of the cancel-then-complete race (default %d; at least 10, so each side can reach the 5 decided trials its bound needs)", runner.DefaultRaceTrials))
 	fs.StringVar(&c.JWKS, "jwks", "", "JSON Web Key Set `FILE` verifying card signatures that carry no jku")
 	fs.DurationVar(&c.RequestTimeout, "request-timeout", 0, "how long to wait for an answer to start (default 30s); after 3 unanswered requests in a row the target counts as stopped")
-	fs.IntVar(&c.Parallel, "parallel", 0, fmt.Sprintf("how many specs run at once (default %d; 1 runs them one after another, with the same verdicts); a spec that needs the agent to itself always runs alone", suites.DefaultParallel))
+	fs.IntVar(&c.Parallel, "parallel", 0, fmt.Sprintf("how many specs run at once (default %d, or %d for an agent driven by a prompt map, whose tasks take their own time; 1 runs them one after another, with the same verdicts); a spec that needs the agent to itself always runs alone", suites.DefaultParallel, suites.SlowParallel))
 	fs.DurationVar(&c.Patience, "patience", 0, "the least time to wait for a task to reach a state (default 10s); the harness waits longer when the agent has shown slower tasks, and spec timeouts grow in proportion")
 	fs.BoolVar(&c.NoDirective, "no-directive", false, "do not use the directive extension even if the card advertises it")
+	gateFlags(fs, c)
 	return fs
 }
 
@@ -308,6 +335,10 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		c.SecondHeaders = a.secondF
 	}
 
+	g, code := newGate(c, args, stderr)
+	if g == nil {
+		return code
+	}
 	ctx, stop := interruptible()
 	defer stop()
 	out, err := runner.Run(ctx, c, stdout)
@@ -317,6 +348,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	if out == nil {
 		return runner.ExitUsage
 	}
+	g.after(ctx, out, stdout, stderr)
 	if out.Report != nil {
 		s := out.Report.Summary
 		fmt.Fprintf(stdout, "\n%d of %d passed (%.1f%%); %s\n", s.Score.Passed, s.Score.Denominator, s.Score.Percent, verdictCounts(s))
@@ -415,8 +447,8 @@ func listCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	names := splitComma(suiteF)
 	for _, n := range names {
-		if !containsStr(suites.SuiteNames, n) {
-			fmt.Fprintf(stderr, "list: unknown suite %q (known: %s)\n", n, strings.Join(suites.SuiteNames, ", "))
+		if !containsStr(suites.AllSuiteNames, n) {
+			fmt.Fprintf(stderr, "list: unknown suite %q (known: %s)\n", n, strings.Join(suites.AllSuiteNames, ", "))
 			return runner.ExitUsage
 		}
 	}

@@ -94,6 +94,15 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 			Seed: base + int64(len(runs)), Out: filepath.Join(dir, f.Name)}
 		runs = append(runs, row.Run)
 	}
+	var crows []*clientRow
+	if whole {
+		crows = newClientRows(dir, base+int64(len(runs)))
+		for _, c := range crows {
+			if c.Run != nil {
+				runs = append(runs, c.Run)
+			}
+		}
+	}
 	// The variants run first: they are the longest runs (every suite, the
 	// slow one at 1 s a step), so the faults fill the other slots meanwhile.
 	vrows := make([]*variantRow, 0, len(variants))
@@ -124,7 +133,7 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 		return runner.ExitFailed
 	}
 
-	m := matrix{Rows: rows, Variants: vrows}
+	m := matrix{Rows: rows, Variants: vrows, Clients: crows}
 	if clean != nil {
 		m.Clean = judgeClean(clean)
 	}
@@ -134,7 +143,10 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 	for _, row := range vrows {
 		row.judge()
 	}
-	problems := m.problems()
+	for _, row := range crows {
+		row.judge()
+	}
+	problems := append(m.problems(), clientProblems(crows)...)
 	for _, row := range rows {
 		if len(row.Others) > 0 {
 			fmt.Fprintf(stdout, "note: %s also broke %s (not named by the fault)\n", row.Fault.Name, strings.Join(row.Others, ", "))
@@ -226,6 +238,8 @@ type matrix struct {
 	Clean    cleanResult
 	Rows     []*faultRow
 	Variants []*variantRow
+	// Clients are the reference client driver's runs (matrix_clients.go).
+	Clients []*clientRow
 }
 
 // cleanResult is the clean reference agent's run, reduced to what must not
@@ -256,7 +270,7 @@ type cell struct {
 }
 
 func judgeClean(r *harnessRun) cleanResult {
-	c := cleanResult{Specs: len(suites.All())}
+	c := cleanResult{Specs: len(suites.InSuites(suites.SuiteNames...))}
 	if r.Err != nil {
 		c.Err = r.Err.Error()
 		return c
@@ -333,7 +347,7 @@ func orNone(v reports.Verdict) string {
 // ExpectedMatrix is the table as it reads when every expectation holds: what
 // the committed docs/fault-matrix.md must equal.
 func ExpectedMatrix() string {
-	m := matrix{Clean: cleanResult{Specs: len(suites.All())}}
+	m := matrix{Clean: cleanResult{Specs: len(suites.InSuites(suites.SuiteNames...))}}
 	for _, f := range fakes.Faults() {
 		row := &faultRow{Fault: f, Suites: suitesOf(f.Specs)}
 		for _, id := range f.Specs {
@@ -345,6 +359,7 @@ func ExpectedMatrix() string {
 	for _, v := range Variants() {
 		m.Variants = append(m.Variants, &variantRow{Variant: v})
 	}
+	m.Clients = expectedClientRows()
 	return m.Markdown()
 }
 
@@ -400,6 +415,7 @@ func (m matrix) Markdown() string {
 		m.writeUncaught(&b, none)
 	}
 	b.WriteString("\n")
+	b.WriteString(clientsMarkdown(m.Clients))
 	b.WriteString(variantsMarkdown(m.Variants))
 	return b.String()
 }

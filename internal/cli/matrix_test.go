@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"os"
 	"strconv"
 	"strings"
@@ -150,5 +151,29 @@ func TestVariantArgsUseTheProcessDriver(t *testing.T) {
 	}
 	if _, err := pickVariants([]string{"nope"}, false); err == nil || !strings.Contains(err.Error(), "slow-steps") {
 		t.Errorf("unknown variant: %v", err)
+	}
+}
+
+// The matrix's client rows run as children (`client` with the reference
+// driver, clean and with each client fault that names specs) and meet every
+// expectation, and render as the committed table expects.
+func TestMatrixClientRows(t *testing.T) {
+	t.Setenv(cliEnv, "1")
+	rows := newClientRows(t.TempDir(), 7)
+	var runs []*harnessRun
+	for _, r := range rows {
+		if r.Run != nil {
+			runs = append(runs, r.Run)
+		}
+	}
+	runAll(context.Background(), runs, 2, func(*harnessRun) {})
+	for _, r := range rows {
+		r.judge()
+	}
+	if ps := clientProblems(rows); len(ps) > 0 {
+		t.Fatalf("client rows: %s", strings.Join(ps, "\n"))
+	}
+	if got, want := clientsMarkdown(rows), clientsMarkdown(expectedClientRows()); got != want {
+		t.Errorf("client table differs from the expected one:\n%s\nwant:\n%s", got, want)
 	}
 }

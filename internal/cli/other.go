@@ -159,10 +159,21 @@ func faultsCatching(id string) []string {
 }
 
 func verifyCmd(args []string, stdout, stderr io.Writer) int {
-	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
-		fmt.Fprintln(stderr, "Usage: a2a-conform verify REPORT.json")
+	fs := newFlagSet("verify", stderr, verifyHelp)
+	att := addAttestFlags(fs, true)
+	pos, done, code := parseInterspersed(fs, args)
+	if done {
+		return code
+	}
+	if len(pos) != 1 {
+		fs.Usage()
 		return runner.ExitUsage
 	}
+	if err := att.check(true); err != nil {
+		fmt.Fprintf(stderr, "verify: %v\n", err)
+		return runner.ExitUsage
+	}
+	args = pos
 	r, problems, err := reports.VerifyFile(args[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "verify: %v\n", err)
@@ -180,39 +191,49 @@ func verifyCmd(args []string, stdout, stderr io.Writer) int {
 	// this harness's own spec set when the report comes from this version.
 	var declared []reports.DeclaredSpec
 	if r.Harness.Version == runner.Version() {
-		declared = declaredSpecs()
+		for _, d := range declaredSpecs() {
+			if (d.Suite == suites.Client) == (r.Implementation.Role == "client") {
+				declared = append(declared, d)
+			}
+		}
 	}
 	for _, why := range reports.PartialReasons(r, declared) {
 		fmt.Fprintf(stdout, "  partial: %s\n", why)
 	}
-	return 0
+	return att.verifyAttestation(args[0], r, stdout)
 }
 
-// declaredSpecs is the spec set this harness version scores agent reports
-// against: every registered agent spec, whatever a run selected.
+// declaredSpecs is the spec set this harness version scores reports
+// against, whatever a run selected: the agent specs for agents, the client
+// specs for clients (the scorecard splits them by role).
 func declaredSpecs() []reports.DeclaredSpec {
 	var out []reports.DeclaredSpec
 	for _, i := range suites.All() {
-		if i.Suite == "client" {
-			continue // client specs score client runs, in a matrix of their own
-		}
 		out = append(out, reports.DeclaredSpec{ID: i.ID, Title: i.Title, Suite: i.Suite, Level: string(i.Level), Sections: i.Sections})
 	}
 	return out
 }
 
 func scorecardCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("scorecard", stderr, "Usage: a2a-conform scorecard --out DIR REPORT.json…\n\nFlags:\n")
+	fs := newFlagSet("scorecard", stderr, scorecardHelp)
 	out := fs.String("out", "", "output `DIR` for scorecard.html, scorecard.json and badges/")
+	var ranHere listFlag
+	fs.Var(&ranHere, "ran-here", "a `REPORT.json` the scorecard's own workflow produced (repeatable; it is merged too)")
+	att := addAttestFlags(fs, false)
 	if done, code := parse(fs, args); done {
 		return code
 	}
-	if *out == "" || fs.NArg() == 0 {
+	paths := reportPaths(append(append([]string{}, ranHere...), fs.Args()...), stderr)
+	if *out == "" || len(paths) == 0 {
 		fs.Usage()
 		return runner.ExitUsage
 	}
+	if err := att.check(false); err != nil {
+		fmt.Fprintf(stderr, "scorecard: %v\n", err)
+		return runner.ExitUsage
+	}
 	var rs []*reports.Report
-	for _, p := range fs.Args() {
+	for _, p := range paths {
 		r, problems, err := reports.VerifyFile(p)
 		if err != nil {
 			fmt.Fprintf(stderr, "scorecard: %s: %v\n", p, err)
@@ -231,6 +252,9 @@ func scorecardCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "scorecard: %v\n", err)
 		return 1
+	}
+	if code := markAttestations(sc, rs, paths, ranHere, att, stdout, stderr); code != 0 {
+		return code
 	}
 	explain := func(id string) string {
 		if i, ok := suites.Lookup(id); ok {

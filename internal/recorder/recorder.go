@@ -626,3 +626,46 @@ func (r *Recorder) export(ex *exchange) reports.Exchange {
 	}
 	return e
 }
+
+// RecordServed records a request a server of the harness answered (client
+// mode's scripted agent, internal/clientrun): the request as received, the
+// status, headers and body it was answered with, and the SSE events of a
+// streamed answer, through the same redaction and caps. began is when the
+// request arrived. The owner comes from req's context (WithOwner). It
+// returns the exchange's Seq.
+func (r *Recorder) RecordServed(req *http.Request, reqBody []byte, status int, respHeader http.Header, respBody []byte, events [][]byte, began time.Time) int {
+	u := cloneURL(req.URL)
+	if u != nil && u.Host == "" {
+		u.Host = req.Host
+		u.Scheme = "http"
+		if req.TLS != nil {
+			u.Scheme = "https"
+		}
+	}
+	at := began.Sub(r.start)
+	ex := &exchange{at: at, end: time.Since(r.start), finished: true, dir: "in", method: req.Method, url: u,
+		status: status, reqHeader: req.Header.Clone(), respHeader: respHeader.Clone(), owner: OwnerOf(req.Context())}
+	r.mu.Lock()
+	limit := r.bodyCap + r.overlap()
+	maxEvents := r.eventCap
+	if r.instanceHeader != "" {
+		ex.instance = respHeader.Get(r.instanceHeader)
+	}
+	r.mu.Unlock()
+	ex.reqBody.write(reqBody, limit)
+	if len(events) > 0 {
+		ex.sse = true
+		for _, e := range events {
+			if len(ex.events) >= maxEvents {
+				ex.evDropped++
+				continue
+			}
+			cut := len(e) > limit
+			ex.events = append(ex.events, event{at: ex.end, data: append([]byte(nil), e[:min(len(e), limit)]...), cut: cut})
+		}
+	} else {
+		ex.respBody.write(respBody, limit)
+	}
+	r.add(ex)
+	return ex.seq
+}

@@ -81,7 +81,8 @@ type Config struct {
 	JWKS string `json:"jwks,omitempty" yaml:"jwks,omitempty"`
 	// RequestTimeout bounds the wait for an answer's headers (default 30 s).
 	RequestTimeout time.Duration `json:"request-timeout,omitempty" yaml:"request-timeout,omitempty"`
-	// Parallel is how many specs run at once (default suites.DefaultParallel).
+	// Parallel is how many specs run at once; 0 leaves it to the run, once
+	// it knows how the agent is driven (suites.ParallelFor).
 	Parallel int `json:"parallel,omitempty" yaml:"parallel,omitempty"`
 	// Patience is the least time a spec waits for a task to reach a state
 	// (default 10 s); it grows to the agent's observed pace.
@@ -92,6 +93,13 @@ type Config struct {
 	// Implementation overrides the name/version taken from the card.
 	ImplementationName    string `json:"implementation-name,omitempty" yaml:"implementation-name,omitempty"`
 	ImplementationVersion string `json:"implementation-version,omitempty" yaml:"implementation-version,omitempty"`
+
+	// Expect and RetryUnexpected are read by the CLI around the run
+	// (internal/cli/gate.go): a baseline file of expected non-passes that
+	// replaces the exit code's rule, and how many times to re-run each
+	// unexpected non-pass alone.
+	Expect          string `json:"expect,omitempty" yaml:"expect,omitempty"`
+	RetryUnexpected int    `json:"retry-unexpected,omitempty" yaml:"retry-unexpected,omitempty"`
 }
 
 // HeaderEnv is the environment variable that may carry auth headers, one
@@ -147,8 +155,8 @@ func (c *Config) Validate() error {
 	}
 	c.Suites = splitList(c.Suites)
 	for _, s := range c.Suites {
-		if !contains(suites.SuiteNames, s) {
-			add("--suite %q: known suites are %s", s, strings.Join(suites.SuiteNames, ", "))
+		if !contains(suites.AllSuiteNames, s) {
+			add("--suite %q: known suites are %s", s, strings.Join(suites.AllSuiteNames, ", "))
 		}
 	}
 	c.Focus = splitList(c.Focus)
@@ -252,9 +260,6 @@ func (c *Config) Validate() error {
 	}
 	if c.Parallel < 0 || c.Parallel > 64 {
 		add("--parallel %d: between 1 and 64", c.Parallel)
-	}
-	if c.Parallel == 0 {
-		c.Parallel = suites.DefaultParallel
 	}
 	if c.Patience < 0 || c.Patience > time.Hour {
 		add("--patience %s: between 1ms and 1h", c.Patience)

@@ -347,6 +347,9 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		break
 	}
 	p.Env.Behaviour = chooseBehaviour(cfg, p.Env)
+	if p.Env.Options.Parallel == 0 {
+		p.Env.Options.Parallel = suites.ParallelFor(p.Env.Behaviour)
+	}
 	// Whether the agent reaches the receiver is one fact of the run, proved
 	// here before any spec (reach.go), never by whichever spec decides first.
 	proveWebhookReach(ctx, p.Env, p.Env.WebhookReachable)

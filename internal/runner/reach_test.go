@@ -173,11 +173,12 @@ func TestPushesLaterThanThePatienceAreNotFailed(t *testing.T) {
 }
 
 // An agent whose first retry comes 15 s after a failure retries with
-// backoff as §13.2 asks: PUSH-007 waits for it (up to RetryWait) and passes.
-// It waited only the patience before, and warned.
+// backoff as §13.2 asks: PUSH-007 waits for it (up to RetryWait after the
+// refused attempt) and passes. It waited only the patience before, and
+// warned.
 func TestSlowRetriesAreWaitedFor(t *testing.T) {
 	if testing.Short() {
-		t.Skip("waits for retries 15 and 30 s apart")
+		t.Skip("waits for a retry 15 s after the refusal")
 	}
 	t.Parallel()
 	r := runVariant(t, fakes.Options{Push: fakes.PushOptions{BaseDelay: 15 * time.Second, MaxDelay: 30 * time.Second}},
@@ -188,6 +189,36 @@ func TestSlowRetriesAreWaitedFor(t *testing.T) {
 	}
 	if iv := res.Observations["retry-intervals"]; iv == "" {
 		t.Errorf("no retry intervals recorded: %v", res.Observations)
+	}
+}
+
+// An agent that does not retry warns on PUSH-007 when it delivered later
+// events to the config meanwhile (it left the refused one behind), naming
+// the wait; when the refused push was its only one (it pushes the terminal
+// state alone), nothing tells no retry from a slow queue, so the spec is
+// indeterminate, naming the wait, and never warns.
+func TestNoRetryWarnsOnlyWhenLaterPushesCame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits out PUSH-007's RetryWait twice")
+	}
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		opts fakes.Options
+		want reports.Verdict
+		says string
+	}{
+		{"later pushes came", fakes.Options{Faults: []string{"push-no-retry"}}, reports.Warn, "not retried, while later pushes to the config were acknowledged"},
+		{"the refused push was the only one", fakes.Options{Faults: []string{"push-no-retry"}, TerminalPushesOnly: true}, reports.Indeterminate, "late is not lost"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := runVariant(t, tc.opts, "--focus", "PUSH-007", "--seed", "42")
+			res := result(t, r, "PUSH-007")
+			if res.Verdict != tc.want || !strings.Contains(res.Reason, tc.says) || !strings.Contains(res.Reason, "after the refused attempt") {
+				t.Fatalf("PUSH-007 %s, want %s saying %q and the wait: %s", res.Verdict, tc.want, tc.says, res.Reason)
+			}
+		})
 	}
 }
 

@@ -118,7 +118,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 	formatter.ColorableStdErr = logFile
 
 	suiteConfig, reporterConfig := GinkgoConfig(cfg)
-	suites.Plan(selected, cfg.Parallel, cfg.Seed)
+	suites.Plan(selected, prep.Env.Options.Parallel, cfg.Seed)
 	gomega.RegisterFailHandler(Fail)
 	prog.tick(time.Second)
 	RunSpecs(discardT{}, "a2a-conform", suiteConfig, reporterConfig)
@@ -194,7 +194,7 @@ func agentExits(prep *Prepared) []topology.Exit {
 func declaredAgentSpecs() int {
 	n := 0
 	for _, i := range suites.All() {
-		if i.Suite != "client" {
+		if i.Suite != suites.Client {
 			n++
 		}
 	}
@@ -248,10 +248,16 @@ func GinkgoConfig(cfg Config) (types.SuiteConfig, types.ReporterConfig) {
 
 // LabelFilter combines --suite, --focus and --label-filter into one Ginkgo
 // label filter (all must hold).
+//
+// The client suite runs only when named (--suite client, or `a2a-conform
+// client`): its specs judge a client driver, not the target agent.
 func LabelFilter(cfg Config) string {
 	var parts []string
 	if len(cfg.Suites) > 0 {
 		parts = append(parts, "("+strings.Join(cfg.Suites, " || ")+")")
+	}
+	if !contains(cfg.Suites, suites.Client) {
+		parts = append(parts, "!"+suites.Client)
 	}
 	if len(cfg.Focus) > 0 {
 		parts = append(parts, "("+strings.Join(cfg.Focus, " || ")+")")

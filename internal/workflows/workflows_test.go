@@ -604,49 +604,34 @@ func TestPinsAgree(t *testing.T) {
 	}
 }
 
-// scripts/ci-summary.py writes the check summary (we publish no third-party
-// JUnit action: see README). What the agent controls must not break the
-// table, inject HTML, or start a workflow command of its own.
-func TestCISummaryScript(t *testing.T) {
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("SKIPPING: no python3 on PATH (GitHub's runners have it); scripts/ci-summary.py not exercised")
+// The check summary and the annotations come from the binary
+// (`a2a-conform summary`, tested with hostile agent text in
+// reports/markdown_test.go), not from a script in another language: no
+// action or workflow may call python or the deleted scripts/ci-summary.py,
+// and the action's summary step must call the binary for both.
+func TestCISummaryFromTheBinary(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(root, "scripts/ci-summary.py")); err == nil {
+		t.Error("scripts/ci-summary.py is back; the summary is `a2a-conform summary`")
 	}
-	report := `{"implementation":{"name":"Evil | <b>Agent</b>","version":"1"},"harness":{"version":"t"},
-	"run":{"seed":7},"summary":{"byVerdict":{"fail":1,"pass":1},"partial":0,
-	"score":{"passed":1,"denominator":2,"percent":50,"mustFailed":1}},
-	"results":[{"id":"LIFE-014","verdict":"fail","level":"MUST","title":"t",
-	  "reason":"completed | after <script>x</script> cancel\n::error::forged 100%"},
-	 {"id":"DISC-001","verdict":"pass","level":"MUST","title":"ok"}]}`
-	path := filepath.Join(t.TempDir(), "report.json")
-	if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
+	files, actions := workflowFiles(t)
+	for _, f := range append(files, actions...) {
+		b, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, bad := range []string{"python", "ci-summary"} {
+			if strings.Contains(string(b), bad) {
+				t.Errorf("%s mentions %q: the summary is `a2a-conform summary`", f, bad)
+			}
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(root, "action.yml"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(py, filepath.Join(root, "scripts/ci-summary.py"), path).CombinedOutput()
-	if err != nil {
-		t.Fatalf("ci-summary.py: %v\n%s", err, out)
-	}
-	md := string(out)
-	for _, want := range []string{"**1 of 2 passed (50%)**", "| LIFE-014 | fail | MUST |", "&lt;script&gt;", "Evil &#124; &lt;b&gt;Agent&lt;/b&gt;"} {
-		if !strings.Contains(md, want) {
-			t.Errorf("summary lacks %q:\n%s", want, md)
+	for _, want := range []string{`a2a-conform summary "$IN_OUT/report.json" >> "$GITHUB_STEP_SUMMARY"`, `a2a-conform summary --annotations "$IN_OUT/report.json"`, "summary.md", "acts-report-*.json"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("action.yml lacks %q", want)
 		}
-	}
-	for _, l := range strings.Split(md, "\n") {
-		if strings.HasPrefix(l, "::") || strings.Contains(l, "<script>") {
-			t.Errorf("summary line carries agent text unescaped: %q", l)
-		}
-	}
-	if strings.Contains(md, "DISC-001") {
-		t.Error("passing specs belong in report.html, not the summary table")
-	}
-	out, err = exec.Command(py, filepath.Join(root, "scripts/ci-summary.py"), "--annotations", path).CombinedOutput()
-	if err != nil {
-		t.Fatalf("ci-summary.py --annotations: %v\n%s", err, out)
-	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) != 1 || !strings.HasPrefix(lines[0], "::error title=LIFE-014 MUST%3A t::") ||
-		!strings.Contains(lines[0], "%0A::error::forged 100%25") {
-		t.Errorf("annotation must be one escaped line, got %q", lines)
 	}
 }

@@ -22,32 +22,31 @@ import (
 // to decide, and is an observation. Only the spec's own tasks are judged.
 var _ = suites.Spec("LIFE-030", func(ctx context.Context, t *suites.T) {
 	s := suites.Script{Outcome: directive.OutcomeAuthRequired}
-	var vs, soft []invariants.Violation
-	for _, c := range t.Clients() {
+	// Each binding asks on a task of its own, so the bindings run together
+	// (suites.T.Each); each records what it finds as it goes.
+	cs := t.Clients()
+	t.Each(len(cs), func(i int) {
+		c := cs[i]
 		msg := t.Scripted(s)
 		where := "SendMessage asking for authorization (" + c.Binding() + ")"
 		resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg})
 		if err != nil {
-			vs = append(vs, invariants.Violation{Invariant: "auth-required", Where: where,
+			t.Record(invariants.Violation{Invariant: "auth-required", Where: where,
 				Expected: "a Task in TASK_STATE_AUTH_REQUIRED", Actual: suites.ErrText(err)})
-			continue
+			return
 		}
 		if resp.Task == nil {
 			// §7.6.1: "the agent MUST use a Task"; but an agent that was
 			// only sent a prompt may have chosen not to ask at all.
-			t.Record(vs...)
 			t.Indeterminate("the agent answered the message asking for authorization with a Message, not a task: it did not ask, so the in-task flow cannot be judged (%s)", c.Binding())
 		}
 		task := resp.Task
 		if !atRest(task) {
 			task = t.WaitFor(ctx, c, task.ID, "TASK_STATE_AUTH_REQUIRED", suites.TerminalOrInterrupted)
 		}
-		if task.Status.State != a2a.TaskStateAuthRequired {
-			t.Record(vs...)
-		}
 		t.Showed(s, task, "so the in-task authorization flow cannot be judged ("+c.Binding()+")")
 		if m := task.Status.Message; m == nil || len(m.Parts) == 0 {
-			vs = append(vs, invariants.Violation{Invariant: "auth-required", Where: "task " + task.ID + " status (" + c.Binding() + ")",
+			t.Record(invariants.Violation{Invariant: "auth-required", Where: "task " + task.ID + " status (" + c.Binding() + ")",
 				Expected: "a status message explaining what authorization is needed (§7.6.1)", Actual: "no status message"})
 		}
 
@@ -56,10 +55,10 @@ var _ = suites.Spec("LIFE-030", func(ctx context.Context, t *suites.T) {
 		fwhere := fmt.Sprintf("follow-up to auth-required task %s (%s)", task.ID, c.Binding())
 		resp, err = t.Send(ctx, c, &a2a.SendMessageRequest{Message: &follow})
 		if err != nil {
-			soft = append(soft, invariants.Violation{Invariant: "auth-required-message", Where: fwhere,
+			t.Should(invariants.Violation{Invariant: "auth-required-message", Where: fwhere,
 				Expected: "the message accepted (SHOULD, A2A v1.0 §4.1)", Actual: suites.ErrText(err)})
 			_, _ = c.CancelTask(ctx, &a2a.CancelTaskRequest{ID: task.ID})
-			continue
+			return
 		}
 		final := resp.Task
 		if final == nil || final.ID != task.ID || !atRest(final) {
@@ -70,9 +69,8 @@ var _ = suites.Spec("LIFE-030", func(ctx context.Context, t *suites.T) {
 			// The task waits forever otherwise.
 			_, _ = c.CancelTask(ctx, &a2a.CancelTaskRequest{ID: task.ID})
 		}
-	}
-	t.Should(soft...)
-	t.Violated(vs...)
+	})
+	t.Violated()
 })
 
 // LIFE-033 (§7.6.1; TCK AUTH-INTASK-005): "If the credential is received
@@ -91,11 +89,14 @@ var _ = suites.Spec("LIFE-030", func(ctx context.Context, t *suites.T) {
 var _ = suites.Spec("LIFE-033", func(ctx context.Context, t *suites.T) {
 	requireStreaming(ctx, t)
 	s := suites.Script{Outcome: directive.OutcomeAuthRequired}
-	var vs []invariants.Violation
-	for _, c := range t.Clients() {
-		vs = append(vs, authStream(ctx, t, c, s)...)
-	}
-	t.Violated(vs...)
+	// Each binding streams a task of its own, so the bindings run together
+	// (suites.T.Each).
+	cs := t.Clients()
+	t.Each(len(cs), func(i int) {
+		c := cs[i]
+		t.Record(authStream(ctx, t, c, s)...)
+	})
+	t.Violated()
 })
 
 // streamItem is one read of a stream, stamped when it arrived.

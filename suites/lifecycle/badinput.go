@@ -338,8 +338,11 @@ const unknownMember = "a2aConformUnknownMember"
 // when there is none, it reads an unknown id with and without the member:
 // the same TaskNotFoundError both ways shows the member changed nothing.
 var _ = suites.Spec("LIFE-029", func(ctx context.Context, t *suites.T) {
-	var vs []invariants.Violation
-	for _, c := range t.Clients() {
+	// Each binding sends requests of its own, so the bindings run together
+	// (suites.T.Each).
+	cs := t.Clients()
+	t.Each(len(cs), func(i int) {
+		c := cs[i]
 		msg := userText("a2a-conform: this request carries members the agent does not know")
 		var m map[string]any
 		b, _ := json.Marshal(msg)
@@ -352,9 +355,9 @@ var _ = suites.Spec("LIFE-029", func(ctx context.Context, t *suites.T) {
 		where := "SendMessage with unknown members (" + c.Binding() + ")"
 		ans := callRaw(ctx, c, client.RawRequest{Method: a2a.MethodSendMessage, Params: params})
 		if ans.Err != nil {
-			vs = append(vs, invariants.Violation{Invariant: "unknown-members", Where: where,
+			t.Record(invariants.Violation{Invariant: "unknown-members", Where: where,
 				Expected: "served, the unknown members ignored (§5.7)", Actual: suites.ErrText(ans.Err)})
-			continue
+			return
 		}
 		id := ""
 		var resp a2a.SendMessageResponse
@@ -368,10 +371,10 @@ var _ = suites.Spec("LIFE-029", func(ctx context.Context, t *suites.T) {
 		}
 		if id != "" {
 			if got := callRaw(ctx, c, getWithUnknown(c, id)); got.Err != nil {
-				vs = append(vs, invariants.Violation{Invariant: "unknown-members", Where: "GetTask " + id + " with an unknown member (" + c.Binding() + ")",
+				t.Record(invariants.Violation{Invariant: "unknown-members", Where: "GetTask " + id + " with an unknown member (" + c.Binding() + ")",
 					Expected: "served, the unknown member ignored (§5.7)", Actual: suites.ErrText(got.Err)})
 			}
-			continue
+			return
 		}
 		unknown := suites.NewID("task-unknown")
 		_, plain := t.Get(ctx, c, unknown)
@@ -379,11 +382,11 @@ var _ = suites.Spec("LIFE-029", func(ctx context.Context, t *suites.T) {
 		t.Observe("get-"+c.Binding(), "no task to read (Message replies, nothing scripted): GetTask of unknown id "+unknown+" compared with and without the member")
 		pk, wk := errKind(plain), errKind(with)
 		if pk != wk || pk == "" {
-			vs = append(vs, invariants.Violation{Invariant: "unknown-members", Where: "GetTask of unknown id " + unknown + " with an unknown member (" + c.Binding() + ")",
+			t.Record(invariants.Violation{Invariant: "unknown-members", Where: "GetTask of unknown id " + unknown + " with an unknown member (" + c.Binding() + ")",
 				Expected: "the answer GetTask gets without the member, " + suites.ErrText(plain) + " (the member ignored, §5.7)", Actual: suites.ErrText(with)})
 		}
-	}
-	t.Violated(vs...)
+	})
+	t.Violated()
 })
 
 // getWithUnknown is a GetTask of id carrying unknownMember.

@@ -74,20 +74,21 @@ func clipped(b []byte) string {
 
 // LIFE-025 (§5.1): a task created on one binding and read on every other one
 // is the same task: id, context, state, artifacts and history. Each binding
-// takes its turn as the creator.
+// takes its turn as the creator; the turns are on tasks of their own, so
+// they run together (suites.T.Each).
 var _ = suites.Spec("LIFE-025", func(ctx context.Context, t *suites.T) {
 	cs := t.Clients()
 	if len(cs) < 2 {
 		t.NotApplicable("the card declares one binding the harness speaks (%s): there is nothing to compare it with", cs[0].Binding())
 	}
-	var vs []invariants.Violation
-	for _, creator := range cs {
+	t.Each(len(cs), func(i int) {
+		creator := cs[i]
 		task := finishedTask(ctx, t, creator)
 		ref, err := t.Get(ctx, creator, task.ID)
 		if err != nil {
-			vs = append(vs, invariants.Violation{Invariant: "binding-equivalence", Where: "GetTask " + task.ID + " (" + creator.Binding() + ", where it was created)",
+			t.Record(invariants.Violation{Invariant: "binding-equivalence", Where: "GetTask " + task.ID + " (" + creator.Binding() + ", where it was created)",
 				Expected: "the task", Actual: suites.ErrText(err)})
-			continue
+			return
 		}
 		for _, reader := range cs {
 			if reader == creator {
@@ -96,12 +97,12 @@ var _ = suites.Spec("LIFE-025", func(ctx context.Context, t *suites.T) {
 			where := fmt.Sprintf("task %s created on %s, read on %s:", task.ID, creator.Binding(), reader.Binding())
 			got, err := t.Get(ctx, reader, task.ID)
 			if err != nil {
-				vs = append(vs, invariants.Violation{Invariant: "binding-equivalence", Where: where + " GetTask",
+				t.Record(invariants.Violation{Invariant: "binding-equivalence", Where: where + " GetTask",
 					Expected: "the same task as on " + creator.Binding(), Actual: suites.ErrText(err)})
 				continue
 			}
-			vs = append(vs, sameTask(ref, got, where)...)
+			t.Record(sameTask(ref, got, where)...)
 		}
-	}
-	t.Violated(vs...)
+	})
+	t.Violated()
 })

@@ -29,11 +29,16 @@ var workingScript = suites.Script{Outcome: directive.OutcomeCompleted, Delay: St
 // completed task or TaskNotCancelableError, A2A v1.0 §3.1.5) and a refusal of a
 // working task ("the server may still refuse") are allowed answers: that
 // binding is left unjudged, and a spec with no binding judged is indeterminate.
+// Each binding cancels a task of its own, so the bindings run together
+// (suites.T.Each): the spec takes one task's watch, not three.
 var _ = suites.Spec("LIFE-012", func(ctx context.Context, t *suites.T) {
+	cs := t.Clients()
+	whys := make([]string, len(cs))
+	t.Each(len(cs), func(i int) { whys[i] = cancelStays(ctx, t, cs[i]) })
 	var unjudged []string
-	for _, c := range t.Clients() {
-		if why := cancelStays(ctx, t, c); why != "" {
-			unjudged = append(unjudged, c.Binding()+": "+why)
+	for i, why := range whys {
+		if why != "" {
+			unjudged = append(unjudged, cs[i].Binding()+": "+why)
 		}
 	}
 	t.Violated(invariants.TerminalImmutable(t.History().Observations())...)
@@ -120,8 +125,10 @@ func watchInterval(expected time.Duration) time.Duration {
 // LIFE-013 (§3.1.5, §3.3.1): a completed task cannot be canceled; a second
 // cancel of a canceled task gets the task or TaskNotCancelableError. What the
 // first half finds is recorded before the second half may end the spec.
+// Each binding works on tasks of its own, so the bindings run together
+// (suites.T.Each).
 var _ = suites.Spec("LIFE-013", func(ctx context.Context, t *suites.T) {
-	for _, c := range t.Clients() {
+	t.EachClient(t.Clients(), func(c *client.Client) {
 		done := runToEnd(ctx, t, c, directive.OutcomeCompleted)
 		_, err := t.Cancel(ctx, c, done.ID)
 		t.Record(violations(expectKind(err, a2a.ErrTaskNotCancelable,
@@ -155,7 +162,7 @@ var _ = suites.Spec("LIFE-013", func(ctx context.Context, t *suites.T) {
 				Expected: "the task in TASK_STATE_CANCELED or TaskNotCancelableError (both readings allowed)",
 				Actual:   actual})
 		}
-	}
+	})
 })
 
 // LIFE-011 (§4.1.3): once terminal, never another state. Tasks ending each
@@ -169,10 +176,19 @@ var _ = suites.Spec("LIFE-011", func(ctx context.Context, t *suites.T) {
 	// Pushes are a channel too when the card advertises them and the run has
 	// a receiver: every task below registers the same webhook.
 	push, token := pushChannel(t)
-	var ids []string
-	for _, o := range []directive.Outcome{directive.OutcomeCompleted, directive.OutcomeFailed, directive.OutcomeRejected} {
-		msg := t.Scripted(suites.Script{Outcome: o, Delay: Step / 3})
-		req := &a2a.SendMessageRequest{Message: &msg}
+	// One task ends each way; they are independent, so they are made
+	// together (suites.T.Each).
+	outcomes := []directive.Outcome{directive.OutcomeCompleted, directive.OutcomeFailed, directive.OutcomeRejected}
+	msgs := make([]a2a.Message, len(outcomes))
+	for i, o := range outcomes {
+		msgs[i] = t.Scripted(suites.Script{Outcome: o, Delay: Step / 3})
+	}
+	ended := make([]*a2a.Task, len(outcomes))
+	// refused is why the agent refused the receiver's URL, per task.
+	refused := make([]string, len(outcomes))
+	t.Each(len(outcomes), func(i int) {
+		o := outcomes[i]
+		req := &a2a.SendMessageRequest{Message: &msgs[i]}
 		if push != nil {
 			req.Configuration = &a2a.SendMessageConfiguration{TaskPushNotificationConfig: push}
 		}
@@ -180,8 +196,7 @@ var _ = suites.Spec("LIFE-011", func(ctx context.Context, t *suites.T) {
 		if push != nil && suites.RefusesWebhookURL(err) {
 			// The agent keeps the harness's receiver out (§13.2): pushes
 			// are no channel of this run, and the task is sent without.
-			t.Observe("push-channel", t.WebhookURLRefused(push.URL, "SendMessage with configuration.taskPushNotificationConfig", err))
-			push, token = nil, ""
+			refused[i] = t.WebhookURLRefused(push.URL, "SendMessage with configuration.taskPushNotificationConfig", err)
 			req.Configuration = nil
 			resp, err = t.Send(ctx, c, req)
 		}
@@ -201,6 +216,17 @@ var _ = suites.Spec("LIFE-011", func(ctx context.Context, t *suites.T) {
 			t.Indeterminate("asked for a task that ends %s (%s), task %s stopped in %s instead, so it has no terminal state to keep",
 				o, suites.KeyOf(t.Env.Behaviour, suites.Script{Outcome: o}), task.ID, task.Status.State)
 		}
+		ended[i] = task
+	})
+	for _, why := range refused {
+		if why != "" {
+			t.Observe("push-channel", why)
+			push, token = nil, ""
+			break
+		}
+	}
+	var ids []string
+	for _, task := range ended {
 		ids = append(ids, task.ID)
 	}
 	// The canceled task is watched until past the moment its script would

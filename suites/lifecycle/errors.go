@@ -191,13 +191,17 @@ var _ = suites.Spec("LIFE-026", func(ctx context.Context, t *suites.T) {
 			}})
 	}
 	cs := t.Clients()
+	// Each binding's finished task is its own: they are made together
+	// (suites.T.Each).
+	finished := make([]*a2a.Task, len(cs))
+	t.Each(len(cs), func(i int) { finished[i] = finishedTask(ctx, t, cs[i]) })
 	done := map[*client.Client]*a2a.Task{}
 	// asked is a task that came to rest asking for input (an allowed answer
 	// to a plain message): the cases that need a finished task are then
 	// skipped, and the spec ends indeterminate after judging the rest.
 	var asked *a2a.Task
-	for _, c := range cs {
-		done[c] = finishedTask(ctx, t, c)
+	for i, c := range cs {
+		done[c] = finished[i]
 		if done[c].Status.State.Interrupted() && asked == nil {
 			asked = done[c]
 		}

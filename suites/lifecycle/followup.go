@@ -26,8 +26,11 @@ func invalidParams(err error) bool {
 // UnsupportedOperationError and leaves the task as it was. InvalidParams is
 // the known SDK deviation: named as such, and still a failure.
 var _ = suites.Spec("LIFE-008", func(ctx context.Context, t *suites.T) {
-	var vs []invariants.Violation
-	for _, c := range t.Clients() {
+	// Each binding follows up a task of its own, so the bindings run
+	// together (suites.T.Each).
+	cs := t.Clients()
+	t.Each(len(cs), func(i int) {
+		c := cs[i]
 		done := runToEnd(ctx, t, c, directive.OutcomeCompleted)
 		msg := t.Scripted(suites.Script{Outcome: directive.OutcomeCompleted, Least: suites.PromptComplete})
 		msg.TaskID = done.ID
@@ -40,19 +43,19 @@ var _ = suites.Spec("LIFE-008", func(ctx context.Context, t *suites.T) {
 			if resp.Task != nil {
 				actual = fmt.Sprintf("success: the task answered in %s", resp.Task.Status.State)
 			}
-			vs = append(vs, invariants.Violation{Invariant: "terminal-message", Where: where, Expected: want, Actual: actual})
+			t.Record(invariants.Violation{Invariant: "terminal-message", Where: where, Expected: want, Actual: actual})
 		case invalidParams(err):
-			vs = append(vs, invariants.Violation{Invariant: "terminal-message", Where: where, Expected: want,
+			t.Record(invariants.Violation{Invariant: "terminal-message", Where: where, Expected: want,
 				Actual: "InvalidParamsError (-32602), the a2a-go/a2a-python deviation: " + suites.ErrText(err)})
 		default:
-			vs = append(vs, violations(expectKind(err, a2a.ErrUnsupportedOperation, where))...)
+			t.Record(violations(expectKind(err, a2a.ErrUnsupportedOperation, where))...)
 		}
 		if got, err := t.Get(ctx, c, done.ID); err == nil && got.Status.State != done.Status.State {
-			vs = append(vs, invariants.Violation{Invariant: "terminal-message", Where: "GetTask " + done.ID + " after that message (" + c.Binding() + ")",
+			t.Record(invariants.Violation{Invariant: "terminal-message", Where: "GetTask " + done.ID + " after that message (" + c.Binding() + ")",
 				Expected: "still " + string(done.Status.State), Actual: string(got.Status.State)})
 		}
-	}
-	t.Violated(vs...)
+	})
+	t.Violated()
 })
 
 // askForInput makes a task that waits for input: the blocking send returns
@@ -81,8 +84,11 @@ func askForInput(ctx context.Context, t *suites.T, c *client.Client) *a2a.Task {
 // interrupted task in its own context, which the agent infers; the task then
 // comes to rest in that context, finished or asking again.
 var _ = suites.Spec("LIFE-009", func(ctx context.Context, t *suites.T) {
-	var vs []invariants.Violation
-	for _, c := range t.Clients() {
+	// Each binding follows up a task of its own, so the bindings run
+	// together (suites.T.Each).
+	cs := t.Clients()
+	t.Each(len(cs), func(i int) {
+		c := cs[i]
 		task := askForInput(ctx, t, c)
 		home := task.ContextID
 		follow := userText("a2a-conform: here is the input you asked for")
@@ -90,19 +96,19 @@ var _ = suites.Spec("LIFE-009", func(ctx context.Context, t *suites.T) {
 		where := fmt.Sprintf("follow-up naming only taskId %s (%s)", task.ID, c.Binding())
 		resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &follow})
 		if err != nil {
-			vs = append(vs, invariants.Violation{Invariant: "followup", Where: where,
+			t.Record(invariants.Violation{Invariant: "followup", Where: where,
 				Expected: "the task continued, its contextId inferred from the task", Actual: suites.ErrText(err)})
-			continue
+			return
 		}
 		switch {
 		case resp.Task != nil && resp.Task.ID != task.ID:
-			vs = append(vs, invariants.Violation{Invariant: "followup", Where: where,
+			t.Record(invariants.Violation{Invariant: "followup", Where: where,
 				Expected: "the same task " + task.ID, Actual: "task " + resp.Task.ID})
 		case resp.Task != nil && resp.Task.ContextID != home:
-			vs = append(vs, invariants.Violation{Invariant: "followup", Where: where,
+			t.Record(invariants.Violation{Invariant: "followup", Where: where,
 				Expected: "the task's own contextId " + home, Actual: fmt.Sprintf("contextId %q", resp.Task.ContextID)})
 		case resp.Message != nil && resp.Message.ContextID != "" && resp.Message.ContextID != home:
-			vs = append(vs, invariants.Violation{Invariant: "followup", Where: where + " (Message reply)",
+			t.Record(invariants.Violation{Invariant: "followup", Where: where + " (Message reply)",
 				Expected: "the task's own contextId " + home, Actual: fmt.Sprintf("contextId %q", resp.Message.ContextID)})
 		}
 		// Where the task goes next is the agent's to decide: it may finish,
@@ -115,25 +121,28 @@ var _ = suites.Spec("LIFE-009", func(ctx context.Context, t *suites.T) {
 		}
 		t.Observe("after-followup-"+c.Binding(), string(final.Status.State))
 		if final.ContextID != home {
-			vs = append(vs, invariants.Violation{Invariant: "followup", Where: "GetTask " + task.ID + " after the follow-up (" + c.Binding() + ")",
+			t.Record(invariants.Violation{Invariant: "followup", Where: "GetTask " + task.ID + " after the follow-up (" + c.Binding() + ")",
 				Expected: "contextId " + home + " (unchanged)", Actual: fmt.Sprintf("%q", final.ContextID)})
 		}
 		for _, m := range final.History {
 			if m.MessageID == follow.MessageID && m.ContextID != "" && m.ContextID != home {
-				vs = append(vs, invariants.Violation{Invariant: "followup", Where: "task " + task.ID + " history, message " + m.MessageID,
+				t.Record(invariants.Violation{Invariant: "followup", Where: "task " + task.ID + " history, message " + m.MessageID,
 					Expected: "the follow-up filed under contextId " + home, Actual: fmt.Sprintf("contextId %q", m.ContextID)})
 			}
 		}
-	}
-	t.Violated(vs...)
+	})
+	t.Violated()
 })
 
 // LIFE-010 (§3.4.3): a follow-up whose contextId contradicts its task's is
 // refused (the spec names no code: any A2A or validation error, recorded),
 // and the task does not move.
 var _ = suites.Spec("LIFE-010", func(ctx context.Context, t *suites.T) {
-	var vs []invariants.Violation
-	for _, c := range t.Clients() {
+	// Each binding follows up a task of its own, so the bindings run
+	// together (suites.T.Each).
+	cs := t.Clients()
+	t.Each(len(cs), func(i int) {
+		c := cs[i]
 		task := askForInput(ctx, t, c)
 		other := suites.NewID("ctx-a2a-conform")
 		follow := userText("a2a-conform: input filed under another context")
@@ -146,22 +155,22 @@ var _ = suites.Spec("LIFE-010", func(ctx context.Context, t *suites.T) {
 			if resp.Task != nil {
 				actual = fmt.Sprintf("success: task %s in %s, contextId %q", resp.Task.ID, resp.Task.Status.State, resp.Task.ContextID)
 			}
-			vs = append(vs, invariants.Violation{Invariant: "context-mismatch", Where: where,
+			t.Record(invariants.Violation{Invariant: "context-mismatch", Where: where,
 				Expected: "a refusal (an A2A or validation error)", Actual: actual})
 		case refusal(err):
 			t.Observe("mismatch-"+c.Binding(), suites.ErrText(err))
 		default:
-			vs = append(vs, invariants.Violation{Invariant: "context-mismatch", Where: where,
+			t.Record(invariants.Violation{Invariant: "context-mismatch", Where: where,
 				Expected: "a refusal (an A2A or validation error)", Actual: suites.ErrText(err)})
 		}
 		if got, err := t.Get(ctx, c, task.ID); err == nil &&
 			(got.Status.State != a2a.TaskStateInputRequired || got.ContextID != task.ContextID) {
-			vs = append(vs, invariants.Violation{Invariant: "context-mismatch", Where: "GetTask " + task.ID + " after that follow-up (" + c.Binding() + ")",
+			t.Record(invariants.Violation{Invariant: "context-mismatch", Where: "GetTask " + task.ID + " after that follow-up (" + c.Binding() + ")",
 				Expected: "still TASK_STATE_INPUT_REQUIRED in context " + task.ContextID,
 				Actual:   fmt.Sprintf("%s in context %q", got.Status.State, got.ContextID)})
 		}
 		// The task waits for input forever otherwise.
 		_, _ = c.CancelTask(ctx, &a2a.CancelTaskRequest{ID: task.ID})
-	}
-	t.Violated(vs...)
+	})
+	t.Violated()
 })

@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
@@ -265,18 +266,21 @@ var _ = suites.Spec("LIFE-024", func(ctx context.Context, t *suites.T) {
 	cv := converse(ctx, t, c)
 	id := cv.task.ID
 	zero := int32(0)
-	var vs []invariants.Violation
-	// judged counts the bindings whose history kept at least two of the
+	// Each binding reads the task and sends a task of its own, so the
+	// bindings run together (suites.T.Each).
+	cs := t.Clients()
+	// judged says which bindings' history kept at least two of the
 	// conversation's messages: with fewer, neither the order nor what
 	// historyLength 0 leaves out says anything.
-	judged := 0
-	for _, cl := range t.Clients() {
+	judged := make([]bool, len(cs))
+	t.Each(len(cs), func(i int) {
+		cl := cs[i]
 		b := cl.Binding()
 		where := fmt.Sprintf("GetTask %s historyLength=0 (%s)", id, b)
 		if got, err := cl.GetTask(ctx, &a2a.GetTaskRequest{ID: id, HistoryLength: &zero}); err != nil {
-			vs = append(vs, invariants.Violation{Invariant: "history-zero", Where: where, Expected: "the task", Actual: suites.ErrText(err)})
+			t.Record(invariants.Violation{Invariant: "history-zero", Where: where, Expected: "the task", Actual: suites.ErrText(err)})
 		} else if len(got.History) > 0 {
-			vs = append(vs, invariants.Violation{Invariant: "history-zero", Where: where,
+			t.Record(invariants.Violation{Invariant: "history-zero", Where: where,
 				Expected: "no history (§3.2.4: historyLength 0 omits it)", Actual: fmt.Sprintf("%d messages", len(got.History))})
 		} else {
 			t.Observe("history-zero-"+b, map[bool]string{true: "omitted", false: "an empty list"}[got.History == nil])
@@ -287,30 +291,28 @@ var _ = suites.Spec("LIFE-024", func(ctx context.Context, t *suites.T) {
 		resp, err := t.Send(ctx, cl, &a2a.SendMessageRequest{Message: &msg, Configuration: &a2a.SendMessageConfiguration{HistoryLength: &zero}})
 		switch {
 		case err != nil:
-			vs = append(vs, invariants.Violation{Invariant: "history-zero", Where: where, Expected: "a task", Actual: suites.ErrText(err)})
+			t.Record(invariants.Violation{Invariant: "history-zero", Where: where, Expected: "a task", Actual: suites.ErrText(err)})
 		case resp.Task == nil:
 			t.Observe("history-zero-send-"+b, "answered with a Message; nothing to judge")
 		case len(resp.Task.History) > 0:
-			vs = append(vs, invariants.Violation{Invariant: "history-zero", Where: where + ", task " + resp.Task.ID,
+			t.Record(invariants.Violation{Invariant: "history-zero", Where: where + ", task " + resp.Task.ID,
 				Expected: "no history in the answer (§3.2.4)", Actual: fmt.Sprintf("%d messages", len(resp.Task.History))})
 		}
 
 		full, err := t.Get(ctx, cl, id)
 		if err != nil {
-			vs = append(vs, invariants.Violation{Invariant: "history-order", Where: "GetTask " + id + " (" + b + ")", Expected: "the task", Actual: suites.ErrText(err)})
-			continue
+			t.Record(invariants.Violation{Invariant: "history-order", Where: "GetTask " + id + " (" + b + ")", Expected: "the task", Actual: suites.ErrText(err)})
+			return
 		}
 		v, notes := checkHistory(full.History, cv, "GetTask "+id+" ("+b+") history")
-		vs = append(vs, v...)
+		t.Record(v...)
 		if len(notes) > 0 {
 			t.Observe("history-kept-"+b, strings.Join(notes, "; "))
 		}
-		if len(cv.known())-len(notes) >= 2 {
-			judged++
-		}
-	}
-	t.Violated(vs...)
-	if judged == 0 {
+		judged[i] = len(cv.known())-len(notes) >= 2
+	})
+	t.Violated()
+	if !slices.Contains(judged, true) {
 		t.CouldNotRun("task %s's history kept fewer than two of the conversation's %d messages on every binding (keeping history is the agent's choice), so its order and what historyLength 0 omits cannot be judged.", id, len(cv.known()))
 	}
 })

@@ -79,6 +79,28 @@ func createTaskIn(ctx context.Context, t *suites.T, c *client.Client, contextID 
 	return task
 }
 
+// listStagger separates the starts of tasks created together
+// (createTasksIn), so that on an agent that takes about the same time for
+// each, their status timestamps differ by that much when they come to rest.
+const listStagger = 25 * time.Millisecond
+
+// createTasksIn creates one task per script in contextID, together rather
+// than one after another (suites.T.Each), each start listStagger after the
+// previous, and returns them at rest in script order. The listing specs judge
+// order by the status timestamps the list itself shows (A2A v1.0 §3.1.4: newest
+// first by last update), not by creation order, and list only once every
+// task is at rest, so nothing moves them during the walk: creating them
+// together changes nothing judged, and costs one task's time instead of
+// their sum on an agent whose tasks take seconds.
+func createTasksIn(ctx context.Context, t *suites.T, c *client.Client, contextID string, scripts ...suites.Script) []*a2a.Task {
+	out := make([]*a2a.Task, len(scripts))
+	t.Each(len(scripts), func(i int) {
+		pause(ctx, time.Duration(i)*listStagger)
+		out[i] = createTaskIn(ctx, t, c, contextID, scripts[i])
+	})
+	return out
+}
+
 // listPage is one ListTasks answer of a walk.
 type listPage struct {
 	tasks []a2a.Task
@@ -125,8 +147,8 @@ func stampOf(task a2a.Task) (time.Time, bool) {
 // over the tasks own accepts, each page newest first by status timestamp
 // (ties allowed), the order continuing across page boundaries, and no task
 // twice. Only the spec's own tasks are judged for order and repeats (STYLE.md,
-// "Own what you judge"): they were created one after another and are at rest,
-// so nothing moves them while the walk goes on, whereas another client's
+// "Own what you judge"): they are at rest before the walk begins, so nothing
+// moves them while it goes on, whereas another client's
 // tasks may change between two pages and legitimately shift the cursor.
 // foreign counts the tasks own rejected; own nil accepts every task.
 func checkPages(pages []listPage, size int32, own func(id string) bool, where string) (vs []invariants.Violation, unstamped, foreign int) {
@@ -229,21 +251,22 @@ func countTasks(pages []listPage) int {
 // observation: enough to describe the agent, never a verdict.
 const observedPages = 10
 
-// LIFE-020 (§3.1.4): five tasks are created one after another in a context
-// of the spec's own (the contextId filter, A2A v1.0 §3.1.4), each at rest before
-// the next is sent; on every binding that context is walked two tasks a page
-// to the page whose nextPageToken is "", and the order, the cursor and the
-// walk's completeness are judged on those five alone. Other clients may be
-// writing the agent's other tasks meanwhile, so a walk over the whole agent
-// is only recorded.
+// LIFE-020 (§3.1.4): five tasks are created in a context of the spec's own
+// (the contextId filter, A2A v1.0 §3.1.4): the first, whose context the others
+// join, then the other four together (createTasksIn); once all are at rest,
+// on every binding that context is walked two tasks a page (three pages, so
+// that a cursor must carry on past its second page) to the page whose
+// nextPageToken is "", and the order, the cursor and the walk's completeness
+// are judged on those five alone. Other clients may be writing the agent's
+// other tasks meanwhile, so a walk over the whole agent is only recorded.
 var _ = suites.Spec("LIFE-020", func(ctx context.Context, t *suites.T) {
 	c := t.Client()
 	done := suites.Script{Outcome: directive.OutcomeCompleted, Least: suites.PromptComplete}
 	first := createTaskIn(ctx, t, c, "", done)
 	ids := []string{first.ID}
-	for len(ids) < 5 {
-		pause(ctx, listGap)
-		ids = append(ids, createTaskIn(ctx, t, c, first.ContextID, done).ID)
+	pause(ctx, listGap)
+	for _, task := range createTasksIn(ctx, t, c, first.ContextID, done, done, done, done) {
+		ids = append(ids, task.ID)
 	}
 	own := idSet(ids)
 	var vs []invariants.Violation
@@ -485,7 +508,7 @@ func refusedAsInvalid(err error) bool {
 		(ce.Binding == a2a.BindingGRPC && ce.Status == "INVALID_ARGUMENT")
 }
 
-// LIFE-022 (§3.1.4, §11.5): tasks are created one after another in two
+// LIFE-022 (§3.1.4, §11.5): tasks are created in two
 // contexts of the spec's own (completed and, when it can be scripted,
 // failed); on every binding the contextId and status filters, alone and
 // together, list exactly the right tasks among the spec's own, pageSize 1
@@ -502,19 +525,34 @@ var _ = suites.Spec("LIFE-022", func(ctx context.Context, t *suites.T) {
 	if !canFail {
 		t.Observe("failed-task", "not made: the run cannot script a failed task; the filters are judged on the states the spec's tasks have")
 	}
-	x := []*a2a.Task{createTaskIn(ctx, t, c, "", done)}
-	cx := x[0].ContextID
-	if canFail {
-		x = append(x, createTaskIn(ctx, t, c, cx, failed))
-	}
-	x = append(x, createTaskIn(ctx, t, c, cx, done))
-	y := []*a2a.Task{createTaskIn(ctx, t, c, "", done)}
-	cy := y[0].ContextID
+	// Context x gets a completed task, then a failed and a completed one;
+	// context y a completed task, then a failed one. The two contexts are
+	// made together, and in each the tasks after the first (which makes
+	// the context) together (createTasksIn): the filters judge which tasks
+	// are listed, and the pageSize 1 walk orders them by their listed
+	// timestamps, so creation order is not judged, and the spec takes two
+	// task lengths instead of five.
+	var x, y []*a2a.Task
+	t.Each(2, func(i int) {
+		pause(ctx, time.Duration(i)*listStagger)
+		first := createTaskIn(ctx, t, c, "", done)
+		var rest []suites.Script
+		if canFail {
+			rest = append(rest, failed)
+		}
+		if i == 0 {
+			rest = append(rest, done)
+		}
+		tasks := append([]*a2a.Task{first}, createTasksIn(ctx, t, c, first.ContextID, rest...)...)
+		if i == 0 {
+			x = tasks
+		} else {
+			y = tasks
+		}
+	})
+	cx, cy := x[0].ContextID, y[0].ContextID
 	if cy == cx {
-		t.Indeterminate("the agent put a new conversation (a message without contextId) into context %s, the previous one's; the filter needs two contexts", cx)
-	}
-	if canFail {
-		y = append(y, createTaskIn(ctx, t, c, cy, failed))
+		t.Indeterminate("the agent put two new conversations (messages without contextId) into one context, %s; the filter needs two contexts", cx)
 	}
 	all := append(append([]*a2a.Task{}, x...), y...)
 	own := idSet(taskIDs(all))

@@ -215,8 +215,11 @@ func membersList(m map[string]json.RawMessage) string {
 // against the v1.0 schema as written (raw bytes, so snake_case or v0.3 keys
 // are seen), in the binding's content type and envelope.
 var _ = suites.Spec("LIFE-001", func(ctx context.Context, t *suites.T) {
-	var vs []invariants.Violation
-	for _, c := range t.Clients() {
+	// Each binding sends messages of its own, so the bindings run together
+	// (suites.T.Each).
+	cs := t.Clients()
+	t.Each(len(cs), func(i int) {
+		c := cs[i]
 		task, scripted := scriptedOr(t, suites.Script{Outcome: directive.OutcomeCompleted}, "a2a-conform: hello")
 		kinds := []a2a.Message{task}
 		if scripted {
@@ -231,7 +234,7 @@ var _ = suites.Spec("LIFE-001", func(ctx context.Context, t *suites.T) {
 			req := &a2a.SendMessageRequest{Tenant: c.Interface().Tenant, Message: &msg}
 			where := fmt.Sprintf("SendMessage #%d (%s)", i+1, c.Binding())
 			resp, got := judgeSendAnswer(ctx, t, c, req, where)
-			vs = append(vs, got...)
+			t.Record(got...)
 			if resp != nil {
 				what := "message"
 				if resp.Task != nil {
@@ -240,8 +243,8 @@ var _ = suites.Spec("LIFE-001", func(ctx context.Context, t *suites.T) {
 				t.Observe(fmt.Sprintf("answer-%d-%s", i+1, c.Binding()), what)
 			}
 		}
-	}
-	t.Violated(vs...)
+	})
+	t.Violated()
 })
 
 // blockingStep is the per-step delay LIFE-004 asks of its completed script
@@ -265,46 +268,62 @@ var _ = suites.Spec("LIFE-004", func(ctx context.Context, t *suites.T) {
 			scripts = append(scripts, asks)
 		}
 	}
-	// didNotAsk is a task scripted to ask for input that came to rest
-	// otherwise: the interrupted half then was not exercised.
-	var didNotAsk *a2a.Task
+	// Each binding and script is a blocking call on a task of its own, and
+	// each is judged alone: they run together (suites.T.Each), so the spec
+	// takes one task's time, not six.
+	type trial struct {
+		c *client.Client
+		s suites.Script
+		// didNotAsk is the task when it was scripted to ask for input and
+		// came to rest otherwise: the interrupted half then was not
+		// exercised.
+		didNotAsk *a2a.Task
+	}
+	var trials []trial
+	var msgs []a2a.Message
 	for _, c := range t.Clients() {
 		for _, s := range scripts {
-			msg := t.Scripted(s)
-			where := fmt.Sprintf("blocking SendMessage of a scripted %s task (%s)", s.Outcome, c.Binding())
-			start := time.Now()
-			resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg})
-			took := time.Since(start).Round(time.Millisecond)
-			if err != nil {
-				t.Record(invariants.Violation{Invariant: "blocking-send", Where: where,
-					Expected: "the task, terminal or interrupted", Actual: suites.ErrText(err)})
-				continue
-			}
-			if resp.Task == nil {
-				t.Record(invariants.Violation{Invariant: "blocking-send", Where: where,
-					Expected: "a Task for a scripted task", Actual: "a Message"})
-				continue
-			}
-			state := resp.Task.Status.State
-			script := "unknown"
-			if d, ok := scriptDuration(t, s); ok {
-				script = d.String()
-			}
-			t.Observe(fmt.Sprintf("blocking-%s-%s", s.Outcome, c.Binding()),
-				fmt.Sprintf("%s after %s (script %s, %s)", state, took, script, suites.KeyOf(t.Env.Behaviour, s)))
-			if !atRest(resp.Task) {
-				t.Record(invariants.Violation{Invariant: "blocking-send", Where: where + " task " + resp.Task.ID,
-					Expected: "a terminal or interrupted state when the call returns (returnImmediately unset)",
-					Actual:   fmt.Sprintf("%s after %s (script %s)", state, took, script)})
-				continue
-			}
-			if s.Outcome == directive.OutcomeInputRequired && !state.Interrupted() && didNotAsk == nil {
-				didNotAsk = resp.Task
-			}
+			trials = append(trials, trial{c: c, s: s})
+			msgs = append(msgs, t.Scripted(s))
 		}
 	}
-	if didNotAsk != nil {
-		t.Showed(asks, didNotAsk, "so whether a blocking call returns at an interrupted state was not seen")
+	t.Each(len(trials), func(i int) {
+		c, s, msg := trials[i].c, trials[i].s, msgs[i]
+		where := fmt.Sprintf("blocking SendMessage of a scripted %s task (%s)", s.Outcome, c.Binding())
+		start := time.Now()
+		resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg})
+		took := time.Since(start).Round(time.Millisecond)
+		if err != nil {
+			t.Record(invariants.Violation{Invariant: "blocking-send", Where: where,
+				Expected: "the task, terminal or interrupted", Actual: suites.ErrText(err)})
+			return
+		}
+		if resp.Task == nil {
+			t.Record(invariants.Violation{Invariant: "blocking-send", Where: where,
+				Expected: "a Task for a scripted task", Actual: "a Message"})
+			return
+		}
+		state := resp.Task.Status.State
+		script := "unknown"
+		if d, ok := scriptDuration(t, s); ok {
+			script = d.String()
+		}
+		t.Observe(fmt.Sprintf("blocking-%s-%s", s.Outcome, c.Binding()),
+			fmt.Sprintf("%s after %s (script %s, %s)", state, took, script, suites.KeyOf(t.Env.Behaviour, s)))
+		if !atRest(resp.Task) {
+			t.Record(invariants.Violation{Invariant: "blocking-send", Where: where + " task " + resp.Task.ID,
+				Expected: "a terminal or interrupted state when the call returns (returnImmediately unset)",
+				Actual:   fmt.Sprintf("%s after %s (script %s)", state, took, script)})
+			return
+		}
+		if s.Outcome == directive.OutcomeInputRequired && !state.Interrupted() {
+			trials[i].didNotAsk = resp.Task
+		}
+	})
+	for _, tr := range trials {
+		if tr.didNotAsk != nil {
+			t.Showed(asks, tr.didNotAsk, "so whether a blocking call returns at an interrupted state was not seen")
+		}
 	}
 })
 

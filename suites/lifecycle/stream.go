@@ -545,37 +545,39 @@ var _ = suites.Spec("LIFE-015", func(ctx context.Context, t *suites.T) {
 	// Any task that completes shows the stream's shape; the chunk order and
 	// text are checked where the directive scripts them.
 	script := suites.Script{Outcome: directive.OutcomeCompleted, Delay: streamStep, Chunks: 3, Text: text, Least: suites.PromptComplete}
-	var vs []invariants.Violation
-	var logs []*streamLog
-	for _, c := range t.Clients() {
+	// Each binding streams a task of its own, so the bindings run together
+	// (suites.T.Each).
+	cs := t.Clients()
+	logs := make([]*streamLog, len(cs))
+	t.Each(len(cs), func(i int) {
+		c := cs[i]
 		where := "SendStreamingMessage (" + c.Binding() + ")"
 		// Patience covers the task's whole life on this agent.
 		t.Expected(ctx, c, script)
 		msg := t.Scripted(script)
 		s, err := c.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: &msg})
 		if err != nil {
-			vs = append(vs, invariants.Violation{Invariant: "stream-open", Where: where,
+			t.Record(invariants.Violation{Invariant: "stream-open", Where: where,
 				Expected: "a text/event-stream of the task (the card advertises streaming)", Actual: suites.ErrText(err)})
-			continue
+			return
 		}
 		log := readStream(ctx, t, s, where, closeGrace(t))
-		logs = append(logs, log)
+		logs[i] = log
 		want := taskStreamWant{where: where, outcome: a2a.TaskStateCompleted, chunks: directiveChunks(t, text, 3), workingFirst: directiveScripted(t)}
 		if directiveScripted(t) {
 			want.text = text
 		}
 		res, v := checkTaskStream(log, want)
-		vs = append(vs, v...)
+		t.Record(v...)
 		t.Observe("stream-"+c.Binding(), fmt.Sprintf("%d events: %s; %s", len(log.events), eventLabels(log.responses()), log.ending()))
 		if res.terminal && res.id != "" {
 			got, err := t.Get(ctx, c, res.id)
 			if err == nil && got.Status.State != res.final {
-				vs = append(vs, invariants.Violation{Invariant: "stream-outcome", Where: "GetTask " + res.id + " (" + c.Binding() + ") after its stream",
+				t.Record(invariants.Violation{Invariant: "stream-outcome", Where: "GetTask " + res.id + " (" + c.Binding() + ") after its stream",
 					Expected: "the terminal state the stream reported, " + string(res.final), Actual: string(got.Status.State)})
 			}
 		}
-	}
-	t.Record(vs...)
+	})
 	unfinished(t, logs...)
 })
 

@@ -170,9 +170,12 @@ func checkSameEvents(a, b *streamLog, whereA, whereB string) []invariants.Violat
 var _ = suites.Spec("LIFE-018", func(ctx context.Context, t *suites.T) {
 	requireStreaming(ctx, t)
 	const text = "north east south west up down"
-	var vs []invariants.Violation
-	var logs []*streamLog
-	for _, c := range t.Clients() {
+	// Each binding subscribes to a task of its own, so the bindings run
+	// together (suites.T.Each).
+	cs := t.Clients()
+	logs := make([]*streamLog, len(cs))
+	t.Each(len(cs), func(i int) {
+		c := cs[i]
 		script := suites.Script{Outcome: directive.OutcomeCompleted, Delay: subscribeStep, Chunks: 3, Text: text, Least: suites.PromptSlow}
 		task := startTask(ctx, t, c, script)
 		before := t.WaitFor(ctx, c, task.ID, "working", func(s a2a.TaskState) bool { return s != a2a.TaskStateSubmitted })
@@ -183,32 +186,31 @@ var _ = suites.Spec("LIFE-018", func(ctx context.Context, t *suites.T) {
 			if now, gerr := t.Get(ctx, c, task.ID); gerr == nil && now.Status.State.Terminal() {
 				t.Indeterminate("task %s turned %s before the subscription reached the agent (%s)", task.ID, now.Status.State, suites.ErrText(err))
 			}
-			vs = append(vs, invariants.Violation{Invariant: "stream-open", Where: where,
+			t.Record(invariants.Violation{Invariant: "stream-open", Where: where,
 				Expected: "a stream of the " + string(before.Status.State) + " task", Actual: suites.ErrText(err)})
-			continue
+			return
 		}
 		log := readStream(ctx, t, s, where, closeGrace(t))
-		logs = append(logs, log)
+		logs[i] = log
 		t.Observe("subscribe-"+c.Binding(), eventLabels(log.responses())+"; "+log.ending())
 		want := taskStreamWant{where: where, outcome: a2a.TaskStateCompleted}
 		if directiveScripted(t) {
 			want.text = text
 		}
 		res, v := checkTaskStream(log, want)
-		vs = append(vs, v...)
+		t.Record(v...)
 		if res.snapshot != nil {
 			if res.snapshot.ID != task.ID {
-				vs = append(vs, invariants.Violation{Invariant: "subscribe-snapshot", Where: where + ", event 1",
+				t.Record(invariants.Violation{Invariant: "subscribe-snapshot", Where: where + ", event 1",
 					Expected: "the subscribed task " + task.ID, Actual: "task " + res.snapshot.ID})
 			}
 			if stateRank(res.snapshot.Status.State) < stateRank(before.Status.State) {
-				vs = append(vs, invariants.Violation{Invariant: "subscribe-snapshot", Where: where + ", event 1",
+				t.Record(invariants.Violation{Invariant: "subscribe-snapshot", Where: where + ", event 1",
 					Expected: "the task as it is now: GetTask just before the subscription showed " + string(before.Status.State),
 					Actual:   "a snapshot in " + string(res.snapshot.Status.State)})
 			}
 		}
-	}
-	t.Record(vs...)
+	})
 	unfinished(t, logs...)
 })
 
@@ -217,8 +219,11 @@ var _ = suites.Spec("LIFE-018", func(ctx context.Context, t *suites.T) {
 // every binding.
 var _ = suites.Spec("LIFE-019", func(ctx context.Context, t *suites.T) {
 	requireStreaming(ctx, t)
-	var vs []invariants.Violation
-	for _, c := range t.Clients() {
+	// Each binding subscribes to a task of its own: the bindings run
+	// together (suites.T.Each).
+	cs := t.Clients()
+	t.Each(len(cs), func(i int) {
+		c := cs[i]
 		// Any finished task will do, so an agent without scripted behaviour
 		// is asked for one in plain words.
 		done := createTaskIn(ctx, t, c, "", suites.Script{Outcome: directive.OutcomeCompleted, Least: suites.PromptComplete})
@@ -227,20 +232,20 @@ var _ = suites.Spec("LIFE-019", func(ctx context.Context, t *suites.T) {
 		s, err := c.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: done.ID})
 		if err != nil {
 			if v := expectKind(err, a2a.ErrUnsupportedOperation, where); v != nil {
-				vs = append(vs, *v)
+				t.Record(*v)
 			} else {
 				t.Observe("refusal-"+c.Binding(), "an error before the stream")
 			}
-			continue
+			return
 		}
 		log := readStream(ctx, t, s, where, closeGrace(t))
 		v, how := checkTerminalSubscribe(log, where)
-		vs = append(vs, v...)
+		t.Record(v...)
 		if how != "" {
 			t.Observe("refusal-"+c.Binding(), how)
 		}
-	}
-	t.Violated(vs...)
+	})
+	t.Violated()
 })
 
 // checkTerminalSubscribe judges a stream opened on a terminal task: only an

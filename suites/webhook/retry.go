@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,8 +16,14 @@ import (
 	"github.com/a2a-conform/a2a-conform/suites"
 )
 
-// failFirst is how many attempts to the config the receiver answers 503.
-const failFirst = 2
+// failFirst is how many attempts to the config the receiver answers 503:
+// one, the least that shows a retry (STYLE.md, "Ask for the least"). A2A
+// lets an agent "give up after N consecutive failures" (A2A v1.0 §4.3.3), so a
+// second refusal in a row would judge how long it persists, which the text
+// leaves to it; and with backoff base B the first retry comes about B after
+// the refusal, where a second refusal would push the acknowledged attempt
+// out to about 3·B.
+const failFirst = 1
 
 // eventKey names the event a push carries, so that a retry is recognised
 // whatever the agent re-serialised: a status by its state, an artifact
@@ -38,16 +45,20 @@ func eventKey(d webhook.Delivery) string {
 	return "undecodable"
 }
 
-// RetryWait bounds the wait for the retries of PUSH-007 (or the patience,
-// when longer). A2A leaves the schedule to the agent: it "MAY retry with
-// exponential backoff", §13.2 makes retrying a SHOULD and recommends
-// 10–30 s timeouts for webhook calls (A2A v1.0 §4.3.3). The receiver fails the
-// first two attempts, so the third is the one acknowledged: with backoff
-// base B it comes about 3·B after the first (B, then 2·B). A minute covers a
-// first retry at 15–20 s, as an agent that spaces its retries like its
-// recommended timeouts does. The wait ends as soon as the retry is
-// acknowledged, so an agent that retries at once costs no more.
-const RetryWait = time.Minute
+// RetryWait is how long PUSH-007 waits for the retry of a refused push,
+// counted from the refused attempt (or the patience after the task ended,
+// when later). A2A leaves the schedule to the agent: it "MAY retry with
+// exponential backoff", §13.2 makes retrying a SHOULD, and 10–30 s is the
+// recommended timeout of one webhook call (A2A v1.0 §4.3.3). Since the receiver
+// refuses only one attempt (failFirst), the retry it acknowledges is the
+// first one: 25 s waits for a first retry at 15 s with 10 s to spare (the
+// issue 17 figure: such an agent must not warn), and for the push-backoff
+// variant's 5 s (internal/cli/matrix_variants.go) five times over. The wait
+// ends as soon as the retry is acknowledged, so an agent that retries at
+// once costs no more. An agent that never retries holds the spec for this
+// long, which is why the scheduler starts PUSH-007 among the first
+// (suites.Info.Long): the wait overlaps the rest of the run.
+const RetryWait = 25 * time.Second
 
 // PUSH-007 (§4.3.3, §13.2 SHOULD): retries after 5xx.
 var _ = suites.Spec("PUSH-007", func(ctx context.Context, t *suites.T) {
@@ -78,14 +89,21 @@ var _ = suites.Spec("PUSH-007", func(ctx context.Context, t *suites.T) {
 		return failed, missing
 	}
 	began := time.Now()
-	bound := max(t.Patience(), RetryWait)
-	deadline := began.Add(bound)
+	// deadline is the patience after the task ended, or RetryWait after the
+	// first refused attempt, whichever is later.
+	deadline := func() time.Time {
+		d := began.Add(t.Patience())
+		if at, ok := refusedAt(h.Deliveries(t)); ok && at.Add(RetryWait).After(d) {
+			d = at.Add(RetryWait)
+		}
+		return d
+	}
 	for {
 		failed, unacked := outstanding()
 		if len(failed) >= failFirst && len(unacked) == 0 && h.Pushed(t, task.ID, isTerminal) {
 			break
 		}
-		if time.Now().After(deadline) || ctx.Err() != nil {
+		if time.Now().After(deadline()) || ctx.Err() != nil {
 			break
 		}
 		if len(failed) == 0 && time.Since(began) > t.Patience()+suites.PushGrace {
@@ -98,8 +116,13 @@ var _ = suites.Spec("PUSH-007", func(ctx context.Context, t *suites.T) {
 	}
 	ds := h.Deliveries(t)
 	waited := time.Since(began)
+	window := fmt.Sprintf("%s after the task ended (the patience %s, or %s after the refused attempt, whichever ended later)",
+		waited.Round(time.Millisecond), t.Patience().Round(time.Millisecond), RetryWait)
+	if at, ok := refusedAt(ds); ok {
+		window = fmt.Sprintf("%s after the refused attempt, %s after the task ended", time.Since(at).Round(time.Millisecond), waited.Round(time.Millisecond))
+	}
 	t.Observe("pushes", describe(ds))
-	t.Observe("waited", fmt.Sprintf("%s after the task ended (bound %s)", waited.Round(time.Millisecond), bound))
+	t.Observe("waited", window)
 	checkBodies(t, h, task.ID, task.ContextID)
 	if len(ds) == 0 {
 		missing(ctx, t, c, h, task.ID, "the task's first push (the receiver was to answer the first "+fmt.Sprint(failFirst)+" attempts with 503)", suites.PushWait{Waited: waited}, func(a2a.TaskState) bool { return true }, began)
@@ -143,14 +166,26 @@ var _ = suites.Spec("PUSH-007", func(ctx context.Context, t *suites.T) {
 		// about retries beyond the loss below.
 		t.Observe("failed-attempts", fmt.Sprint(len(failed)))
 	}
-	// A retry that has not come within the bound is a SHOULD missed (the
-	// spec's level): it warns, naming the time waited.
+	// A retry that has not come within the wait is a SHOULD missed (the
+	// spec's level: it warns, naming the wait) when the agent delivered
+	// later events to the same config meanwhile: the receiver was up and
+	// the agent was pushing to it, yet the refused event was left behind
+	// (STYLE.md, "Late is not lost": loss shows as later deliveries
+	// without it). When nothing at all arrived after the refusal, a slow
+	// queue cannot be told from no retry: indeterminate, naming the wait.
+	var silent []string
 	for _, k := range unacked {
+		if !deliveredAfterRefusal(ds, k) {
+			silent = append(silent, k)
+			continue
+		}
 		t.Record(invariants.Violation{Invariant: "push-retry", Where: "config of task " + task.ID,
 			Expected: "the event (" + k + ") the receiver answered 503 retried until it is acknowledged",
-			Actual:   fmt.Sprintf("not acknowledged within %s after the task ended (waited %s)", bound, waited.Round(time.Millisecond))})
+			Actual:   "not retried, while later pushes to the config were acknowledged; waited " + window})
 	}
-	if !h.Pushed(t, task.ID, isTerminal) {
+	// A terminal state the receiver refused and nothing followed is the
+	// indeterminate below, not a second finding.
+	if !h.Pushed(t, task.ID, isTerminal) && !refusedTerminal(ds, silent) {
 		t.Record(invariants.Violation{Invariant: "push-retry", Where: "config of task " + task.ID,
 			Expected: "the terminal state " + string(ended.Status.State) + " pushed and acknowledged",
 			Actual:   fmt.Sprintf("%s, within %s after the task ended", describe(ds), waited.Round(time.Millisecond))})
@@ -158,4 +193,51 @@ var _ = suites.Spec("PUSH-007", func(ctx context.Context, t *suites.T) {
 	if len(failed) < failFirst && len(unacked) == 0 && h.Pushed(t, task.ID, isTerminal) {
 		t.Indeterminate("only %d push attempt(s) arrived before the terminal one was acknowledged, so no failed push was there to retry (the task had too few events after the config)", len(failed))
 	}
+	if len(silent) > 0 {
+		t.Indeterminate("no push reached the receiver after it refused %s, within %s: whether the agent retries later, or not at all, cannot be told (late is not lost)",
+			strings.Join(silent, ", "), window)
+	}
 })
+
+// refusedAt is when the receiver first refused an attempt on purpose.
+func refusedAt(ds []webhook.Delivery) (time.Time, bool) {
+	for _, d := range ds {
+		if d.Scripted {
+			return d.At, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// refusedTerminal reports whether one of the events keys names is a
+// terminal state the receiver refused.
+func refusedTerminal(ds []webhook.Delivery, keys []string) bool {
+	for _, d := range ds {
+		if st, ok := d.Resp.State(); ok && d.Scripted && st.Terminal() && slices.Contains(keys, eventKey(d)) {
+			return true
+		}
+	}
+	return false
+}
+
+// deliveredAfterRefusal reports whether, after the receiver refused the
+// event k, another event reached it with the config's credentials and was
+// acknowledged: the agent was delivering to the config, and did not bring k.
+func deliveredAfterRefusal(ds []webhook.Delivery, k string) bool {
+	var refused time.Time
+	for _, d := range ds {
+		if d.Scripted && eventKey(d) == k {
+			refused = d.At
+			break
+		}
+	}
+	if refused.IsZero() {
+		return false
+	}
+	for _, d := range ds {
+		if d.At.After(refused) && d.Trusted() && d.Acknowledged() && eventKey(d) != k {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,68 @@
+package clientdriver
+
+import (
+	"context"
+
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/internal/clientrun"
+)
+
+func init() { register(clientrun.ActionCancel, actionCancel) }
+
+// actionCancel: stream; at WORKING cancel; keep consuming; GetTask once
+// more. After an acknowledged cancel, a later terminal state other than
+// CANCELED is not merged (merge's guard): the client keeps CANCELED and
+// warns.
+func actionCancel(ctx context.Context, d *Driver) error {
+	s, err := d.openStream(ctx, message(d.env.Text, "", ""))
+	if err != nil || s == nil {
+		return err
+	}
+	var cancelErr error
+	err = d.consume(ctx, s, "stream", func(taskID string) {
+		var t *a2a.Task
+		cancelErr = d.transition(ctx, func(c *client.Client) error {
+			var e error
+			t, e = c.CancelTask(ctx, &a2a.CancelTaskRequest{ID: taskID})
+			return e
+		})
+		if cancelErr != nil {
+			return
+		}
+		d.taskEvent("response", t)
+		if t.Status.State == a2a.TaskStateCanceled {
+			d.markCanceled()
+		}
+		d.merge("response", t.ID, t.ContextID, t.Status.State)
+	})
+	if cancelErr != nil {
+		return cancelErr
+	}
+	if err != nil {
+		// A stream cut after the cancel: the GetTask below says what
+		// became of the task.
+		d.warn("the stream failed: %v", err)
+	}
+	id := d.taskID()
+	if id == "" {
+		return nil
+	}
+	var t *a2a.Task
+	if err := d.call(ctx, func(c *client.Client) error {
+		var e error
+		t, e = c.GetTask(ctx, &a2a.GetTaskRequest{ID: id})
+		return e
+	}); err != nil {
+		return err
+	}
+	d.taskEvent("poll", t)
+	d.merge("poll", t.ID, t.ContextID, t.Status.State)
+	return nil
+}
+
+func (d *Driver) taskID() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.res.TaskID
+}

@@ -1,0 +1,52 @@
+package clientdriver
+
+import (
+	"context"
+
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/internal/clientrun"
+)
+
+func init() { register(clientrun.ActionSend, actionSend) }
+
+// actionSend: resolve, send one blocking message, poll a task that is not
+// yet settled until it is.
+func actionSend(ctx context.Context, d *Driver) error {
+	t, err := d.send(ctx, message(d.env.Text, "", ""), nil)
+	if err != nil || t == nil {
+		return err
+	}
+	if t.Status.State.Terminal() || (t.Status.State.Interrupted() && !d.faults.has(faultInterruptedReadAsWorking)) {
+		return nil
+	}
+	return d.pollUntilSettled(ctx, t.ID)
+}
+
+// send sends one message and records what came back; a Message reply
+// returns a nil task.
+func (d *Driver) send(ctx context.Context, m *a2a.Message, conf *a2a.SendMessageConfiguration) (*a2a.Task, error) {
+	var resp *a2a.SendMessageResponse
+	err := d.transition(ctx, func(c *client.Client) error {
+		var e error
+		resp, e = c.SendMessage(ctx, &a2a.SendMessageRequest{Message: m, Configuration: conf})
+		return e
+	})
+	if err != nil {
+		return nil, err
+	}
+	if resp.Message != nil && d.faults.has(faultMessageResultDropped) {
+		return nil, &client.Error{Class: client.Protocol, Op: "SendMessage", Message: "the response carries no task"}
+	}
+	if resp.Message != nil {
+		d.event(clientrun.Event{Via: "response", Kind: "message", TaskID: resp.Message.TaskID})
+		d.track(resp.Message.TaskID, resp.Message.ContextID, "")
+		return nil, nil
+	}
+	if resp.Task == nil {
+		return nil, &client.Error{Class: client.Protocol, Op: "SendMessage", Message: "the response carries neither a task nor a message"}
+	}
+	d.taskEvent("response", resp.Task)
+	d.merge("response", resp.Task.ID, resp.Task.ContextID, resp.Task.Status.State)
+	return resp.Task, nil
+}

@@ -1,0 +1,58 @@
+package clientdriver
+
+import (
+	"context"
+
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/internal/clientrun"
+)
+
+func init() { register(clientrun.ActionStream, actionStream) }
+
+// actionStream: resolve, send with streaming, consume until the end.
+func actionStream(ctx context.Context, d *Driver) error {
+	s, err := d.openStream(ctx, message(d.env.Text, "", ""))
+	if err != nil || s == nil {
+		return err
+	}
+	return d.settleAfterStream(ctx, d.consume(ctx, s, "stream", nil))
+}
+
+// settleAfterStream handles a stream that ended before the task settled (cut
+// mid-task, or closed early): the client does not take the last state it
+// saw for the outcome, but polls GetTask until the task settles, and warns.
+func (d *Driver) settleAfterStream(ctx context.Context, streamErr error) error {
+	id, st := d.taskID(), d.state()
+	if id == "" || st.Terminal() || st.Interrupted() {
+		return streamErr
+	}
+	if d.faults.has(faultStreamCutReadAsEnd) {
+		d.logf("the stream ended early (%v): taken as its end", streamErr)
+		return nil
+	}
+	why := "the stream ended before the task settled"
+	if streamErr != nil {
+		why = "the stream failed before the task settled (" + streamErr.Error() + ")"
+	}
+	d.warn("%s; polling GetTask", why)
+	return d.pollUntilSettled(ctx, id)
+}
+
+// openStream sends a streaming message. Under error-as-empty-stream, a plain
+// error answer is taken for an empty stream (nil stream, nil error).
+func (d *Driver) openStream(ctx context.Context, m *a2a.Message) (*client.Stream, error) {
+	var s *client.Stream
+	err := d.transition(ctx, func(c *client.Client) error {
+		var e error
+		s, e = c.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: m})
+		return e
+	})
+	if err != nil && d.faults.has(faultErrorAsEmptyStream) {
+		if ce, ok := client.AsError(err); ok && !ce.InStream && ce.Class != client.Transport {
+			d.logf("stream answered without events: taken as an empty stream")
+			return nil, nil
+		}
+	}
+	return s, err
+}

@@ -1,0 +1,513 @@
+// Package clientdriver is the harness's reference client driver
+// (`a2a-conform client-driver`): every action of docs/client-driver.md done
+// correctly on the harness's own client (internal/client), so that every
+// client spec must pass against it. Its client faults (fault_<name>.go,
+// `client-driver --fault NAME`) each break one client rule on purpose, and
+// name the specs that must catch it.
+//
+// One file per action (action_<name>.go); driver.go holds what they share:
+// the card cache (If-None-Match revalidation, max-age honoured), interface
+// choice (the first declared binding it speaks, falling back to the next
+// when a connection is refused), the result and its events.
+package clientdriver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/internal/clientrun"
+)
+
+// Env is what the harness gives a driver (docs/client-driver.md).
+type Env struct {
+	CardURL, Case, Action, Text, FollowUpText string
+	WebhookListen, WebhookURL, PushToken      string
+	Timeout                                   time.Duration
+}
+
+// EnvFromOS reads the A2A_CONFORM_* variables.
+func EnvFromOS() Env {
+	e := Env{
+		CardURL: os.Getenv("A2A_CONFORM_CARD_URL"), Case: os.Getenv("A2A_CONFORM_CASE"),
+		Action: os.Getenv("A2A_CONFORM_ACTION"), Text: os.Getenv("A2A_CONFORM_TEXT"),
+		FollowUpText:  os.Getenv("A2A_CONFORM_FOLLOWUP_TEXT"),
+		WebhookListen: os.Getenv("A2A_CONFORM_WEBHOOK_LISTEN"), WebhookURL: os.Getenv("A2A_CONFORM_WEBHOOK_URL"),
+		PushToken: os.Getenv("A2A_CONFORM_PUSH_TOKEN"), Timeout: 20 * time.Second,
+	}
+	if n, err := strconv.Atoi(os.Getenv("A2A_CONFORM_TIMEOUT")); err == nil && n > 0 {
+		e.Timeout = time.Duration(n) * time.Second
+	}
+	return e
+}
+
+// Driver is one run of one action.
+type Driver struct {
+	env    Env
+	faults faultSet
+	hc     *http.Client
+	log    io.Writer
+
+	// card cache
+	card      *a2a.AgentCard
+	etag      string
+	maxAge    time.Duration
+	fetchedAt time.Time
+
+	// the interface in use, and the ones left to fall back to
+	cl         *client.Client
+	candidates []a2a.AgentInterface
+
+	mu  sync.Mutex
+	res clientrun.Result
+	// cancelAck: the client's own cancel was acknowledged.
+	cancelAck bool
+	// rotatedCard: the card changed since the task began (a rotation).
+	rotatedCard bool
+	// fresh: the card was just fetched or revalidated, and no transition
+	// has used that yet.
+	fresh bool
+}
+
+// actions maps each action to its implementation (action_<name>.go).
+var actions = map[string]func(ctx context.Context, d *Driver) error{}
+
+func register(name string, f func(ctx context.Context, d *Driver) error) { actions[name] = f }
+
+// ExitHung is what Run returns, printing nothing, when a fault made the
+// client hang (hangs-on-lost-task): the command then blocks until the
+// harness kills it.
+const ExitHung = -1
+
+// errHung is returned by an action whose client hangs.
+var errHung = errors.New("the client hangs")
+
+// Run performs env.Action, prints the result line on stdout and returns the
+// exit status: 0 whenever the action ran (errors go in the result), 2 for
+// an unknown action or fault, ExitHung when a fault made the client hang.
+func Run(ctx context.Context, env Env, faults []string, stdout, stderr io.Writer) int {
+	fs, err := newFaultSet(faults)
+	if err != nil {
+		fmt.Fprintln(stderr, "client-driver:", err)
+		return 2
+	}
+	act, ok := actions[env.Action]
+	if !ok {
+		fmt.Fprintf(stderr, "client-driver: unknown action %q\n", env.Action)
+		return 2
+	}
+	// Leave a margin to print the result before the harness's deadline.
+	budget := env.Timeout - time.Second
+	if budget < time.Second {
+		budget = env.Timeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	d := &Driver{env: env, faults: fs, hc: &http.Client{}, log: stderr}
+	d.res.Action = env.Action
+	d.res.Events = []clientrun.Event{}
+	if err := act(ctx, d); err != nil {
+		if errors.Is(err, errHung) {
+			return ExitHung
+		}
+		d.fail(err)
+	}
+	if d.cl != nil {
+		i := d.cl.Interface()
+		d.res.Interface = &clientrun.ChosenInterface{URL: i.URL, ProtocolBinding: i.ProtocolBinding}
+	}
+	d.mu.Lock()
+	b, _ := json.Marshal(d.res)
+	d.mu.Unlock()
+	fmt.Fprintln(stdout, string(b))
+	return 0
+}
+
+func (d *Driver) logf(format string, args ...any) {
+	fmt.Fprintf(d.log, "client-driver: "+format+"\n", args...)
+}
+
+// fail records the client's error (the first one wins).
+func (d *Driver) fail(err error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.res.Error != nil || err == nil {
+		return
+	}
+	d.res.Error = &clientrun.ResultError{Class: classify(err), Message: err.Error()}
+}
+
+func (d *Driver) warn(format string, args ...any) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.res.Warnings = append(d.res.Warnings, fmt.Sprintf(format, args...))
+}
+
+func (d *Driver) event(e clientrun.Event) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.res.Events = append(d.res.Events, e)
+}
+
+// track sets the task the client follows and its state.
+func (d *Driver) track(taskID, contextID string, state a2a.TaskState) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if taskID != "" {
+		d.res.TaskID = taskID
+	}
+	if contextID != "" && !d.faults.has(faultLosesContextID) {
+		d.res.ContextID = contextID
+	}
+	if state != "" {
+		d.res.State = string(state)
+	}
+}
+
+func (d *Driver) state() a2a.TaskState {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return a2a.TaskState(d.res.State)
+}
+
+// classify maps an error to the contract's classes.
+func classify(err error) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return clientrun.ClassTimeout
+	}
+	var ce *client.Error
+	if errors.As(err, &ce) {
+		switch ce.Kind {
+		case a2a.ErrTaskNotFound:
+			return clientrun.ClassTaskNotFound
+		case a2a.ErrUnsupportedOperation, a2a.ErrPushNotificationNotSupported:
+			return clientrun.ClassUnsupportedOperation
+		}
+		switch {
+		case ce.Code == -32602 || ce.Status == "INVALID_ARGUMENT":
+			return clientrun.ClassInvalidParams
+		case ce.HTTPStatus == 401 || ce.HTTPStatus == 403:
+			return clientrun.ClassAuth
+		}
+		switch ce.Class {
+		case client.Transport:
+			if errors.Is(ce.Err, context.DeadlineExceeded) {
+				return clientrun.ClassTimeout
+			}
+			return clientrun.ClassTransport
+		case client.Protocol:
+			return clientrun.ClassProtocol
+		}
+		return clientrun.ClassOther
+	}
+	var pe *parseError
+	if errors.As(err, &pe) {
+		return clientrun.ClassParse
+	}
+	return clientrun.ClassOther
+}
+
+type parseError struct{ msg string }
+
+func (e *parseError) Error() string { return e.msg }
+
+// resolve fetches the card, or revalidates the cached one (If-None-Match)
+// when its max-age ran out or force is set, and chooses the interface.
+// Every action starts with it; before each transition the client initiates
+// (send, follow-up, cancel, push registration) it revalidates whatever the
+// max-age (scenario 1: "never trusting a cached card beyond a single
+// transition"); reads (GetTask polls) honour max-age.
+func (d *Driver) resolve(ctx context.Context, force bool) error {
+	if d.card != nil && ((!force && time.Since(d.fetchedAt) < d.maxAge) || d.faults.has(faultNeverRevalidates)) {
+		return nil // fresh: max-age honoured
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, d.env.CardURL, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set(client.HeaderVersion, a2a.ProtocolVersion)
+	if d.faults.has(faultNoVersionHeader) {
+		req.Header.Del(client.HeaderVersion)
+	}
+	if d.card != nil && d.etag != "" && !d.faults.has(faultIgnoresETag) {
+		req.Header.Set("If-None-Match", d.etag)
+	}
+	resp, err := d.hc.Do(req)
+	if err != nil {
+		return &client.Error{Class: client.Transport, Op: "card", Message: err.Error(), Err: err}
+	}
+	d.fresh = true
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	d.maxAge = maxAge(resp.Header.Get("Cache-Control"))
+	d.fetchedAt = time.Now()
+	if resp.StatusCode == http.StatusNotModified && d.card != nil {
+		d.event(clientrun.Event{Via: "card", Kind: "card", State: "not-modified"})
+		return nil
+	}
+	if resp.StatusCode != http.StatusOK {
+		return &client.Error{Class: client.HTTP, Op: "card", HTTPStatus: resp.StatusCode, Message: fmt.Sprintf("card answered %d", resp.StatusCode)}
+	}
+	card, err := client.DecodeCard(body)
+	if err != nil {
+		return &parseError{msg: err.Error()}
+	}
+	if len(card.Signatures) > 0 && !d.faults.has(faultSkipsSignatureCheck) {
+		if err := d.verifyCard(ctx, body, card); err != nil {
+			var bad *errBadSignature
+			switch {
+			case !errors.As(err, &bad):
+				d.warn("the card's signature could not be checked: %v", err)
+			case d.faults.has(faultTrustsBadSignature):
+				d.warn("%v; the card is used all the same", err)
+			default:
+				return &client.Error{Class: client.Protocol, Op: "card", Message: err.Error()}
+			}
+		}
+	}
+	if d.faults.has(faultRejectsUnknownFields) && len(card.Extra) > 0 {
+		return &parseError{msg: "card has unknown members " + strings.Join(card.Extra.Keys(), ", ")}
+	}
+	changed := d.card != nil && d.etag != resp.Header.Get("ETag")
+	if changed {
+		d.rotatedCard = true
+	}
+	d.card, d.etag = card, resp.Header.Get("ETag")
+	d.event(clientrun.Event{Via: "card", Kind: "card", State: card.Version})
+	if changed {
+		d.logf("the card changed (version %s): choosing the interface again", card.Version)
+	}
+	if d.cl == nil || changed {
+		return d.choose()
+	}
+	return nil
+}
+
+// maxAge reads Cache-Control max-age (0 when absent: revalidate each time).
+func maxAge(cc string) time.Duration {
+	for _, p := range strings.Split(cc, ",") {
+		p = strings.TrimSpace(strings.ToLower(p))
+		if v, ok := strings.CutPrefix(p, "max-age="); ok {
+			if n, err := strconv.Atoi(v); err == nil && n > 0 {
+				return time.Duration(n) * time.Second
+			}
+		}
+		if p == "no-store" || p == "no-cache" {
+			return 0
+		}
+	}
+	return 0
+}
+
+// choose walks supportedInterfaces in order and keeps every one whose
+// binding the client speaks, the first in use (§8.3.2), the rest to fall
+// back to (§5.2).
+func (d *Driver) choose() error {
+	d.candidates = nil
+	for _, i := range d.card.SupportedInterfaces {
+		if d.faults.has(faultPicksFirstInterface) {
+			// The bug class: the first entry, spoken in the client's
+			// favourite binding whatever the entry declares.
+			i.ProtocolBinding = a2a.BindingJSONRPC
+			d.candidates = append(d.candidates, i)
+			break
+		}
+		if i.ProtocolBinding == a2a.BindingJSONRPC || i.ProtocolBinding == a2a.BindingHTTPJSON {
+			d.candidates = append(d.candidates, i)
+		}
+	}
+	if len(d.candidates) == 0 {
+		return &client.Error{Class: client.Protocol, Op: "card", Message: "no declared interface uses a binding this client speaks"}
+	}
+	return d.next()
+}
+
+// next switches to the next candidate interface.
+func (d *Driver) next() error {
+	if len(d.candidates) == 0 {
+		return errors.New("no declared interface left to fall back to")
+	}
+	iface := d.candidates[0]
+	d.candidates = d.candidates[1:]
+	if d.faults.has(faultDropsTenant) {
+		iface.Tenant = ""
+	}
+	opts := []client.Option{client.WithHTTPClient(d.hc)}
+	if d.faults.has(faultNoVersionHeader) {
+		opts = append(opts, client.WithVersion(""))
+	}
+	cl, err := client.New(iface, opts...)
+	if err != nil {
+		return err
+	}
+	d.cl = cl
+	d.logf("using %s at %s", iface.ProtocolBinding, iface.URL)
+	return nil
+}
+
+// call runs one read (GetTask, a subscription), with the card revalidated
+// only when its max-age ran out, and falls back to the next declared
+// interface when the connection is refused.
+func (d *Driver) call(ctx context.Context, op func(c *client.Client) error) error {
+	return d.do(ctx, false, op)
+}
+
+// transition runs one operation that changes a task (send, follow-up,
+// cancel, push registration): the card is revalidated first, whatever its
+// max-age.
+func (d *Driver) transition(ctx context.Context, op func(c *client.Client) error) error {
+	return d.do(ctx, true, op)
+}
+
+func (d *Driver) do(ctx context.Context, force bool, op func(c *client.Client) error) error {
+	if force && d.fresh {
+		// Revalidated just before, for this very transition.
+		d.fresh = false
+	} else {
+		if err := d.resolve(ctx, force); err != nil {
+			return err
+		}
+		if force {
+			d.fresh = false
+		}
+	}
+	for {
+		err := op(d.cl)
+		if err == nil || !refused(err) || d.faults.has(faultNoFallback) || len(d.candidates) == 0 {
+			return err
+		}
+		d.warn("interface %s refused the connection; falling back to the next declared interface", d.cl.Interface().URL)
+		if nerr := d.next(); nerr != nil {
+			return err
+		}
+	}
+}
+
+func refused(err error) bool {
+	return errors.Is(err, syscall.ECONNREFUSED)
+}
+
+// message builds a user message with one text part.
+func message(text, taskID, contextID string) *a2a.Message {
+	return &a2a.Message{MessageID: "msg-" + strconv.FormatInt(time.Now().UnixNano(), 36), Role: a2a.RoleUser,
+		TaskID: taskID, ContextID: contextID, Parts: []a2a.Part{{Text: &text}}}
+}
+
+// taskEvent records a task seen through via.
+func (d *Driver) taskEvent(via string, t *a2a.Task) {
+	d.event(clientrun.Event{Via: via, Kind: "task", TaskID: t.ID, State: string(t.Status.State), Final: t.Status.State.Terminal()})
+}
+
+// merge applies a state the client saw to what it believes, with the
+// cancel guard: after an acknowledged cancel, a later terminal state other
+// than CANCELED is refused and warned about (scenario 3).
+func (d *Driver) merge(via, taskID, contextID string, st a2a.TaskState) {
+	if d.canceled() && st != a2a.TaskStateCanceled && !d.mergesAfterCancel(via) {
+		d.warn("%s reported %s for task %s after its cancel was acknowledged; not merged", via, st, taskID)
+		return
+	}
+	d.track(taskID, contextID, st)
+}
+
+// mergesAfterCancel says whether a cancel-guard fault lets a state seen
+// through via past the guard.
+func (d *Driver) mergesAfterCancel(via string) bool {
+	return d.faults.has(faultMergesTerminalAfterCancel) ||
+		(via == "stream" && d.faults.has(faultMergesStreamedTerminalAfterCancel)) ||
+		(via == "poll" && d.faults.has(faultMergesPolledTerminalAfterCancel))
+}
+
+func (d *Driver) canceled() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.cancelAck
+}
+
+func (d *Driver) markCanceled() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.cancelAck = true
+}
+
+// pollUntilSettled polls GetTask until the task is terminal or interrupted.
+func (d *Driver) pollUntilSettled(ctx context.Context, taskID string) error {
+	for {
+		var t *a2a.Task
+		err := d.call(ctx, func(c *client.Client) error {
+			var e error
+			t, e = c.GetTask(ctx, &a2a.GetTaskRequest{ID: taskID})
+			return e
+		})
+		if err != nil {
+			if _, a2aErr := client.AsError(err); a2aErr && d.faults.has(faultErrorReadAsLastState) && classify(err) != clientrun.ClassTransport {
+				d.logf("GetTask failed (%v): keeping the task as last seen", err)
+				return nil
+			}
+			return err
+		}
+		d.taskEvent("poll", t)
+		d.merge("poll", t.ID, t.ContextID, t.Status.State)
+		if t.Status.State.Terminal() || (t.Status.State.Interrupted() && !d.faults.has(faultInterruptedReadAsWorking)) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// consume reads a stream to its end, recording and merging every event.
+// onWorking is called once when the task is first seen WORKING.
+func (d *Driver) consume(ctx context.Context, s *client.Stream, via string, onWorking func(taskID string)) error {
+	defer s.Close()
+	working := false
+	for {
+		ev, err := s.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		var id, cid string
+		var st a2a.TaskState
+		switch {
+		case ev.Task != nil:
+			d.taskEvent(via, ev.Task)
+			id, cid, st = ev.Task.ID, ev.Task.ContextID, ev.Task.Status.State
+		case ev.StatusUpdate != nil:
+			u := ev.StatusUpdate
+			id, cid, st = u.TaskID, u.ContextID, u.Status.State
+			d.event(clientrun.Event{Via: via, Kind: "status", TaskID: id, State: string(st), Final: st.Terminal()})
+		case ev.ArtifactUpdate != nil:
+			u := ev.ArtifactUpdate
+			d.event(clientrun.Event{Via: via, Kind: "artifact", TaskID: u.TaskID})
+			d.track(u.TaskID, u.ContextID, "")
+			continue
+		case ev.Message != nil:
+			d.event(clientrun.Event{Via: via, Kind: "message", TaskID: ev.Message.TaskID})
+			d.track(ev.Message.TaskID, ev.Message.ContextID, "")
+			continue
+		default:
+			continue
+		}
+		d.merge(via, id, cid, st)
+		if st == a2a.TaskStateWorking && !working && onWorking != nil {
+			working = true
+			onWorking(id)
+		}
+	}
+}

@@ -1,0 +1,243 @@
+package clientdriver_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/internal/clientdriver"
+	"github.com/a2a-conform/a2a-conform/internal/clientrun"
+	"github.com/a2a-conform/a2a-conform/internal/directive"
+)
+
+const (
+	text     = "a2a-conform driver test task"
+	followUp = "a2a-conform driver test follow-up"
+	token    = "driver-test-token"
+)
+
+type run struct {
+	res   *clientrun.Result
+	code  int
+	stage *clientrun.Stage
+	log   string
+}
+
+// drive runs the reference driver in-process against a stage.
+func drive(t *testing.T, script clientrun.Script, action string, faults ...string) run {
+	t.Helper()
+	st, err := clientrun.StartStage(context.Background(), script, clientrun.StageOptions{Text: text, FollowUpText: followUp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listen := l.Addr().String()
+	l.Close()
+	env := clientdriver.Env{CardURL: st.CardURL(), Case: "test", Action: action, Text: text, FollowUpText: followUp,
+		WebhookListen: listen, WebhookURL: "http://" + listen + "/hook", PushToken: token, Timeout: 8 * time.Second}
+	var out, errb bytes.Buffer
+	code := clientdriver.Run(context.Background(), env, faults, &out, &errb)
+	r := run{code: code, stage: st, log: errb.String()}
+	r.res, _ = clientrun.ParseResult(out.Bytes())
+	if code == 0 && r.res == nil {
+		t.Fatalf("no result line: %q (stderr %s)", out.String(), errb.String())
+	}
+	return r
+}
+
+func (r run) must(t *testing.T, state, errClass string) {
+	t.Helper()
+	got := ""
+	if r.res != nil {
+		got = r.res.ErrorClass()
+	}
+	if r.res == nil || r.res.State != state || got != errClass {
+		b, _ := json.Marshal(r.res)
+		t.Fatalf("want state %q error %q; got %s\nstderr: %s", state, errClass, b, r.log)
+	}
+}
+
+func TestEveryActionOnTheCleanAgent(t *testing.T) {
+	t.Parallel()
+	for _, a := range []string{clientrun.ActionSend, clientrun.ActionStream, clientrun.ActionPoll, clientrun.ActionSubscribe, clientrun.ActionPush} {
+		t.Run(a, func(t *testing.T) {
+			t.Parallel()
+			r := drive(t, clientrun.Script{}, a)
+			r.must(t, "TASK_STATE_COMPLETED", "")
+			if r.res.Interface == nil || r.res.Interface.ProtocolBinding != "JSONRPC" {
+				t.Errorf("interface %+v", r.res.Interface)
+			}
+			if a == clientrun.ActionPush && len(r.res.EventsVia("push")) == 0 {
+				t.Errorf("no push recorded: %+v", r.res.Events)
+			}
+			for _, q := range r.stage.Requests() {
+				if !q.Card && q.Op != clientrun.OpKeySet && q.Header.Get("A2A-Version") != "1.0" {
+					t.Errorf("%s without A2A-Version", q.Op)
+				}
+			}
+		})
+	}
+	t.Run("follow-up", func(t *testing.T) {
+		t.Parallel()
+		r := drive(t, clientrun.Script{Behaviour: directive.Directive{Version: 1, Outcome: directive.OutcomeInputRequired}}, clientrun.ActionFollowUp)
+		r.must(t, "TASK_STATE_COMPLETED", "")
+	})
+	t.Run("cancel", func(t *testing.T) {
+		t.Parallel()
+		r := drive(t, clientrun.Script{Behaviour: directive.Directive{Version: 1, DelayMs: 1000}}, clientrun.ActionCancel)
+		r.must(t, "TASK_STATE_CANCELED", "")
+	})
+}
+
+// The ETag is sent back when the card's max-age has run out, and a fresh
+// card is not fetched again; ignores-etag re-fetches without it.
+func TestResolveRevalidates(t *testing.T) {
+	t.Parallel()
+	inm := func(r run) []string {
+		var out []string
+		for _, q := range r.stage.Requests() {
+			if q.Card {
+				out = append(out, q.Header.Get("If-None-Match"))
+			}
+		}
+		return out
+	}
+	fresh := drive(t, clientrun.Script{}, clientrun.ActionResolve)
+	if got := inm(fresh); len(got) != 1 {
+		t.Errorf("max-age 30 s: %d card fetches in 1 s, want 1 (the fresh copy reused)", len(got))
+	}
+	stale := drive(t, clientrun.Script{CardMaxAge: -1}, clientrun.ActionResolve)
+	if got := inm(stale); len(got) != 2 || got[0] != "" || got[1] == "" {
+		t.Errorf("max-age 0: If-None-Match per fetch %q, want none then the ETag", got)
+	}
+	ign := drive(t, clientrun.Script{CardMaxAge: -1}, clientrun.ActionResolve, "ignores-etag")
+	if got := inm(ign); len(got) != 2 || got[1] != "" {
+		t.Errorf("ignores-etag: If-None-Match per fetch %q, want none on the second", got)
+	}
+}
+
+// A follow-up to a task lost in a rotation is reported as task-not-found;
+// the faults re-submit it silently or hang.
+func TestLostTaskAfterRotation(t *testing.T) {
+	t.Parallel()
+	script := func() clientrun.Script {
+		var once sync.Once
+		return clientrun.Script{CardMaxAge: -1,
+			Behaviour: directive.Directive{Version: 1, Outcome: directive.OutcomeInputRequired},
+			Hook: func(s *clientrun.Stage, e clientrun.HookEvent) {
+				if e.After && e.Request.Op == "SendMessage" {
+					once.Do(func() { _ = s.Rotate(context.Background(), clientrun.Rotation{LoseTasks: true}) })
+				}
+			}}
+	}
+	t.Run("reference", func(t *testing.T) {
+		t.Parallel()
+		r := drive(t, script(), clientrun.ActionFollowUp)
+		r.must(t, "", clientrun.ClassTaskNotFound)
+	})
+	t.Run("resubmits-silently", func(t *testing.T) {
+		t.Parallel()
+		r := drive(t, script(), clientrun.ActionFollowUp, "resubmits-silently")
+		r.must(t, "TASK_STATE_COMPLETED", "")
+		if r.res.ResubmittedTaskID != "" {
+			t.Errorf("the silent re-submission names itself: %+v", r.res)
+		}
+	})
+	t.Run("hangs-on-lost-task", func(t *testing.T) {
+		t.Parallel()
+		r := drive(t, script(), clientrun.ActionFollowUp, "hangs-on-lost-task")
+		if r.code != clientdriver.ExitHung {
+			t.Fatalf("exit %d, want the hung marker", r.code)
+		}
+	})
+}
+
+// After an acknowledged cancel the agent (fault cancel-then-complete) says
+// COMPLETED: the reference client keeps CANCELED and warns; the fault
+// merges it.
+func TestCancelGuard(t *testing.T) {
+	t.Parallel()
+	// The worker completes 400 ms after the cancel; the GetTask after the
+	// stream is held until then, so that the poll sees the COMPLETED.
+	script := clientrun.Script{Faults: []string{"cancel-then-complete"}, Behaviour: directive.Directive{Version: 1, DelayMs: 400},
+		Hook: func(s *clientrun.Stage, e clientrun.HookEvent) {
+			if !e.After && e.Request.Op == "GetTask" {
+				time.Sleep(900 * time.Millisecond)
+			}
+		}}
+	ref := drive(t, script, clientrun.ActionCancel)
+	ref.must(t, "TASK_STATE_CANCELED", "")
+	if len(ref.res.Warnings) == 0 {
+		t.Errorf("no warning about the COMPLETED after the cancel: %+v", ref.res)
+	}
+	bad := drive(t, script, clientrun.ActionCancel, "merges-terminal-after-cancel")
+	bad.must(t, "TASK_STATE_COMPLETED", "")
+}
+
+// A push without the config's token is refused (401) and not merged; the
+// fault accepts it.
+func TestForgedPush(t *testing.T) {
+	t.Parallel()
+	script := func() clientrun.Script {
+		var once sync.Once
+		return clientrun.Script{Behaviour: directive.Directive{Version: 1, DelayMs: 700},
+			Hook: func(s *clientrun.Stage, e clientrun.HookEvent) {
+				if e.After && e.Request.PushURL != "" {
+					once.Do(func() {
+						body := `{"statusUpdate":{"taskId":"forged","contextId":"forged","status":{"state":"TASK_STATE_FAILED"}}}`
+						go func() {
+							time.Sleep(100 * time.Millisecond)
+							_, _ = s.Push(context.Background(), e.Request.PushURL, "", []byte(body))
+						}()
+					})
+				}
+			}}
+	}
+	ref := drive(t, script(), clientrun.ActionPush)
+	ref.must(t, "TASK_STATE_COMPLETED", "")
+	if !strings.Contains(strings.Join(ref.res.Warnings, ";"), "401") {
+		t.Errorf("no warning about the refused push: %+v", ref.res.Warnings)
+	}
+	bad := drive(t, script(), clientrun.ActionPush, "accepts-forged-push")
+	if bad.res == nil || bad.res.TaskID != "forged" && bad.res.State != "TASK_STATE_FAILED" {
+		t.Errorf("accepts-forged-push did not merge the forged push: %+v", bad.res)
+	}
+}
+
+// A stream cut mid-task is not taken for the outcome: the client polls
+// until the task settles, and warns.
+func TestCutStreamIsSettledByPolling(t *testing.T) {
+	t.Parallel()
+	r := drive(t, clientrun.Script{CutStreamAfter: 2, Behaviour: directive.Directive{Version: 1, DelayMs: 300}}, clientrun.ActionStream)
+	r.must(t, "TASK_STATE_COMPLETED", "")
+	if len(r.res.EventsVia("poll")) == 0 || len(r.res.Warnings) == 0 {
+		t.Errorf("want polls after the cut and a warning: %+v", r.res)
+	}
+}
+
+// Before each transition it initiates the client revalidates the card with
+// If-None-Match, whatever the max-age (scenario 1); the first send fetches
+// it once.
+func TestTransitionsRevalidateTheCard(t *testing.T) {
+	t.Parallel()
+	r := drive(t, clientrun.Script{Behaviour: directive.Directive{Version: 1, Outcome: directive.OutcomeInputRequired}}, clientrun.ActionFollowUp)
+	r.must(t, "TASK_STATE_COMPLETED", "")
+	var inm []string
+	for _, q := range r.stage.Requests() {
+		if q.Card {
+			inm = append(inm, q.Header.Get("If-None-Match"))
+		}
+	}
+	if len(inm) != 2 || inm[0] != "" || inm[1] == "" {
+		t.Errorf("If-None-Match per card fetch: %q; want none on the first fetch, the ETag before the follow-up", inm)
+	}
+}

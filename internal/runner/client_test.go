@@ -1,0 +1,182 @@
+package runner_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/internal/clientdriver"
+	"github.com/a2a-conform/a2a-conform/reports"
+	"github.com/a2a-conform/a2a-conform/suites"
+)
+
+// runClientCLI runs `a2a-conform client` in a child (this test binary as
+// the CLI), the driver command given.
+func runClientCLI(t *testing.T, env []string, driver string, args ...string) cliRun {
+	t.Helper()
+	out := t.TempDir()
+	cmd := exec.Command(os.Args[0], append([]string{"client", "--out", out, "--client-cmd", driver}, args...)...)
+	cmd.Env = append(append(os.Environ(), cliEnv+"=1"), env...)
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	err := cmd.Run()
+	r := cliRun{stdout: so.String(), stderr: se.String(), out: out}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.exit = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("running the CLI: %v", err)
+	}
+	if rep, err := reports.ReadJSON(filepath.Join(out, "report.json")); err == nil {
+		r.report = rep
+	}
+	return r
+}
+
+// refDriver is the reference client driver: this test binary as the CLI
+// (the child inherits cliEnv), with faults.
+func refDriver(faults ...string) string {
+	d := "'" + os.Args[0] + "' client-driver"
+	if len(faults) > 0 {
+		d += " --fault " + strings.Join(faults, ",")
+	}
+	return d
+}
+
+// The reference client driver passes every client spec, on the clean
+// scripted agent and on a slow one: the first half of each client spec's
+// proof. The report is marked as a client run.
+func TestClientReferenceDriverPassesEverySpec(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		env  []string
+	}{{"clean", nil}, {"slow agent", []string{stepDelayEnv + "=700ms"}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := runClientCLI(t, tc.env, refDriver(), "--seed", "5")
+			if r.exit != 0 || r.report == nil {
+				t.Fatalf("exit %d, report %v\nstdout:\n%s\nstderr:\n%s", r.exit, r.report != nil, r.stdout, r.stderr)
+			}
+			if r.report.Run.Mode != "client" || r.report.Implementation.Role != "client" {
+				t.Errorf("report not marked as a client run: mode %q, role %q", r.report.Run.Mode, r.report.Implementation.Role)
+			}
+			if ps := reports.Verify(r.report, nil); len(ps) > 0 {
+				t.Errorf("the client report does not verify: %v", ps)
+			}
+			want := len(suites.InSuites(suites.Client))
+			if len(r.report.Results) != want {
+				t.Errorf("%d results, want every client spec (%d)", len(r.report.Results), want)
+			}
+			for _, res := range r.report.Results {
+				if res.Suite != suites.Client {
+					t.Errorf("%s: a spec of suite %q ran in client mode", res.ID, res.Suite)
+				}
+				if res.Verdict != reports.Pass {
+					t.Errorf("%s: %s: %s", res.ID, res.Verdict, res.Reason)
+				}
+			}
+		})
+	}
+}
+
+// Each client fault of the reference driver is caught by every spec it
+// names: fail for a MUST spec, warn for a SHOULD one, never pass (the
+// second half of each client spec's proof).
+func TestClientFaultsAreCaughtByTheirSpecs(t *testing.T) {
+	t.Parallel()
+	for _, f := range clientdriver.Faults() {
+		if len(f.Specs) == 0 {
+			continue
+		}
+		t.Run(f.Name, func(t *testing.T) {
+			t.Parallel()
+			r := runClientCLI(t, nil, refDriver(f.Name), "--seed", "5", "--focus", strings.Join(f.Specs, ","))
+			if r.report == nil {
+				t.Fatalf("no report (exit %d)\nstdout:\n%s\nstderr:\n%s", r.exit, r.stdout, r.stderr)
+			}
+			got := verdicts(r.report)
+			for _, id := range f.Specs {
+				info, _ := suites.Lookup(id)
+				want := reports.Warn
+				if info.Level.Strict() {
+					want = reports.Fail
+				}
+				if got[id] != want {
+					t.Errorf("%s under client fault %s: %s, want %s\n%s", id, f.Name, got[id], want, r.stdout)
+				}
+			}
+		})
+	}
+}
+
+// Bad drivers never fail a client: a driver that hangs, crashes, prints
+// garbage or never connects makes its case could-not-run, naming the
+// cause; a hung driver's whole process group is killed; a driver that
+// never reaches the scripted agent in any case exits 3.
+func TestClientBadDriversCouldNotRun(t *testing.T) {
+	t.Parallel()
+	pidFile := filepath.Join(t.TempDir(), "grandchild.pid")
+	for _, tc := range []struct {
+		name, driver string
+		exit         int
+		reason       string
+	}{
+		{"hangs", `/bin/sh -c 'sleep 300 & echo $! > ` + pidFile + `; wait'`, 3, "did not finish within"},
+		{"crashes", `/bin/sh -c 'echo boom-on-stderr >&2; exit 7'`, 3, "exit status 7"},
+		{"garbage", `/bin/sh -c 'echo this is not json; echo "{not json either"'`, 3, "printed no JSON result line"},
+		{"never connects", `/bin/sh -c 'echo "{\"action\":\"send\",\"state\":\"TASK_STATE_COMPLETED\"}"'`, 3, "never reached the scripted agent"},
+		{"no such command", `/nonexistent/driver`, 3, "could not be started"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := runClientCLI(t, nil, tc.driver, "--focus", "CLI-004", "--timeout", "3s")
+			if r.report == nil {
+				t.Fatalf("no report (exit %d)\nstdout:\n%s\nstderr:\n%s", r.exit, r.stdout, r.stderr)
+			}
+			if r.exit != tc.exit {
+				t.Errorf("exit %d, want %d", r.exit, tc.exit)
+			}
+			res := r.report.Results[0]
+			if res.Verdict != reports.CouldNotRun || !strings.Contains(res.Reason, tc.reason) {
+				t.Errorf("%s: %s, want could-not-run naming %q: %s", res.ID, res.Verdict, tc.reason, res.Reason)
+			}
+			if tc.name == "crashes" && !strings.Contains(res.Reason, "boom-on-stderr") {
+				t.Errorf("the reason does not quote the driver's stderr: %s", res.Reason)
+			}
+		})
+	}
+	t.Cleanup(func() {
+		b, err := os.ReadFile(pidFile)
+		if err != nil {
+			t.Errorf("the hanging driver's grandchild never wrote its pid: %v", err)
+			return
+		}
+		pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+		// Killed with the group: gone, or a zombie until reaped.
+		deadline := time.Now().Add(5 * time.Second)
+		for time.Now().Before(deadline) {
+			if syscall.Kill(pid, 0) != nil || isZombie(pid) {
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the hanging driver's grandchild %d outlived the case: its process group was not killed", pid)
+	})
+}
+
+func isZombie(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i > 0 && len(s) > i+2 && s[i+2] == 'Z'
+}

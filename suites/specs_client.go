@@ -1,0 +1,76 @@
+package suites
+
+import "time"
+
+// clientSpecs are the client suite's specs (suites/client): the harness plays
+// a scripted agent and judges a vendor's client through its client driver
+// (docs/client-driver.md). CLI-001…019 are the protocol's client rules and
+// the known SDK bug classes; CLI-020 and up are the scenario cases, in a
+// table of their own file.
+var clientSpecs = []Info{
+	{
+		ID: "CLI-001", Suite: Client, Level: MUST,
+		Title:    "The client sends A2A-Version on every request",
+		Sections: []string{"3.6", "3.2.6"},
+		TCK:      []string{"VER-CLIENT-001"},
+		Why: "A missing A2A-Version means 0.3 (§3.6.2): a v1.0 agent may refuse the request with " +
+			"VersionNotSupportedError or serve it with 0.3 semantics. Clients MUST send it on every " +
+			"request. The spec runs a send and a streaming flow and checks every operation request the " +
+			"client sent (card fetches are recorded, not judged).",
+		Timeout: 60 * time.Second,
+	},
+	{
+		ID: "CLI-002", Suite: Client, Level: MUST,
+		Title:    "The client copies its interface's tenant into every request",
+		Sections: []string{"8.3.2", "5.2"},
+		Why: "An interface that declares a tenant routes by it: v1.0.1 §8.3.2 item 4 says clients MUST " +
+			"copy it into every request (JSON-RPC params.tenant; HTTP+JSON the /{tenant} path prefix or " +
+			"the body's tenant). A client that never sends it reaches the wrong tenant or none (a known " +
+			"SDK bug class).",
+	},
+	{
+		ID: "CLI-003", Suite: Client, Level: SHOULD,
+		Title:    "The client ignores unknown fields in the card and in every answer",
+		Sections: []string{"5.7"},
+		Why: "A newer agent adds members an older client does not know; §5.7 says unknown fields SHOULD " +
+			"be ignored. The scripted agent adds one to every object of the card, of every response and " +
+			"of every stream event; a client that rejects them (a known SDK bug class) cannot talk to " +
+			"any agent newer than itself. SHOULD, so a miss warns.",
+	},
+	{
+		ID: "CLI-004", Suite: Client, Level: SHOULD,
+		Title:    "A plain JSON-RPC error answering a streaming request is raised, not read as an empty stream",
+		Sections: []string{"9.4.2", "3.1.2"},
+		Why: "Agents may answer a streaming request that fails before it starts with a plain (non-SSE) " +
+			"error response (A2A v1.0 §3.1.2: accepted practice). A client that reads it as a stream with " +
+			"no events, and so as a success, hides the error from its caller (a known SDK bug class). " +
+			"No sentence of the A2A text binds the client here, so a miss warns (docs/levels.md).",
+	},
+	{
+		ID: "CLI-005", Suite: Client, Level: SHOULD,
+		Title:    "The client picks the first declared interface whose binding it speaks, not the first listed",
+		Sections: []string{"8.3.2", "5.8"},
+		Why: "§8.3.2: walk supportedInterfaces in order and pick the first binding the client supports. " +
+			"The scripted card lists first an interface of a custom binding no client speaks; a client " +
+			"that takes the first entry whatever its binding (a known SDK bug class) talks to a URL " +
+			"that does not speak its binding. The selection rules carry no MUST, so a miss warns.",
+	},
+	{
+		ID: "CLI-006", Suite: Client, Level: SHOULD,
+		Title:    "The client speaks each interface's own binding at its URL (HTTP+JSON listed first)",
+		Sections: []string{"8.3.2", "5.2"},
+		Why: "With HTTP+JSON listed before JSON-RPC, a client that speaks HTTP+JSON uses it and a " +
+			"JSON-RPC-only client skips it; a client that sends JSON-RPC to the HTTP+JSON URL took the " +
+			"first entry whatever its binding. The selection rules carry no MUST, so a miss warns.",
+	},
+	{
+		ID: "CLI-007", Suite: Client, Level: SHOULD,
+		Title:    "When the first declared interface refuses connections, the client falls back to another",
+		Sections: []string{"5.2"},
+		Why: "§5.2: clients SHOULD fall back to another declared binding. The scripted card lists first " +
+			"an interface whose port refuses connections, then the working ones. A client that gives up " +
+			"with a transport error warns.",
+	},
+}
+
+func init() { register(clientSpecs...) }
