@@ -88,7 +88,8 @@ type PushOptions struct {
 	Late time.Duration
 	// DialGuard accepts every webhook URL but refuses, when it delivers, to
 	// connect to loopback, private, link-local or unspecified addresses, as
-	// a2a-go's push sender does by default (fakes/variant_push_dialguard.go):
+	// a2a-go's push sender does by default on its unreleased main (not in
+	// release v2.3.1; fakes/variant_push_dialguard.go):
 	// a correct agent that cannot reach a harness on 127.0.0.1.
 	DialGuard bool
 }
@@ -196,7 +197,7 @@ type Options struct {
 	// (fakes/variants.go). No spec may fail them.
 
 	// EmptySkills publishes "skills": [], as the spec's own §8.4.1 example
-	// card does; §5.7 would want one element (a2a-v1.md §15.10, UNSURE).
+	// card does; §5.7 would want one element (the spec leaves it open).
 	EmptySkills bool
 	// OmitETag sends the card without an ETag, revalidated by Last-Modified
 	// alone: an ETag is a SHOULD (§8.6.1), Last-Modified a MAY.
@@ -218,7 +219,7 @@ type Options struct {
 	// CloseStreamAtAuthRequired closes a SendStreamingMessage stream once the
 	// task is in TASK_STATE_AUTH_REQUIRED, as for INPUT_REQUIRED: §11.7 says
 	// streams close on interrupted states, §7.6.1 that the agent SHOULD keep
-	// them in AUTH_REQUIRED (a2a-v1.md §6, UNSURE). Both readings are correct;
+	// them in AUTH_REQUIRED (A2A v1.0 §3.1.6, UNSURE). Both readings are correct;
 	// LIFE-033 records which one it saw.
 	CloseStreamAtAuthRequired bool
 	// RequireAuth is a bearer token every binding request must carry
@@ -261,12 +262,12 @@ type Options struct {
 	// config's pushes keep their order. Default 0: due at once.
 	PushDelay time.Duration
 	// DuplicatePushes delivers every push twice, one after the other: push
-	// delivery is at least once and receivers dedupe (a2a-v1.md §7.2;
+	// delivery is at least once and receivers dedupe (A2A v1.0 §4.3.3;
 	// `fake --push-twice`).
 	DuplicatePushes bool
 	// TerminalPushesOnly pushes only the event that makes a task terminal:
 	// what triggers a push is up to the agent and the spec does not
-	// guarantee a push for every event (a2a-v1.md §7.2; `fake
+	// guarantee a push for every event (A2A v1.0 §4.3.3; `fake
 	// --push-terminal-only`).
 	TerminalPushesOnly bool
 }

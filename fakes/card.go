@@ -181,7 +181,7 @@ func (a *Agent) extendedCard(base string) a2a.AgentCard {
 
 // cardBody is the card document and its strong ETag: a hash of the exact
 // bytes, so that any change (version, interfaces, auth) gives a new ETag,
-// never only a version bump (a2a-v1.md §2.5 hazard).
+// never only a version bump (A2A v1.0 §8.6 hazard).
 func (a *Agent) cardBody(r *http.Request) ([]byte, string) {
 	base := a.baseURL(r)
 	var body []byte
@@ -218,7 +218,7 @@ func (a *Agent) serveCard(w http.ResponseWriter, r *http.Request) {
 	body, etag := a.cardBody(r)
 	h := w.Header()
 	// The body does not depend on A2A-Version today, but a cache must not
-	// assume it never will (a2a-v1.md §2.5).
+	// assume it never will (A2A v1.0 §8.6).
 	if !a.faults.has(faultCardVariesWithoutVary) {
 		h.Set("Vary", "A2A-Version")
 	}

@@ -29,7 +29,7 @@ type opError struct {
 func (e *opError) Error() string { return fmt.Sprintf("%d %s", e.code, e.message) }
 
 // errTable is the revision of the spec's error table the agent renders HTTP
-// statuses from: v1.0.1, the current text (a2a-v1.md §8.1).
+// statuses from: v1.0.1, the current text (A2A v1.0 §3.3.2).
 const errTable = a2a.TableV101
 
 func a2aError(kind a2a.ErrorKind, message string, meta map[string]string) *opError {

@@ -10,7 +10,7 @@ var faultAcceptMissingMessage = register(FaultInfo{
 	Description: "SendMessage without its REQUIRED message member is served (a task is created from an empty text message) instead of refused with InvalidParams (-32602 / HTTP 400).",
 	Specs:       []string{"LIFE-027"},
 	// "Implementations SHOULD reject messages missing them" (spec §5.7,
-	// a2a-v1 §1.5): LIFE-027 judges this part with T.Should (docs/levels.md).
+	// A2A v1.0 §5.7): LIFE-027 judges this part with T.Should (docs/levels.md).
 	Soft: true,
 })
 

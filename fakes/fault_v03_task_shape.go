@@ -6,7 +6,7 @@ import (
 )
 
 // faultV03TaskShape: results keep the v0.3 "kind" discriminators that v1.0
-// removed (a2a-v1.md §12 item 4), as agents half-migrated from v0.3 do.
+// removed (the A2A v0.3 → v1.0 changes), as agents half-migrated from v0.3 do.
 var faultV03TaskShape = register(FaultInfo{
 	Name:        "v03-task-shape",
 	Scenario:    "",

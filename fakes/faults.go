@@ -13,7 +13,7 @@ import (
 type FaultInfo struct {
 	// Name is the stable identifier used with --fault.
 	Name string `json:"name"`
-	// Scenario is the field report (in /work/shared/scenarios, "" for a plain
+	// Scenario is the field report (docs/scenarios.md, "" for a plain
 	// spec violation) the fault reproduces.
 	Scenario string `json:"scenario,omitempty"`
 	// Description states the misbehaviour concretely.
@@ -27,7 +27,7 @@ type FaultInfo struct {
 	Soft bool `json:"soft,omitempty"`
 }
 
-// Scenario file names, as in /work/shared/scenarios/README.md.
+// Scenario names, as in docs/scenarios.md.
 const (
 	scenarioRotation = "1-card-rotation-mid-task.md"
 	scenarioRollout  = "2-card-published-mid-rollout.md"

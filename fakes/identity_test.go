@@ -249,7 +249,7 @@ func authRequiredStream(t *testing.T, c *client.Client, hold time.Duration) ([]a
 	}
 }
 
-// Both readings of a stream in AUTH_REQUIRED (a2a-v1.md §6, UNSURE): kept
+// Both readings of a stream in AUTH_REQUIRED (A2A v1.0 §3.1.6, UNSURE): kept
 // open by default (§7.6.1), closed with Options.CloseStreamAtAuthRequired
 // (§11.7).
 func TestCloseStreamAtAuthRequiredVariant(t *testing.T) {

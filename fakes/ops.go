@@ -414,7 +414,7 @@ const (
 
 // wireTask is a2a.Task with artifacts presence under control: ListTasks must
 // omit the member when includeArtifacts is false and should send it (even
-// empty) when true (a2a-v1.md §9).
+// empty) when true (A2A v1.0 §3.1.4).
 type wireTask struct {
 	ID        string          `json:"id"`
 	ContextID string          `json:"contextId,omitempty"`

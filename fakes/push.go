@@ -21,7 +21,7 @@ import (
 const PushContentType = "application/a2a+json"
 
 // TokenHeader carries a config's token on each push. The header name is
-// UNSURE in the spec (a2a-v1.md §7.2); this is the one a2a-python and a2a-js
+// UNSURE in the spec (A2A v1.0 §4.3.3); this is the one a2a-python and a2a-js
 // send. The spec check is Authorization.
 const TokenHeader = "X-A2A-Notification-Token"
 

@@ -86,7 +86,7 @@ func (s *sseWriter) comment(text string) error {
 // band and the task go on without a client message, so the agent keeps the
 // stream (spec §7.6.1 SHOULD); INPUT_REQUIRED ends the turn, as a blocking
 // SendMessage would return. Options.CloseStreamAtAuthRequired takes §11.7's
-// reading instead (streams close on interrupted states; a2a-v1.md §6 UNSURE).
+// reading instead (streams close on interrupted states; A2A v1.0 §3.1.6 UNSURE).
 func (a *Agent) keepsStreamIn(st a2a.TaskState) bool {
 	return st == a2a.TaskStateAuthRequired && !a.opts.CloseStreamAtAuthRequired
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // The push-delivery variants (Options.PushDelay, Options.DuplicatePushes,
-// Options.TerminalPushesOnly): dispatchers that deliver what a2a-v1.md §7.2
+// Options.TerminalPushesOnly): dispatchers that deliver what A2A v1.0 §4.3.3
 // allows in other ways than the default one, which delivers every event at
 // once and exactly once when the receiver acknowledges.
 
@@ -16,7 +16,7 @@ import (
 // an artifact event) is pushed at all. Under TerminalPushesOnly only a
 // terminal state is: what triggers a push is up to the agent, typically a
 // significant state change, and the spec does not guarantee a push for every
-// event (a2a-v1.md §7.2, spec §4.3.3); it asks only for at least one attempt
+// event (A2A v1.0 §4.3.3); it asks only for at least one attempt
 // per configured webhook of what the agent does push.
 func (a *Agent) pushesState(state a2a.TaskState) bool {
 	return !a.opts.TerminalPushesOnly || state.Terminal()
@@ -26,7 +26,7 @@ func (a *Agent) pushesState(state a2a.TaskState) bool {
 // transition's transaction: due after Options.PushDelay (a queue-backed
 // dispatcher acknowledges the event first and delivers later), and twice
 // under Options.DuplicatePushes (delivery is at least once; receivers
-// dedupe, a2a-v1.md §7.2). Each config's deliveries keep their order.
+// dedupe, A2A v1.0 §4.3.3). Each config's deliveries keep their order.
 func (a *Agent) enqueueDelivery(tx *store.Tx, taskID, configID string, body []byte) error {
 	due := time.Now().Add(a.opts.PushDelay)
 	copies := 1

@@ -24,7 +24,7 @@ const RequireAuthScheme = "a2a-conform-bearer"
 // variantCard applies the card-shaping variants.
 func (a *Agent) variantCard(card *a2a.AgentCard, base string) {
 	if a.opts.EmptySkills {
-		// §8.4.1's own example card has "skills": [] (a2a-v1.md §15.10).
+		// §8.4.1's own example card has "skills": [] (the spec leaves it open).
 		card.Skills = []a2a.AgentSkill{}
 	}
 	if a.opts.PatchVersionInterfaces {
@@ -46,7 +46,7 @@ func (a *Agent) variantCard(card *a2a.AgentCard, base string) {
 // authenticate refuses a binding request without a bearer token the agent
 // knows (Options.RequireAuth, Options.OtherTokens): 401 with
 // WWW-Authenticate on HTTP+JSON, the unauthenticated code on JSON-RPC
-// (a2a-v1.md §8.1: the spec assigns none; -31401 as a2a-go does). It returns
+// (A2A v1.0 §3.3.2: the spec assigns none; -31401 as a2a-go does). It returns
 // the request tagged with the caller's identity, or false when it may not go
 // on.
 func (a *Agent) authenticate(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
@@ -137,7 +137,7 @@ func (a *Agent) servesV03REST(r *http.Request) bool {
 		strings.TrimSpace(r.URL.Query().Get("A2A-Version")) == ""
 }
 
-// serveV03REST answers as a v0.3 HTTP+JSON handler would (a2a-v1.md §12):
+// serveV03REST answers as a v0.3 HTTP+JSON handler would (the A2A v0.3 → v1.0 changes):
 // its routes live under /v1, results keep the v0.3 "kind" discriminators,
 // and errors are RFC 9457 problem+json bodies, not google.rpc.Status. Only
 // GetTask is routed; every other path is a route v0.3 does not have.

@@ -426,6 +426,10 @@ func buildSpecRow(res Result, budget *int) specRow {
 		row.HasDetail = len(row.Observations) > 0 || row.Reason != "" || len(row.Findings) > 0
 		if row.HasDetail && len(res.Transcript) > 0 {
 			row.TranscriptNote = fmt.Sprintf("Transcript of %d exchanges left out for passing specs; it is in report.json.", len(res.Transcript))
+			if res.TranscriptOmitted > 0 {
+				row.TranscriptNote = fmt.Sprintf("Transcript of %d exchanges left out for passing specs; report.json keeps the first %d of them.",
+					len(res.Transcript)+res.TranscriptOmitted, len(res.Transcript))
+			}
 		}
 		return row
 	}

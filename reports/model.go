@@ -194,6 +194,11 @@ type Result struct {
 	// after the attempt whose verdict this is. Verdict never changes: a spec
 	// whose attempts disagree is flaky (Flipped), never a pass.
 	Attempts []Attempt `json:"attempts,omitempty"`
+	// TranscriptOmitted counts the exchanges of a passing (or
+	// not-applicable) spec left out of Transcript, which then holds only
+	// the first ones: a clean run's report stays small, and every other
+	// verdict keeps its transcript whole.
+	TranscriptOmitted int `json:"transcriptOmitted,omitempty"`
 }
 
 // Exchange is one recorded request/response (or webhook delivery), already

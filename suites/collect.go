@@ -29,6 +29,10 @@ type resultCollector struct {
 	// begins and ends (in a concurrent run a body ends before Ginkgo, which
 	// walks the Its in order, reports it).
 	began, ended func(Info)
+	// told holds what progress was told as a body ended (early), before
+	// Ginkgo reported its It; reported, the IDs Ginkgo has reported.
+	told     map[string]reports.Result
+	reported map[string]bool
 }
 
 func (c *resultCollector) start(t *T) {
@@ -61,6 +65,7 @@ func (c *resultCollector) report(r SpecReport) {
 	}
 	res := resultOf(t, r)
 	c.mu.Lock()
+	told := c.toldEarly(res)
 	if prev, ok := c.byID[res.ID]; ok {
 		merge(prev, res)
 		res = *prev
@@ -70,7 +75,7 @@ func (c *resultCollector) report(r SpecReport) {
 	}
 	progress := c.progress
 	c.mu.Unlock()
-	if progress != nil {
+	if progress != nil && !told {
 		progress(res)
 	}
 }

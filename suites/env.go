@@ -93,7 +93,7 @@ type TLSLog interface {
 type Options struct {
 	Seed int64
 	// SubscribeVerb is the HTTP verb for REST SubscribeToTask (POST by default;
-	// the proto says GET, the spec prose POST: a2a-v1.md §1.1).
+	// the proto says GET, the spec prose POST: A2A v1.0 §5.3).
 	SubscribeVerb string
 	// Parallel is how many specs the run has in flight at once (--parallel).
 	Parallel int

@@ -78,7 +78,7 @@ type Info struct {
 	Suite    string
 	Level    Level
 	Sections []string // spec sections, e.g. "8.2", "3.1.5"
-	Scenario string   // "1", "2" or "3" (../shared/scenarios), or ""
+	Scenario string   // "1", "2" or "3" (docs/scenarios.md), or ""
 	TCK      []string // official TCK requirement IDs this spec covers
 	Needs    []Need
 	// Why says what the spec checks and why it matters, in a few sentences.

@@ -115,19 +115,26 @@ func Plan(specs []Info, parallel int, seed int64) {
 		planned = nil
 		return
 	}
-	order := append([]Info(nil), specs...)
-	// Start order follows the seed, so that a rerun with the same seed
-	// interleaves the same way as far as timing allows; the long specs
-	// (Info.Long) start first, longest processing time first as schedulers
-	// do, so that the run's critical path begins at its start rather than
-	// wherever the shuffle put it.
-	rand.New(rand.NewSource(seed)).Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-	sort.SliceStable(order, func(i, j int) bool { return order[i].Long && !order[j].Long })
+	order := startOrder(specs, seed)
 	s := &scheduler{parallel: parallel, order: order, jobs: map[string]*job{}}
 	for _, info := range order {
 		s.jobs[info.ID] = &job{info: info, started: make(chan struct{}), done: make(chan struct{})}
 	}
 	planned = s
+}
+
+// startOrder is the order in which Plan starts the bodies: it follows the
+// seed, so that a rerun with the same seed interleaves the same way as far
+// as timing allows; the long specs (Info.Long) start first, longest
+// processing time first as schedulers do, so that the run's critical path
+// begins at its start rather than wherever the shuffle put it. (The
+// terminal prints each spec as it ends, so its lines show the finish order,
+// which timing decides.)
+func startOrder(specs []Info, seed int64) []Info {
+	order := append([]Info(nil), specs...)
+	rand.New(rand.NewSource(seed)).Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	sort.SliceStable(order, func(i, j int) bool { return order[i].Long && !order[j].Long })
+	return order
 }
 
 func currentPlan() *scheduler {
@@ -211,5 +218,8 @@ func (s *scheduler) run(j *job) {
 	} else {
 		runBody(context.Background(), j.t, body)
 	}
+	// Told now, not when Ginkgo's walk reaches the It: one long spec must
+	// not hold back the lines of every spec that ended after it.
+	collector.early(j.t)
 	close(j.done)
 }

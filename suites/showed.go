@@ -15,7 +15,7 @@ import (
 // agent answering a plain message, may do something else that is still
 // correct A2A: complete when asked to fail, ask a clarifying question
 // (INPUT_REQUIRED, an interrupted state at which a turn legitimately ends,
-// spec §3.2.2 and §4.1.3, a2a-v1.md §4) when asked to complete, finish a "slow" task before the first
+// spec §3.2.2 and §4.1.3, A2A v1.0 §4.1) when asked to complete, finish a "slow" task before the first
 // look. Then the spec learned nothing about its requirement: indeterminate,
 // never fail, with the key that was used and what the agent did instead.
 

@@ -190,6 +190,14 @@ func (t *T) CouldNotRun(format string, args ...any) {
 	t.end(reports.CouldNotRun, reason)
 }
 
+// CouldNotRunAsSaid ends the spec could-not-run with the reason alone,
+// without the spec's Enable text: for a reason that already says what to
+// change, where Enable would tell the vendor to do what the run already did.
+func (t *T) CouldNotRunAsSaid(format string, args ...any) {
+	GinkgoHelper()
+	t.end(reports.CouldNotRun, fmt.Sprintf(format, args...))
+}
+
 // NotApplicable ends the spec because the card does not advertise what it
 // tests; call it only after checking that the agent then refuses properly.
 func (t *T) NotApplicable(format string, args ...any) {
@@ -296,23 +304,37 @@ func runBody(parent context.Context, t *T, body func(context.Context, *T)) {
 // replay reports in the It what the body ended with: a harness error or a
 // timeout is indeterminate, a failure fails, any other verdict skips with it.
 func (t *T) replay() {
+	v, reason, fail := t.settled()
+	switch {
+	case fail != "":
+		Fail(fail)
+	case v != "":
+		t.setVerdict(v, reason)
+	}
+}
+
+// settled says how a body that has ended ends its It: with a verdict and its
+// reason (v), with a failure message (fail), or (all empty) passed. replay
+// and the early progress line (preview) both read it.
+func (t *T) settled() (v reports.Verdict, reason, fail string) {
 	t.mu.Lock()
-	harness, timedOut, failMsg, override, reason := t.harnessErr, t.timedOut, t.failMsg, t.override, t.reason
+	harness, timedOut, failMsg, override, why := t.harnessErr, t.timedOut, t.failMsg, t.override, t.reason
 	t.mu.Unlock()
 	switch {
 	case harness != "":
-		t.setVerdict(reports.Indeterminate, harness)
+		return reports.Indeterminate, harness, ""
 	case timedOut > 0:
-		why := fmt.Sprintf("spec ended early: it ran out of its time (%s) before it finished", timedOut)
+		r := fmt.Sprintf("spec ended early: it ran out of its time (%s) before it finished", timedOut)
 		if failMsg != "" {
-			why += "; what it recorded before may be an effect of the cut: " + failMsg
+			r += "; what it recorded before may be an effect of the cut: " + failMsg
 		}
-		t.setVerdict(reports.Indeterminate, why)
+		return reports.Indeterminate, r, ""
 	case failMsg != "":
-		Fail(failMsg)
+		return "", "", failMsg
 	case override != "":
-		Skip(string(override) + ": " + reason)
+		return override, why, ""
 	}
+	return "", "", ""
 }
 
 func (t *T) setVerdict(v reports.Verdict, reason string) {

@@ -107,7 +107,7 @@ var registry = []Info{
 		Sections: []string{"3.6.2"},
 		TCK:      []string{"VER-SERVER-003"},
 		Why: "The spec says a missing A2A-Version means 0.3; a v1.0-only agent should then refuse with" +
-			" VersionNotSupportedError, yet most SDKs serve such requests as 1.0 (a2a-v1.md §3, " +
+			" VersionNotSupportedError, yet most SDKs serve such requests as 1.0 (A2A v1.0 §3.6, " +
 			"UNSURE). Both readings are accepted and the one observed is recorded; a 5xx, a crash or " +
 			"any other error fails.",
 	},
@@ -322,7 +322,7 @@ var registry = []Info{
 		Needs:    []Need{NeedBehaviour},
 		Enable:   "Give the agent the directive extension (docs/directive-extension.md) in its test build, or a prompt map in the config (prompt-map: {slow: …, input-required: …, …}) naming text that makes it show the behaviour.",
 		Why: "A completed task cannot be canceled: TaskNotCancelableError. For a task already " +
-			"CANCELED, the spec's idempotency rule and its error table disagree (a2a-v1.md §5 " +
+			"CANCELED, the spec's idempotency rule and its error table disagree (A2A v1.0 §3.1.5 " +
 			"UNSURE): both the canceled task and TaskNotCancelableError are accepted, and which one " +
 			"is recorded.",
 	},
@@ -492,7 +492,7 @@ var registry = []Info{
 	},
 
 	{
-		// a2a-v1 §13 (spec §7.6.1): "The agent MUST use a Task and MUST include a status message
+		// A2A v1.0 §7.6.1: "The agent MUST use a Task and MUST include a status message
 		// explaining what is needed"; §4: "Agents SHOULD accept messages while a task is in
 		// AUTH_REQUIRED".
 		ID: "LIFE-030", Suite: Lifecycle, Level: MUST,
@@ -529,7 +529,7 @@ var registry = []Info{
 	{
 		// spec §3.3.2: "Servers MUST NOT reveal the existence of resources the client is not
 		// authorized to access"; "SHOULD NOT distinguish between 'does not exist' and 'not
-		// authorized'" (a2a-v1 §8.1).
+		// authorized'" (A2A v1.0 §3.3.2).
 		ID: "LIFE-032", Suite: Lifecycle, Level: MUST,
 		Title:    "Another identity's refusal of the caller's task is the same error as for a task id that does not exist",
 		Sections: []string{"3.3.2", "13.1"},
@@ -559,13 +559,13 @@ var registry = []Info{
 			"the stream stay open for as long as the agent took to get there (at least the grace LIFE-015 gives " +
 			"a stream to close), then sends the follow-up as a call of its own and requires the same stream to " +
 			"carry the task's next state. A stream closed at AUTH_REQUIRED follows §11.7 (streams close on " +
-			"interrupted states; a2a-v1 §6 leaves it UNSURE against §7.6.1): that reading is recorded, never " +
+			"interrupted states; A2A v1.0 §3.1.6 leaves it UNSURE against §7.6.1): that reading is recorded, never " +
 			"judged. A SHOULD: a stream kept open that then drops or never carries the task on warns.",
 	},
 
 	// ---- webhook ---------------------------------------------------------
 	{
-		// a2a-v1 §7.1 (spec §3.1.7–§3.1.10): "Create returns the config with its assigned id";
+		// A2A v1.0 §3.1.7–§3.1.10: "Create returns the config with its assigned id";
 		// "List MUST return all active configs"; "Delete MUST remove the config permanently;
 		// no later notifications go to it"; "MUST be idempotent".
 		ID: "PUSH-001", Suite: Webhook, Level: MUST,
@@ -582,7 +582,7 @@ var registry = []Info{
 			"kept config and never the deleted one.",
 	},
 	{
-		// a2a-v1 §7.1: Create errors "TaskNotFound"; "Get MUST fail if the config does not
+		// A2A v1.0 §3.1.7: Create errors "TaskNotFound"; "Get MUST fail if the config does not
 		// exist … The error named for a missing config is TaskNotFoundError"; "TaskNotFoundError
 		// applies only when the task does not exist".
 		ID: "PUSH-002", Suite: Webhook, Level: MUST,
@@ -598,7 +598,7 @@ var registry = []Info{
 			"(TaskNotFoundError is the named error; another warns), and delete of it should succeed.",
 	},
 	{
-		// a2a-v1 §7.1: configs come "Inline, in SendMessage … via
+		// A2A v1.0 §3.1.7: configs come "Inline, in SendMessage … via
 		// configuration.taskPushNotificationConfig"; §7.2: "MUST attempt delivery at least once
 		// per configured webhook".
 		ID: "PUSH-003", Suite: Webhook, Level: MUST,
@@ -618,7 +618,7 @@ var registry = []Info{
 			"webhook-reach fact, proved once before the specs), the spec could not run.",
 	},
 	{
-		// a2a-v1 §7.2 (spec §4.3.3): "MUST attempt delivery at least once per configured
+		// A2A v1.0 §4.3.3: "MUST attempt delivery at least once per configured
 		// webhook"; the body "is a StreamResponse … with exactly one of task / message /
 		// statusUpdate / artifactUpdate".
 		ID: "PUSH-004", Suite: Webhook, Level: MUST,
@@ -635,7 +635,7 @@ var registry = []Info{
 			"delivery latency (p50/p95/max).",
 	},
 	{
-		// a2a-v1 §7.2 (spec §4.3.3): "The agent MUST put credentials in the request headers as
+		// A2A v1.0 §4.3.3: "The agent MUST put credentials in the request headers as
 		// authentication specifies, i.e. Authorization: <scheme> <credentials>".
 		ID: "PUSH-005", Suite: Webhook, Level: MUST,
 		Title:    "Every push carries the scheme and credentials of the task's own config, never ones derived from the card",
@@ -647,10 +647,10 @@ var registry = []Info{
 			"signed the new card's way and the receiver rejected them. The config's scheme and " +
 			"credentials are chosen to differ from anything the card advertises; every push must " +
 			"carry exactly them. Which header carried the config's token is recorded, not judged " +
-			"(UNSURE, a2a-v1 §7.2).",
+			"(UNSURE, A2A v1.0 §4.3.3).",
 	},
 	{
-		// a2a-v1 §7.1: "The config MUST persist until the task completes or the config is
+		// A2A v1.0 §3.1.7: "The config MUST persist until the task completes or the config is
 		// explicitly deleted"; §7.2: "MUST attempt delivery at least once per configured webhook".
 		ID: "PUSH-006", Suite: Webhook, Level: MUST,
 		Title:    "A transition triggered right after a config is acknowledged is pushed to it (read your writes)",
@@ -664,7 +664,7 @@ var registry = []Info{
 			"transitions that follow, the terminal one at least, must be pushed.",
 	},
 	{
-		// a2a-v1 §7.2: "MAY retry with exponential backoff. §13.2 makes this a SHOULD".
+		// A2A v1.0 §4.3.3: "MAY retry with exponential backoff. §13.2 makes this a SHOULD".
 		ID: "PUSH-007", Suite: Webhook, Level: SHOULD,
 		Title:    "A push the receiver answered 5xx is retried with backoff until it arrives",
 		Sections: []string{"4.3.3", "13.2"}, Scenario: "2",
@@ -684,7 +684,7 @@ var registry = []Info{
 			"least once).",
 	},
 	{
-		// a2a-v1 §4.2 / §5: terminal states are final; §7.2: "MUST attempt delivery at least
+		// A2A v1.0 §4.1.3 / §3.1.5: terminal states are final; §7.2: "MUST attempt delivery at least
 		// once per configured webhook".
 		ID: "PUSH-008", Suite: Webhook, Level: MUST,
 		Title:    "After an acknowledged cancel, TASK_STATE_CANCELED is pushed and no push carries another terminal state",
@@ -697,7 +697,7 @@ var registry = []Info{
 			"watched past the moment the task's script would have ended.",
 	},
 	{
-		// a2a-v1 §7.1: "The config MUST persist until the task completes or the config is
+		// A2A v1.0 §3.1.7: "The config MUST persist until the task completes or the config is
 		// explicitly deleted".
 		ID: "PUSH-009", Suite: Webhook, Level: MUST,
 		Title:    "Push configs survive a restart of the agent and are delivered to after it",
@@ -714,7 +714,7 @@ var registry = []Info{
 			"must still show the config, and the task's terminal state must be pushed to it.",
 	},
 	{
-		// a2a-v1 §7.3 (spec §13.2): "Agents SHOULD validate webhook URLs: reject private ranges
+		// A2A v1.0 §13.2: "Agents SHOULD validate webhook URLs: reject private ranges
 		// … reject localhost and link-local addresses".
 		ID: "PUSH-010", Suite: Webhook, Level: SHOULD,
 		Title:    "A webhook URL on a loopback address nobody registered is refused, or nothing is sent to it",
@@ -724,7 +724,7 @@ var registry = []Info{
 		Why: "SSRF: a client that can name any URL can make the agent POST into its own network. " +
 			"The harness opens a canary listener on 127.0.0.1 that no allow-list names and gives its " +
 			"URL as an inline config. Refusing the config passes, and so does accepting it and " +
-			"never sending to it (checked at dial time, as a2a-go does); a push arriving at the " +
+			"never sending to it (checked at dial time, as a2a-go's unreleased main does); a push arriving at the " +
 			"canary warns. The canary is watched for the patience after the task ended (late is not " +
 			"lost), and its silence counts only when the run showed that the agent reaches the " +
 			"harness's receiver at all (the run's webhook-reach fact); otherwise that part is " +
@@ -862,7 +862,7 @@ var registry = []Info{
 			"confirming a card no fresh read serves any more, fails.",
 	},
 	{
-		// a2a-v1 §7.1 (spec §3.1.7): "The config MUST persist until the task completes or the
+		// A2A v1.0 §3.1.7: "The config MUST persist until the task completes or the
 		// config is explicitly deleted"; §7.2 (spec §4.3.3): "MUST attempt delivery at least once
 		// per configured webhook"; §11: "an instance-local map breaks this". No sentence says
 		// the terminal state is pushed (the agent chooses its events), which is why the spec is

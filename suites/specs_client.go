@@ -42,7 +42,7 @@ var clientSpecs = []Info{
 		Title:    "A plain JSON-RPC error answering a streaming request is raised, not read as an empty stream",
 		Sections: []string{"9.4.2", "3.1.2"},
 		Why: "Agents may answer a streaming request that fails before it starts with a plain (non-SSE) " +
-			"error response (a2a-v1.md §6: accepted practice). A client that reads it as a stream with " +
+			"error response (A2A v1.0 §3.1.2: accepted practice). A client that reads it as a stream with " +
 			"no events, and so as a success, hides the error from its caller (a known SDK bug class). " +
 			"No sentence of the A2A text binds the client here, so a miss warns (docs/levels.md).",
 	},

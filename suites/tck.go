@@ -2,7 +2,7 @@ package suites
 
 // TCKRequirement is one requirement of the official A2A TCK (branch 1.0-dev,
 // a2aproject/a2a-tck@357c4a87afa2818731590647cccbea31c31733a2), as catalogued in
-// shared/tck-requirements.md: its ID, level and spec section.
+// its requirement list: its ID, level and spec section.
 type TCKRequirement struct {
 	ID      string
 	Level   Level

@@ -36,7 +36,7 @@ const (
 	TableV101 ErrorTable = "v1.0.1"
 )
 
-// ErrorSpec is one row of the spec's error table (a2a-v1.md §8.1).
+// ErrorSpec is one row of the spec's error table (A2A v1.0 §3.3.2).
 type ErrorSpec struct {
 	Kind   ErrorKind
 	Code   int    // JSON-RPC code

@@ -9,7 +9,7 @@ import (
 )
 
 // codeNames are the canonical google.rpc.Code names, as the spec's error
-// table writes them (a2a-v1.md §8.1).
+// table writes them (A2A v1.0 §3.3.2).
 var codeNames = map[string]codes.Code{
 	"OK": codes.OK, "CANCELLED": codes.Canceled, "UNKNOWN": codes.Unknown,
 	"INVALID_ARGUMENT": codes.InvalidArgument, "DEADLINE_EXCEEDED": codes.DeadlineExceeded,

@@ -452,17 +452,7 @@ func listCmd(args []string, stdout, stderr io.Writer) int {
 			return runner.ExitUsage
 		}
 	}
-	fmt.Fprintf(stdout, "%-9s %-9s %-10s %-14s %-4s %s\n", "ID", "LEVEL", "SUITE", "SECTIONS", "SCEN", "TITLE")
-	for _, i := range suites.InSuites(names...) {
-		scen := i.Scenario
-		if scen == "" {
-			scen = "-"
-		}
-		fmt.Fprintf(stdout, "%-9s %-9s %-10s %-14s %-4s %s\n", i.ID, i.Level, i.Suite, strings.Join(i.Sections, ","), scen, i.Title)
-		if len(i.TCK) > 0 {
-			fmt.Fprintf(stdout, "%-9s TCK: %s (TCK level %s)\n", "", strings.Join(i.TCK, ", "), suites.TCKLevel(i))
-		}
-	}
+	listTable(stdout, suites.InSuites(names...))
 	return 0
 }
 
@@ -488,7 +478,7 @@ func Explain(i suites.Info) string {
 	fmt.Fprintf(&b, "Suite:     %s\n", i.Suite)
 	fmt.Fprintf(&b, "Sections:  %s (A2A v1.0 specification)\n", strings.Join(i.Sections, ", "))
 	if i.Scenario != "" {
-		fmt.Fprintf(&b, "Scenario:  %s (shared/scenarios)\n", i.Scenario)
+		fmt.Fprintf(&b, "Scenario:  %s\n", suites.ScenarioRef(i.Scenario))
 	}
 	if len(i.TCK) > 0 {
 		fmt.Fprintf(&b, "TCK:       %s\n", strings.Join(i.TCK, ", "))

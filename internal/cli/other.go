@@ -80,9 +80,7 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if *listFaults {
-		for _, f := range fakes.Faults() {
-			fmt.Fprintf(stdout, "%-28s scenario %-2s caught by %-20s %s\n", f.Name, dash(f.Scenario), dash(strings.Join(f.Specs, ",")), f.Description)
-		}
+		faultsTable(stdout, fakes.Faults())
 		return 0
 	}
 	opts := fakes.Options{Name: *name, Faults: splitComma(faultF), StepDelay: *delay, PromptMap: *prompts, DisableDirective: *noDirective,

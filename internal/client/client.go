@@ -2,7 +2,7 @@
 // (JSON-RPC 2.0, spec §9, and HTTP+JSON, spec §11) for all eleven operations,
 // built to observe an agent rather than to hide its mistakes.
 //
-// It accepts every reading the spec allows (a2a-v1.md UNSURE points: the
+// It accepts every reading the spec allows (the points where the A2A v1.0 text leaves room: the
 // three Delete result shapes, 200 or 204 on REST delete, application/json and
 // application/a2a+json, both SSE framings, the three mid-stream error
 // framings, errors before or inside a stream) and reports everything else as

@@ -104,7 +104,7 @@ func (c *Client) notePeer(p *peer.Peer) {
 
 // grpcTarget is a gRPC interface URL understood: https:// or grpcs:// (TLS),
 // http:// or grpc:// (plaintext h2c), or main's bare host:port (TLS, except
-// on a loopback host, where plaintext is assumed: a2a-v1.md §1.4).
+// on a loopback host, where plaintext is assumed: A2A v1.0 §10).
 type grpcTarget struct {
 	hostport  string
 	plaintext bool

@@ -21,7 +21,7 @@ type rpcOutcome struct {
 // only with an error, for requests the server could not read), and exactly one
 // of "result" and "error", where error has an integer code and a string
 // message. allowNoResult admits neither member, which a2a-go sends for
-// DeleteTaskPushNotificationConfig (a2a-v1.md §1.2). wantID nil skips the id
+// DeleteTaskPushNotificationConfig (A2A v1.0 §9). wantID nil skips the id
 // comparison. Any violation is returned as an error describing it; the caller
 // makes it a Protocol error with the body.
 func decodeJSONRPCResponse(body []byte, wantID json.RawMessage, allowNoResult bool) (rpcOutcome, error) {

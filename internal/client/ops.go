@@ -9,7 +9,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 )
 
-// The eleven operations (a2a-v1.md §1.1). A nil request is sent as the zero
+// The eleven operations (A2A v1.0 §5.3). A nil request is sent as the zero
 // request. The interface's tenant fills an empty request tenant; the caller's
 // request is never modified.
 

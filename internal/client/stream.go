@@ -74,8 +74,8 @@ func (c *Client) openStream(ctx context.Context, cl call) (*Stream, error) {
 			rd: sse.NewReader(resp.Body, sse.WithMaxEventSize(maxEvent), sse.WithMaxLineLength(maxEvent))}, nil
 	}
 	defer cancel()
-	// No stream: an error answered before the stream (best practice, §6 of
-	// a2a-v1.md), or a protocol violation.
+	// No stream: an error answered before the stream (best practice,
+	// A2A v1.0 §3.1.2), or a protocol violation.
 	body, err := c.readBody(cl.op, resp)
 	if err != nil {
 		return nil, err

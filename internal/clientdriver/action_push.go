@@ -16,7 +16,7 @@ import (
 
 func init() { register(clientrun.ActionPush, actionPush) }
 
-// pushTokenHeader is where the agent puts the config's token (a2a-v1 §7.2).
+// pushTokenHeader is where the agent puts the config's token (A2A v1.0 §4.3.3).
 const pushTokenHeader = "X-A2A-Notification-Token"
 
 // actionPush: serve the receiver, send non-blocking with a push config,

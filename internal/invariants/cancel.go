@@ -13,7 +13,7 @@ const (
 	// CancelAcked: the answer was the task in TASK_STATE_CANCELED.
 	CancelAcked CancelAnswer = "acked"
 	// CancelPending: the answer was the task in a non-terminal state (an
-	// asynchronous cancel; a2a-v1.md §5 UNSURE). The final state decides.
+	// asynchronous cancel; A2A v1.0 §3.1.5 UNSURE). The final state decides.
 	CancelPending CancelAnswer = "pending"
 	// CancelRefused: TaskNotCancelableError.
 	CancelRefused CancelAnswer = "refused"

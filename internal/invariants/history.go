@@ -147,7 +147,7 @@ func ForTask(obs []Observation, taskID string) []Observation {
 //     snapshot asked for after the first terminal snapshot arrived holds no
 //     artifact id and no part that the task did not hold then.
 //
-// Pushes carry no ordering guarantee (a2a-v1.md §15.12), so a push of an
+// Pushes carry no ordering guarantee (the spec leaves it open), so a push of an
 // earlier non-terminal state arriving late is not counted against the agent;
 // a push of a different terminal state is.
 func TerminalImmutable(obs []Observation) []Violation {

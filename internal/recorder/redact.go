@@ -13,7 +13,7 @@ const Redacted = "[REDACTED]"
 
 // defaultSecretHeaders carry credentials by definition; their values are
 // replaced whole. The notification-token headers are the ones SDKs use for
-// webhook tokens (a2a-v1.md §7.2), which are secrets too.
+// webhook tokens (A2A v1.0 §4.3.3), which are secrets too.
 var defaultSecretHeaders = []string{
 	"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie",
 	"X-A2A-Notification-Token", "A2A-Notification-Token", "X-Api-Key", "Api-Key",

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/fakes"
+	"github.com/a2a-conform/a2a-conform/internal/runner"
 	"github.com/a2a-conform/a2a-conform/reports"
 )
 
@@ -155,7 +156,7 @@ func TestSecondIdentityIsRedacted(t *testing.T) {
 	t.Parallel()
 	canary := "second-canary-6c1e9d"
 	envCanary := "second-envcanary-0b7a"
-	r := runCLI(t, []string{"A2A_CONFORM_SECOND_HEADERS=X-Api-Key: " + envCanary},
+	r := runCLI(t, []string{"A2A_CONFORM_SECOND_HEADERS=X-Api-Key: " + envCanary, runner.FullTranscriptsEnv + "=1"},
 		"--seed", "3", "--second-header", "Authorization: Bearer "+canary, "--focus", "LIFE-031,LIFE-032")
 	if r.report == nil {
 		t.Fatalf("no report:\n%s\n%s", r.stdout, r.stderr)
@@ -361,7 +362,7 @@ func TestScopingBehindAWebhookURLPolicy(t *testing.T) {
 	}
 }
 
-// Closing a stream at AUTH_REQUIRED is §11.7's reading (a2a-v1.md §6,
+// Closing a stream at AUTH_REQUIRED is §11.7's reading (A2A v1.0 §3.1.6,
 // UNSURE against §7.6.1's SHOULD keep it): LIFE-033 passes and records the
 // reading, on the reference agent and on it made slow (prompt map).
 func TestAuthStreamClosedAtAuthRequiredIsAReading(t *testing.T) {

@@ -42,7 +42,7 @@ func observed(t *testing.T, res reports.Result, text string) {
 	t.Errorf("%s: no observation mentions %q: %v", res.ID, text, res.Observations)
 }
 
-// Finding 7: "skills": [] is an UNSURE point (a2a-v1.md §15.10); the old
+// Finding 7: "skills": [] is an UNSURE point (the spec leaves it open); the old
 // DISC-002 failed it. Now it passes and records the reading.
 func TestDISC002AcceptsEmptySkills(t *testing.T) {
 	t.Parallel()

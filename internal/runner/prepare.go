@@ -115,6 +115,9 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := removeStaleLogs(cfg.Out); err != nil {
+		return nil, err
+	}
 	p := &Prepared{Env: &suites.Env{Headers: hdr, TLSConfig: tlsCfg}}
 	if cfg.GRPCDescriptorSet != "" {
 		if p.Env.GRPCSchema, err = loadDescriptorSet(cfg.GRPCDescriptorSet); err != nil {
@@ -180,6 +183,9 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	if len(cfg.GRPCPlaintextHosts) > 0 {
 		p.Notes = append(p.Notes, fmt.Sprintf("gRPC: plaintext h2c allowed to %s besides loopback (--grpc-plaintext-host); A2A §10.1 secures gRPC with TLS, so these calls prove nothing about TLS",
 			strings.Join(cfg.GRPCPlaintextHosts, ", ")))
+	}
+	if note := raceTrialsNote(cfg); note != "" {
+		p.Notes = append(p.Notes, note)
 	}
 
 	switch {

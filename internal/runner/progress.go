@@ -27,8 +27,13 @@ type progress struct {
 	done    map[string]bool
 	running map[string]time.Time // spec ID → when its body began
 	shown   bool                 // a live line is on screen
-	stop    chan struct{}
-	stopped chan struct{}
+	// cnr groups could-not-run specs by their cause (cause): the first of
+	// each is printed with its reason, the others only counted, and end
+	// says each shared cause once ("68 specs could not run: …").
+	cnr      map[string][]string
+	cnrOrder []string
+	stop     chan struct{}
+	stopped  chan struct{}
 }
 
 // liveWidth bounds the live line: a line longer than the terminal wraps, and
@@ -108,6 +113,10 @@ func (p *progress) finished(r reports.Result) {
 	defer p.mu.Unlock()
 	delete(p.running, r.ID)
 	p.done[r.ID] = true
+	if p.sameCause(r) {
+		p.draw()
+		return
+	}
 	p.clear()
 	progressLine(p.w, r)
 	p.draw()
@@ -123,6 +132,7 @@ func (p *progress) end() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clear()
+	p.causes()
 }
 
 func (p *progress) clear() {

@@ -363,6 +363,7 @@ func newReport(cfg Config, prep *Prepared, start time.Time) *reports.Report {
 func finish(cfg Config, r *reports.Report, start time.Time) (*Outcome, error) {
 	r.Run.DurationMs = time.Since(start).Milliseconds()
 	scrub(r, secretValues(cfg))
+	slimTranscripts(r)
 	r.Summary = reports.SummarizeReport(r)
 	out := &Outcome{Report: r}
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {

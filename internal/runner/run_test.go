@@ -225,33 +225,37 @@ func order(stdout string) []string {
 	return ids
 }
 
-// The same seed runs the specs in the same order and says so.
+// The same seed is printed and recorded, and a run with it gives the same
+// specs, lines and report order. The order the bodies start in follows the
+// seed (suites.TestStartOrderFollowsTheSeed); the lines come out as specs
+// end (issue 20), so their order is timing's, and is not compared here.
 func TestSeedIsReproducible(t *testing.T) {
 	t.Parallel()
-	// Discovery alone keeps this quick; the order of its specs is still seeded.
 	a := runCLI(t, nil, "--seed", "424242", "--suite", "discovery")
 	b := runCLI(t, nil, "--seed", "424242", "--suite", "discovery")
 	if !strings.Contains(a.stdout, "--seed 424242") {
 		t.Fatalf("seed not printed:\n%s", a.stdout)
 	}
-	if fmt.Sprint(order(a.stdout)) != fmt.Sprint(order(b.stdout)) || len(order(a.stdout)) == 0 {
-		t.Fatalf("order differs for one seed:\n%v\n%v", order(a.stdout), order(b.stdout))
+	sorted := func(ids []string) string {
+		ids = append([]string(nil), ids...)
+		sort.Strings(ids)
+		return fmt.Sprint(ids)
 	}
-	if a.report.Run.Seed != 424242 {
-		t.Fatalf("report seed %d", a.report.Run.Seed)
+	if sorted(order(a.stdout)) != sorted(order(b.stdout)) || len(order(a.stdout)) == 0 {
+		t.Fatalf("the specs differ for one seed:\n%v\n%v", order(a.stdout), order(b.stdout))
 	}
-	// And the seed is what decides it: another seed gives another order
-	// (a fixed order would pass the check above on its own).
-	differs := false
-	for _, seed := range []string{"1", "2", "3"} {
-		c := runCLI(t, nil, "--seed", seed, "--suite", "discovery")
-		if fmt.Sprint(order(c.stdout)) != fmt.Sprint(order(a.stdout)) {
-			differs = true
-			break
-		}
+	if a.report == nil || b.report == nil || a.report.Run.Seed != 424242 {
+		t.Fatalf("report missing or its seed wrong")
 	}
-	if !differs {
-		t.Fatal("three other seeds ran the specs in the same order: the seed does not drive the order")
+	var ra, rb []string
+	for i := range a.report.Results {
+		ra = append(ra, a.report.Results[i].ID)
+	}
+	for i := range b.report.Results {
+		rb = append(rb, b.report.Results[i].ID)
+	}
+	if fmt.Sprint(ra) != fmt.Sprint(rb) || !sort.StringsAreSorted(ra) {
+		t.Fatalf("report order is not the same, by ID: %v / %v", ra, rb)
 	}
 }
 
@@ -603,7 +607,7 @@ func TestGarbageAgentGetsClearVerdicts(t *testing.T) {
 // credential the harness invents for them reaches no file.
 func TestPushDeliveriesRecordedAndRedacted(t *testing.T) {
 	t.Parallel()
-	r := runCLI(t, nil, "--focus", "LIFE-011", "--seed", "2")
+	r := runCLI(t, []string{runner.FullTranscriptsEnv + "=1"}, "--focus", "LIFE-011", "--seed", "2")
 	if r.report == nil || len(r.report.Results) != 1 || r.report.Results[0].Verdict != reports.Pass {
 		t.Fatalf("LIFE-011 did not pass:\n%s", r.stdout)
 	}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/a2a-conform/a2a-conform/internal/runner"
 )
 
 // A full run, with the agent started by the process driver, carries one
@@ -22,7 +24,7 @@ func TestCanarySecretsReachNoOutputOfAFullRun(t *testing.T) {
 	t.Parallel()
 	header := "hdrcanary-3f9a61c0de"
 	push := "pushcanary-b7e2d45a19-"
-	r := runCLI(t, []string{pushCanaryEnv + "=" + push},
+	r := runCLI(t, []string{pushCanaryEnv + "=" + push, runner.FullTranscriptsEnv + "=1"},
 		"--agent-cmd", referenceAgentCmd(""), "--seed", "17", "--race-trials", "20",
 		"--header", "Authorization: Bearer "+header)
 	if r.report == nil {

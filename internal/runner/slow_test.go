@@ -93,7 +93,7 @@ func TestSlowAgentCleanCancelPasses(t *testing.T) {
 }
 
 // An agent whose "slow" task ends at once (it streams its chunks together):
-// every cancel loses the race, which the spec allows (a2a-v1.md §5). LIFE-012
+// every cancel loses the race, which the spec allows (A2A v1.0 §3.1.5). LIFE-012
 // failed it; it is indeterminate, saying the task ended first.
 func TestCancelThatLosesTheRaceIsNotAFail(t *testing.T) {
 	t.Parallel()

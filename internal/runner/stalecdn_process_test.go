@@ -210,10 +210,15 @@ func TestStaleCDNUnderTheProcessDriverNeedsANewBuildThatDropsSomething(t *testin
 			if res.Verdict != reports.CouldNotRun {
 				t.Fatalf("ROLL-007: %s, want could-not-run: %s", res.Verdict, res.Reason)
 			}
-			for _, want := range []string{c.reason, "needs a new build that drops something the old build's card claims", "--agent-cmd-next"} {
+			for _, want := range []string{c.reason, "needs --agent-cmd-next to start a build whose card claims less than --agent-cmd's", "--focus ROLL-007"} {
 				if !strings.Contains(res.Reason, want) {
 					t.Errorf("the reason does not say %q: %s", want, res.Reason)
 				}
+			}
+			// It does not tell an --agent-cmd user to give --agent-cmd
+			// (the spec's Enable text): they did (issue 20).
+			if strings.Contains(res.Reason, "To enable:") || strings.Contains(res.Reason, "--agent-cmd TEMPLATE") {
+				t.Errorf("the reason repeats what the run already did: %s", res.Reason)
 			}
 			if got := strings.Contains(agentLog(t, r), "rolling 2 instance(s)"); got != c.rolled {
 				t.Errorf("the instances were rolled: %v, want %v", got, c.rolled)

@@ -30,13 +30,13 @@ type authProbe struct {
 	advertised bool
 }
 
-// authProbes are every operation of the v1.0 method list (a2a-v1.md §1.2),
+// authProbes are every operation of the v1.0 method list (A2A v1.0 §9),
 // GetExtendedAgentCard only when the card advertises it. Whatever names a
 // task or a config names one nobody issued, and SendMessage continues such a
 // task, so that an anonymous call the agent wrongly serves changes nothing
 // real: served, it gets TaskNotFoundError, which is the operation's own
 // answer and so proves the request was processed unauthenticated ("Servers
-// MUST authenticate every request", a2a-v1.md §10, spec §13.1).
+// MUST authenticate every request", A2A v1.0 §13.1).
 func authProbes(t *suites.T) []authProbe {
 	card := t.Card()
 	tenant := func(c *client.Client, m map[string]any) map[string]any {
@@ -183,7 +183,7 @@ func (p authProbe) call(ctx context.Context, t *suites.T, c *client.Client) auth
 	return authAnswer{status: http.StatusOK, served: "a stream whose first event is " + eventKind(ev)}
 }
 
-// DISC-019 (§7.4, §13.1; a2a-v1.md §8.1, §10): when the card declares
+// DISC-019 (§7.4, §13.1; A2A v1.0 §3.3.2, §13.1): when the card declares
 // security requirements, every operation of the v1.0 method list on every
 // binding is refused without credentials and served with the run's: HTTP
 // 401 with WWW-Authenticate on HTTP+JSON (403 also refuses;
@@ -285,7 +285,7 @@ func judgeAnonymous(t *suites.T, binding, op string, got authAnswer) *invariants
 		}
 		if got.status == 401 && got.header.Get("WWW-Authenticate") == "" {
 			t.Should(invariants.Violation{Invariant: "auth-challenge", Where: op + " without credentials (HTTP+JSON)",
-				Expected: "WWW-Authenticate naming the scheme (RFC 9110 §11.6.1; a2a-v1.md §8.1)", Actual: "no WWW-Authenticate header"})
+				Expected: "WWW-Authenticate naming the scheme (RFC 9110 §11.6.1; A2A v1.0 §3.3.2)", Actual: "no WWW-Authenticate header"})
 		}
 		t.Observe("anonymous-"+binding, fmt.Sprintf("HTTP %d, WWW-Authenticate %q", got.status, got.header.Get("WWW-Authenticate")))
 	case a2a.BindingGRPC:
@@ -294,7 +294,7 @@ func judgeAnonymous(t *suites.T, binding, op string, got authAnswer) *invariants
 		}
 		t.Observe("anonymous-"+binding, "gRPC "+ce.Status)
 	default:
-		// JSON-RPC assigns no code (a2a-v1.md UNSURE 8): any refusal that is
+		// JSON-RPC assigns no code (the spec leaves it open): any refusal that is
 		// not the operation's own A2A answer.
 		if ce != nil && ce.Kind != "" {
 			return &invariants.Violation{Invariant: "auth-required", Expected: "a refusal before the operation ran (§13.1: servers MUST authenticate every request, before any lookup)",

@@ -11,7 +11,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/suites"
 )
 
-// DISC-006 (§8.6; a2a-v1.md §2.3, §2.5): when the card's body depends on
+// DISC-006 (§8.6; A2A v1.0 §3.6, §8.6): when the card's body depends on
 // A2A-Version, every response says Vary: A2A-Version (or Vary: *), so that
 // no cache hands a v1.0 client the card meant for a v0.3 one. A card that
 // does not vary owes nothing: not applicable.

@@ -438,7 +438,7 @@ func extendedCardRefused(ctx context.Context, t *suites.T, c *client.Client) []i
 
 // authRefusal reports whether err refuses a caller as unauthenticated or
 // unauthorized: HTTP 401 or 403 on either binding, or on JSON-RPC the codes
-// a2a-go uses (-31401, -31403), since the spec assigns none (a2a-v1.md §8.1).
+// a2a-go uses (-31401, -31403), since the spec assigns none (A2A v1.0 §3.3.2).
 func authRefusal(err error) bool {
 	ce, ok := client.AsError(err)
 	if !ok {

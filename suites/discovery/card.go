@@ -19,7 +19,7 @@ import (
 
 // fetch gets the card anew (recorded in the spec's transcript) with extra
 // request headers. Specs about the v1.0 card use fetchV1, which asks for it
-// with A2A-Version: 1.0 the way a v1.0 client does (a2a-v1.md §2.3).
+// with A2A-Version: 1.0 the way a v1.0 client does (A2A v1.0 §4.4).
 func fetch(ctx context.Context, t *suites.T, extra http.Header) *client.CardResponse {
 	hdr := t.Env.Headers.Clone()
 	for k, v := range extra {
@@ -75,7 +75,7 @@ var _ = suites.Spec("DISC-002", func(ctx context.Context, t *suites.T) {
 	if err != nil {
 		t.Indeterminate("the harness could not validate the card: %v", err)
 	}
-	// Where the spec contradicts itself (a2a-v1.md §15.10: §5.7 wants a
+	// Where the spec contradicts itself (the spec leaves it open: §5.7 wants a
 	// REQUIRED array non-empty, the §8.4.1 example card has "skills": []),
 	// every reading passes and the one this card took is recorded.
 	var vs []invariants.Violation

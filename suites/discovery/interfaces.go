@@ -41,7 +41,7 @@ var _ = suites.Spec("DISC-009", func(ctx context.Context, t *suites.T) {
 			// refuses what it cannot dial, and plaintext off loopback.
 			if _, err := client.New(iface); err != nil {
 				vs = append(vs, invariants.Violation{Invariant: "interface-url", Where: here + " url",
-					Expected: "host:port or an https:// URL (a2a-v1.md §1.4)", Actual: err.Error()})
+					Expected: "host:port or an https:// URL (A2A v1.0 §10)", Actual: err.Error()})
 				continue
 			}
 		} else if u, err := url.Parse(iface.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

@@ -1,28 +1,28 @@
 package discovery
 
 import (
-	"bytes"
 	"crypto"
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/elliptic"
 	"crypto/rsa"
-	"crypto/sha256"
-	"crypto/sha512"
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash"
-	"math/big"
 	"strings"
 	"time"
+
+	jose "github.com/go-jose/go-jose/v4"
 )
 
 // JSON Web Keys (RFC 7517/7518) and JWS verification for card signatures
-// (spec §8.4), standard library only. Everything here is agent-supplied:
-// sizes are bounded and every malformed value is an error, never a panic.
+// (spec §8.4). These parsers read what an agent supplies, so the JWS and the
+// keys are parsed and verified by go-jose (github.com/go-jose/go-jose/v4);
+// what is here is the harness's policy on top: which algs and keys it
+// accepts, when a key must not be used (§8.4.3), and sizes bounded. Every
+// malformed value is an error, never a panic.
 
 const (
 	// maxJWKS bounds a key set read from a jku or the config.
@@ -79,28 +79,30 @@ func b64url(s string) ([]byte, error) {
 	return base64.RawURLEncoding.DecodeString(strings.TrimRight(s, "="))
 }
 
-// publicKey builds the key a JWK describes, checking that it is a valid
-// point or a large enough modulus.
+// publicKey builds the key a JWK describes. go-jose parses the members
+// (RFC 7517/7518: base64url, a point on its curve, an x5c chain matching
+// the key); the harness then refuses what it does not verify with: a key
+// type other than EC, RSA or Ed25519, an RSA modulus under 2048 bits, a
+// private key's public half is used.
 func (k jwk) publicKey() (crypto.PublicKey, error) {
-	switch k.Kty {
-	case "EC":
-		curve, size := curveOf(k.Crv)
-		if curve == nil {
+	raw, err := json.Marshal(k)
+	if err != nil {
+		return nil, err
+	}
+	var jk jose.JSONWebKey
+	if err := jk.UnmarshalJSON(raw); err != nil {
+		return nil, fmt.Errorf("%s key: %v", orUnknown(k.Kty), strings.TrimPrefix(err.Error(), "go-jose/go-jose: "))
+	}
+	if !jk.IsPublic() {
+		jk = jk.Public()
+	}
+	switch pub := jk.Key.(type) {
+	case *ecdsa.PublicKey:
+		if curve, _ := curveOf(k.Crv); curve == nil {
 			return nil, fmt.Errorf("EC curve %q is not P-256, P-384 or P-521", k.Crv)
 		}
-		x, errX := b64url(k.X)
-		y, errY := b64url(k.Y)
-		if errX != nil || errY != nil || len(x) != size || len(y) != size {
-			return nil, fmt.Errorf("EC key: x and y must be %d-byte base64url values", size)
-		}
-		return ecdsa.ParseUncompressedPublicKey(curve, append(append([]byte{4}, x...), y...))
-	case "RSA":
-		n, errN := b64url(k.N)
-		e, errE := b64url(k.E)
-		if errN != nil || errE != nil || len(e) == 0 || len(e) > 4 {
-			return nil, errors.New("RSA key: n and e must be base64url values (e at most 4 bytes)")
-		}
-		pub := &rsa.PublicKey{N: new(big.Int).SetBytes(n), E: int(new(big.Int).SetBytes(e).Int64())}
+		return pub, nil
+	case *rsa.PublicKey:
 		if pub.N.BitLen() < minRSABits {
 			return nil, fmt.Errorf("RSA key of %d bits: at least %d required (RFC 7518 §3.3)", pub.N.BitLen(), minRSABits)
 		}
@@ -108,14 +110,17 @@ func (k jwk) publicKey() (crypto.PublicKey, error) {
 			return nil, fmt.Errorf("RSA exponent %d is not valid", pub.E)
 		}
 		return pub, nil
-	case "OKP":
-		x, err := b64url(k.X)
-		if k.Crv != "Ed25519" || err != nil || len(x) != ed25519.PublicKeySize {
-			return nil, fmt.Errorf("OKP key: only Ed25519 with a %d-byte x is supported", ed25519.PublicKeySize)
-		}
-		return ed25519.PublicKey(x), nil
+	case ed25519.PublicKey:
+		return pub, nil
 	}
-	return nil, fmt.Errorf("key type %q is not EC, RSA or OKP", k.Kty)
+	return nil, fmt.Errorf("key type %q is not EC, RSA or OKP (Ed25519)", k.Kty)
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "untyped"
+	}
+	return s
 }
 
 func curveOf(crv string) (elliptic.Curve, int) {
@@ -173,95 +178,117 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// supportedAlgs are the JWS algorithms the harness verifies.
+// supportedAlgs are the JWS algorithms the harness verifies ("Ed25519" is
+// RFC 9864's fully-specified name for EdDSA over Ed25519).
 var supportedAlgs = []string{"ES256", "ES384", "ES512", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "EdDSA", "Ed25519"}
 
-func hashFor(alg string) (crypto.Hash, func() hash.Hash) {
-	switch alg[len(alg)-3:] {
-	case "256":
-		return crypto.SHA256, sha256.New
-	case "384":
-		return crypto.SHA384, sha512.New384
-	case "512":
-		return crypto.SHA512, sha512.New
+// parseAlgs are the algs go-jose lets through parsing: the supported ones,
+// and none at all, so that a header without alg gets the harness's own
+// words (§8.4.2 wants alg and kid) rather than a parse error.
+var parseAlgs = func() []jose.SignatureAlgorithm {
+	out := []jose.SignatureAlgorithm{""}
+	for _, a := range supportedAlgs {
+		out = append(out, jose.SignatureAlgorithm(a))
 	}
-	return 0, nil
+	return out
+}()
+
+// protectedHeader is what DISC-017 reads of a card signature's JWS
+// protected header.
+type protectedHeader struct {
+	Alg, Kid, Typ, Jku string
+	Crit               []string
 }
 
-// verifyJWS checks a JWS signature over input with the key.
-func verifyJWS(alg string, key crypto.PublicKey, input, sig []byte) error {
+// parseSignature reads one AgentCardSignature (the flattened JWS JSON
+// serialization without its payload, which is the canonical card: a
+// detached payload, RFC 7515 Appendix F) with go-jose.
+func parseSignature(protected, signature string, payload []byte) (*jose.JSONWebSignature, protectedHeader, error) {
+	var h protectedHeader
+	jws, err := jose.ParseDetached(protected+".."+signature, payload, parseAlgs)
+	if err != nil {
+		return nil, h, errors.New(strings.TrimPrefix(err.Error(), "go-jose/go-jose: "))
+	}
+	if len(jws.Signatures) != 1 {
+		return nil, h, fmt.Errorf("%d signatures in one JWS", len(jws.Signatures))
+	}
+	ph := jws.Signatures[0].Protected
+	h.Alg, h.Kid = ph.Algorithm, ph.KeyID
+	var ok bool
+	if v, set := ph.ExtraHeaders["typ"]; set {
+		if h.Typ, ok = v.(string); !ok {
+			return nil, h, errors.New("typ is not a string")
+		}
+	}
+	if v, set := ph.ExtraHeaders["jku"]; set {
+		if h.Jku, ok = v.(string); !ok {
+			return nil, h, errors.New("jku is not a string")
+		}
+	}
+	if v, set := ph.ExtraHeaders["crit"]; set {
+		list, _ := v.([]any)
+		for _, c := range list {
+			name, _ := c.(string)
+			h.Crit = append(h.Crit, name)
+		}
+		if len(h.Crit) == 0 {
+			h.Crit = []string{fmt.Sprint(v)}
+		}
+	}
+	return jws, h, nil
+}
+
+// verifySignature checks jws over payload with key, saying in the
+// harness's words why not: an alg it does not verify, an alg the key cannot
+// make, or a signature that does not verify.
+func verifySignature(jws *jose.JSONWebSignature, payload []byte, key crypto.PublicKey) error {
+	alg := jws.Signatures[0].Protected.Algorithm
 	if !contains(supportedAlgs, alg) {
 		return fmt.Errorf("alg %q is not one the harness verifies (%s)", alg, strings.Join(supportedAlgs, ", "))
 	}
-	if alg == "EdDSA" || alg == "Ed25519" {
-		pub, ok := key.(ed25519.PublicKey)
-		if !ok {
-			return fmt.Errorf("alg %s needs an Ed25519 key, the key set has %T", alg, key)
+	var verifier any = key
+	switch pub := key.(type) {
+	case ed25519.PublicKey:
+		if alg != "EdDSA" && alg != "Ed25519" {
+			return fmt.Errorf("alg %s needs another key than the key set's Ed25519 key", alg)
 		}
-		if !ed25519.Verify(pub, input, sig) {
-			return errors.New("the signature does not verify")
+		verifier = ed25519Verifier(pub)
+	case *ecdsa.PublicKey:
+		if alg[:2] != "ES" {
+			return fmt.Errorf("alg %s needs another key than the key set's EC key", alg)
 		}
-		return nil
+		if want := map[string]string{"ES256": "P-256", "ES384": "P-384", "ES512": "P-521"}[alg]; pub.Curve.Params().Name != want {
+			return fmt.Errorf("alg %s needs curve %s, the key's curve is %s", alg, want, pub.Curve.Params().Name)
+		}
+	case *rsa.PublicKey:
+		if alg[:2] != "RS" && alg[:2] != "PS" {
+			return fmt.Errorf("alg %s needs an EC or Ed25519 key, the key set has an RSA key", alg)
+		}
 	}
-	h, newHash := hashFor(alg)
-	hh := newHash()
-	hh.Write(input)
-	digest := hh.Sum(nil)
-	switch alg[:2] {
-	case "ES":
-		pub, ok := key.(*ecdsa.PublicKey)
-		if !ok {
+	if alg[:2] == "ES" {
+		if _, ok := key.(*ecdsa.PublicKey); !ok {
 			return fmt.Errorf("alg %s needs an EC key, the key set has %T", alg, key)
 		}
-		size := (pub.Curve.Params().BitSize + 7) / 8
-		if want := map[string]int{"ES256": 32, "ES384": 48, "ES512": 66}[alg]; size != want {
-			return fmt.Errorf("alg %s needs curve size %d bytes, the key's curve is %s", alg, want, pub.Curve.Params().Name)
-		}
-		if len(sig) != 2*size {
-			return fmt.Errorf("an %s signature is %d bytes (R||S), got %d", alg, 2*size, len(sig))
-		}
-		r, s := new(big.Int).SetBytes(sig[:size]), new(big.Int).SetBytes(sig[size:])
-		if !ecdsa.Verify(pub, digest, r, s) {
+	}
+	if err := jws.DetachedVerify(payload, verifier); err != nil {
+		if errors.Is(err, jose.ErrCryptoFailure) {
 			return errors.New("the signature does not verify")
 		}
-		return nil
-	case "RS", "PS":
-		pub, ok := key.(*rsa.PublicKey)
-		if !ok {
-			return fmt.Errorf("alg %s needs an RSA key, the key set has %T", alg, key)
-		}
-		var err error
-		if alg[:2] == "RS" {
-			err = rsa.VerifyPKCS1v15(pub, h, digest, sig)
-		} else {
-			err = rsa.VerifyPSS(pub, h, digest, sig, &rsa.PSSOptions{SaltLength: rsa.PSSSaltLengthEqualsHash})
-		}
-		if err != nil {
-			return errors.New("the signature does not verify")
-		}
-		return nil
+		return fmt.Errorf("the signature does not verify: %s", strings.TrimPrefix(err.Error(), "go-jose/go-jose: "))
 	}
-	return fmt.Errorf("alg %q is not supported", alg)
+	return nil
 }
 
-// protectedHeader is the decoded JWS protected header of a card signature.
-type protectedHeader struct {
-	Alg  string   `json:"alg"`
-	Kid  string   `json:"kid"`
-	Typ  string   `json:"typ"`
-	Jku  string   `json:"jku"`
-	Crit []string `json:"crit"`
-}
+// ed25519Verifier lets go-jose verify an Ed25519 signature under either of
+// its JWS names: go-jose knows "EdDSA" only, RFC 9864 adds "Ed25519".
+type ed25519Verifier ed25519.PublicKey
 
-func decodeProtected(s string) (protectedHeader, error) {
-	var h protectedHeader
-	raw, err := b64url(s)
-	if err != nil {
-		return h, fmt.Errorf("protected is not base64url: %v", err)
+func (v ed25519Verifier) VerifyPayload(payload, signature []byte, alg jose.SignatureAlgorithm) error {
+	if alg != jose.EdDSA && alg != "Ed25519" {
+		return jose.ErrUnsupportedAlgorithm
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if err := dec.Decode(&h); err != nil {
-		return h, fmt.Errorf("protected header is not a JSON object: %v", err)
+	if !ed25519.Verify(ed25519.PublicKey(v), payload, signature) {
+		return jose.ErrCryptoFailure
 	}
-	return h, nil
+	return nil
 }

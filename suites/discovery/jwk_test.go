@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	jose "github.com/go-jose/go-jose/v4"
 )
 
 var enc = base64.RawURLEncoding.EncodeToString
@@ -42,11 +44,11 @@ func jwkOf(t *testing.T, pub crypto.PublicKey, kid string) jwk {
 // signJWS produces a JWS signature the way an independent signer would.
 func signJWS(t *testing.T, alg string, key crypto.Signer, input []byte) []byte {
 	t.Helper()
-	if alg == "EdDSA" {
+	if alg == "EdDSA" || alg == "Ed25519" {
 		return ed25519.Sign(key.(ed25519.PrivateKey), input)
 	}
-	h, newHash := hashFor(alg)
-	hh := newHash()
+	h := map[string]crypto.Hash{"256": crypto.SHA256, "384": crypto.SHA384, "512": crypto.SHA512}[alg[len(alg)-3:]]
+	hh := h.New()
 	hh.Write(input)
 	digest := hh.Sum(nil)
 	switch alg[:2] {
@@ -84,35 +86,51 @@ func TestVerifyJWSPerAlgorithm(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, edKey, _ := ed25519.GenerateKey(rand.Reader)
-	input := []byte(enc([]byte(`{"alg":"x","kid":"k"}`)) + "." + enc([]byte(`{"name":"card"}`)))
+	payload := []byte(`{"name":"card"}`)
+	// signed signs payload under alg the way an independent signer would,
+	// and parses the result as DISC-017 does.
+	signed := func(t *testing.T, alg string, key crypto.Signer) *jose.JSONWebSignature {
+		t.Helper()
+		protected := enc([]byte(`{"alg":"` + alg + `","kid":"k"}`))
+		sig := signJWS(t, alg, key, []byte(protected+"."+enc(payload)))
+		jws, h, err := parseSignature(protected, enc(sig), payload)
+		if err != nil || h.Alg != alg || h.Kid != "k" {
+			t.Fatalf("parse: %+v %v", h, err)
+		}
+		return jws
+	}
 	for _, tc := range []struct {
 		alg string
 		key crypto.Signer
-	}{{"ES256", p256}, {"ES384", p384}, {"ES512", p521}, {"RS256", rsaKey}, {"RS512", rsaKey}, {"PS256", rsaKey}, {"EdDSA", edKey}} {
+	}{{"ES256", p256}, {"ES384", p384}, {"ES512", p521}, {"RS256", rsaKey}, {"RS512", rsaKey}, {"PS256", rsaKey}, {"EdDSA", edKey}, {"Ed25519", edKey}} {
 		t.Run(tc.alg, func(t *testing.T) {
-			sig := signJWS(t, tc.alg, tc.key, input)
+			jws := signed(t, tc.alg, tc.key)
 			pub, err := jwkOf(t, tc.key.Public(), "k").publicKey()
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := verifyJWS(tc.alg, pub, input, sig); err != nil {
+			if err := verifySignature(jws, payload, pub); err != nil {
 				t.Fatalf("a valid signature: %v", err)
 			}
-			altered := append([]byte{}, input...)
+			altered := append([]byte{}, payload...)
 			altered[len(altered)-2] ^= 1
-			if err := verifyJWS(tc.alg, pub, altered, sig); err == nil {
+			if err := verifySignature(jws, altered, pub); err == nil {
 				t.Fatal("a signature over other bytes verified")
 			}
 		})
 	}
-	if err := verifyJWS("ES256", mustPub(t, rsaKey), input, make([]byte, 64)); err == nil || !strings.Contains(err.Error(), "EC key") {
+	es := signed(t, "ES256", p256)
+	if err := verifySignature(es, payload, mustPub(t, rsaKey)); err == nil || !strings.Contains(err.Error(), "RSA key") {
 		t.Fatalf("alg/key mismatch: %v", err)
 	}
-	if err := verifyJWS("none", mustPub(t, p256), input, nil); err == nil {
+	if err := verifySignature(es, payload, mustPub(t, p384)); err == nil {
+		t.Fatal("ES256 over a P-384 key accepted")
+	}
+	if _, _, err := parseSignature(enc([]byte(`{"alg":"none","kid":"k"}`)), "", payload); err == nil {
 		t.Fatal(`alg "none" accepted`)
 	}
-	if err := verifyJWS("ES256", mustPub(t, p384), input, make([]byte, 96)); err == nil {
-		t.Fatal("ES256 over a P-384 key accepted")
+	if _, _, err := parseSignature(enc([]byte(`{"alg":"HS256","kid":"k"}`)), enc([]byte("mac")), payload); err == nil {
+		t.Fatal(`alg "HS256" accepted`)
 	}
 }
 
@@ -196,15 +214,21 @@ func TestParseJWKSAndHeaders(t *testing.T) {
 			t.Errorf("%s: accepted", name)
 		}
 	}
-	h, err := decodeProtected(enc([]byte(`{"alg":"ES256","kid":"k","typ":"JOSE","jku":"https://a/jwks"}`)))
-	if err != nil || h.Alg != "ES256" || h.Kid != "k" || h.Jku != "https://a/jwks" {
+	_, h, err := parseSignature(enc([]byte(`{"alg":"ES256","kid":"k","typ":"JOSE","jku":"https://a/jwks","crit":["exp"]}`)), enc([]byte("sig")), []byte("{}"))
+	if err != nil || h.Alg != "ES256" || h.Kid != "k" || h.Jku != "https://a/jwks" || h.Typ != "JOSE" || len(h.Crit) != 1 || h.Crit[0] != "exp" {
 		t.Fatalf("header: %+v %v", h, err)
 	}
-	if _, err := decodeProtected("%%%"); err == nil {
-		t.Fatal("non-base64 header accepted")
+	if _, h, err := parseSignature(enc([]byte(`{"kid":"k"}`)), enc([]byte("sig")), []byte("{}")); err != nil || h.Alg != "" {
+		t.Fatalf("a header without alg is parsed, for DISC-017 to say alg is missing: %+v %v", h, err)
 	}
-	if _, err := decodeProtected(enc([]byte(`{"alg":5}`))); err == nil {
-		t.Fatal("a numeric alg accepted")
+	for name, protected := range map[string]string{"non-base64 header": "%%%", "numeric alg": enc([]byte(`{"alg":5}`)),
+		"not JSON": enc([]byte(`alg`)), "numeric jku": enc([]byte(`{"alg":"ES256","kid":"k","jku":5}`))} {
+		if _, _, err := parseSignature(protected, enc([]byte("sig")), []byte("{}")); err == nil {
+			t.Errorf("%s accepted", name)
+		}
+	}
+	if _, _, err := parseSignature(enc([]byte(`{"alg":"ES256","kid":"k"}`)), "%%%", []byte("{}")); err == nil {
+		t.Error("a non-base64 signature accepted")
 	}
 	for jku, ok := range map[string]bool{
 		"https://keys.example/jwks.json": true, "http://127.0.0.1:9/jwks.json": true, "http://[::1]:9/j": true,

@@ -8,7 +8,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/suites"
 )
 
-// v03Replacement says what replaced each v0.3-only card member (a2a-v1.md §2.3).
+// v03Replacement says what replaced each v0.3-only card member (A2A v1.0 §4.4).
 var v03Replacement = map[string]string{
 	"url":                               "supportedInterfaces[0].url",
 	"preferredTransport":                "the order of supportedInterfaces",

@@ -99,7 +99,7 @@ var _ = suites.Spec("DISC-010", func(ctx context.Context, t *suites.T) {
 	}
 })
 
-// DISC-011 (§3.6.2; a2a-v1.md §3 and §15 item 6, UNSURE): a request without
+// DISC-011 (§3.6.2; A2A v1.0 §3.6, which leaves it open): a request without
 // A2A-Version is served (as 1.0, as most SDKs do, or dispatched as 0.3) or
 // refused with VersionNotSupportedError; anything else fails. Each reading is
 // accepted on both bindings and the one observed recorded.
@@ -115,7 +115,7 @@ var _ = suites.Spec("DISC-011", func(ctx context.Context, t *suites.T) {
 		case c.Binding() == a2a.BindingJSONRPC && got.class == client.A2A && got.code == a2a.CodeMethodNotFound:
 			t.Observe(key, "dispatched as 0.3: MethodNotFound (GetTask is not a v0.3 method)")
 		case c.Binding() == a2a.BindingHTTPJSON && v03RESTAnswer(got):
-			t.Observe(key, "dispatched as 0.3: "+got.String()+" without a v1.0 error (v0.3 routes live under /v1 and its errors were problem+json, a2a-v1.md §12)")
+			t.Observe(key, "dispatched as 0.3: "+got.String()+" without a v1.0 error (v0.3 routes live under /v1 and its errors were problem+json, the A2A v0.3 → v1.0 changes)")
 		default:
 			return &invariants.Violation{Invariant: "version-negotiation", Where: where("GetTask without A2A-Version", c),
 				Expected: fmt.Sprintf("the answer under 1.0 (%s) or VersionNotSupportedError", base),
@@ -147,7 +147,7 @@ var _ = suites.Spec("DISC-012", func(ctx context.Context, t *suites.T) {
 })
 
 // v03RESTAnswer reports whether an HTTP+JSON answer to GET …/tasks/{id} is
-// what a v0.3 handler gives it (a2a-v1.md §12 items 3 and 11): v0.3 routes
+// what a v0.3 handler gives it (the A2A v0.3 → v1.0 changes): v0.3 routes
 // live under /v1, so the v1.0 path is a route it lacks (404, or 405 where
 // the path matches another verb), or, mounted without the prefix, a
 // TaskNotFound in v0.3's problem+json form (404, or 400 for a v0.3

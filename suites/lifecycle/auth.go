@@ -15,7 +15,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/suites"
 )
 
-// LIFE-030 (§7.6.1, a2a-v1.md §4 and §13): a task that needs the client to
+// LIFE-030 (§7.6.1, A2A v1.0 §7.6.1): a task that needs the client to
 // authorize something is a Task in TASK_STATE_AUTH_REQUIRED whose status
 // message says what is needed (MUST). It should still accept a message from
 // the client there (SHOULD: warns); where it goes after that is the agent's
@@ -56,7 +56,7 @@ var _ = suites.Spec("LIFE-030", func(ctx context.Context, t *suites.T) {
 		resp, err = t.Send(ctx, c, &a2a.SendMessageRequest{Message: &follow})
 		if err != nil {
 			t.Should(invariants.Violation{Invariant: "auth-required-message", Where: fwhere,
-				Expected: "the message accepted (SHOULD, a2a-v1.md §4)", Actual: suites.ErrText(err)})
+				Expected: "the message accepted (SHOULD, A2A v1.0 §4.1)", Actual: suites.ErrText(err)})
 			_, _ = c.CancelTask(ctx, &a2a.CancelTaskRequest{ID: task.ID})
 			return
 		}
@@ -81,7 +81,7 @@ var _ = suites.Spec("LIFE-030", func(ctx context.Context, t *suites.T) {
 // the agent took to get there, and at least closeGrace (how long LIFE-015
 // gives an agent to close a stream after its last event, so a close that
 // was coming would have come). A close in that time is §11.7's reading
-// (streams close on interrupted states), which a2a-v1.md §6 leaves UNSURE
+// (streams close on interrupted states), which A2A v1.0 §3.1.6 leaves UNSURE
 // against §7.6.1: it is recorded as the reading observed, never a warn. A
 // stream kept open must carry the task on: the follow-up message that says
 // authorization was granted goes as a separate call, and the same stream
@@ -228,7 +228,7 @@ func authStream(ctx context.Context, t *suites.T, c *client.Client, s suites.Scr
 					channel, it.at.Sub(reached).Round(time.Millisecond), suites.ErrText(it.err))
 			case closed:
 				// §11.7 closes streams on interrupted states; §7.6.1 says
-				// SHOULD keep them in AUTH_REQUIRED (a2a-v1.md §6, UNSURE).
+				// SHOULD keep them in AUTH_REQUIRED (A2A v1.0 §3.1.6, UNSURE).
 				// Both readings are allowed: recorded, never judged. With
 				// the stream gone, carrying the task on is not asked of it.
 				t.Observe("reading-"+c.Binding(), fmt.Sprintf("closed %s after the AUTH_REQUIRED update (§11.7: streams close on interrupted states), not kept for an out-of-band credential (§7.6.1's SHOULD); events: %s",

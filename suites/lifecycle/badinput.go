@@ -26,7 +26,7 @@ type badRequest struct {
 	codes    []string // gRPC status codes; the first is the one the spec names
 	// should marks a request the A2A text asks to be refused only with
 	// SHOULD: a REQUIRED member missing or not of its type ("Implementations
-	// SHOULD reject messages missing them", a2a-v1 §1.5, spec §5.7). A miss
+	// SHOULD reject messages missing them", A2A v1.0 §5.7). A miss
 	// warns (docs/levels.md).
 	should bool
 }
@@ -155,7 +155,7 @@ func judgeBadRequest(c *client.Client, b badRequest, ans rawAnswer) *invariants.
 // marker context, and only ListTasks can find it: when ListTasks fails, that
 // part is reported unchecked rather than passed. A request whose only fault
 // is a REQUIRED member missing or mistyped (no message, parts a string) is
-// one the text asks agents to refuse with SHOULD (a2a-v1 §1.5): serving it,
+// one the text asks agents to refuse with SHOULD (A2A v1.0 §5.7): serving it,
 // or refusing it with another code, warns (docs/levels.md).
 var _ = suites.Spec("LIFE-027", func(ctx context.Context, t *suites.T) {
 	var vs []invariants.Violation
@@ -315,7 +315,7 @@ var _ = suites.Spec("LIFE-028", func(ctx context.Context, t *suites.T) {
 		refusals++
 		if v := expectKind(err, a2a.ErrContentTypeNotSupported, where); v != nil {
 			v.Invariant = "content-type"
-			v.Expected = "a refusal of the media type names ContentTypeNotSupportedError (-32005; a2a-v1 §4.8, §8.1)"
+			v.Expected = "a refusal of the media type names ContentTypeNotSupportedError (-32005; A2A v1.0 §3.1.1, §3.3.2)"
 			vs = append(vs, *v)
 			continue
 		}

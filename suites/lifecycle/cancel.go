@@ -18,7 +18,7 @@ import (
 )
 
 // workingScript asks for the least a cancel spec needs: a task that stays
-// working long enough to be canceled (a2a-v1.md §5). Several artifact chunks
+// working long enough to be canceled (A2A v1.0 §3.1.5). Several artifact chunks
 // are not needed, so a prompt map's "slow" text serves.
 var workingScript = suites.Script{Outcome: directive.OutcomeCompleted, Delay: Step, Least: suites.PromptSlow}
 
@@ -26,7 +26,7 @@ var workingScript = suites.Script{Outcome: directive.OutcomeCompleted, Delay: St
 // stays canceled — watched past the moment its script would have completed on
 // this agent (T.Expected), not over a window sized for the reference agent —
 // on every binding. A cancel that loses the race (the task ended first: the
-// completed task or TaskNotCancelableError, a2a-v1.md §5) and a refusal of a
+// completed task or TaskNotCancelableError, A2A v1.0 §3.1.5) and a refusal of a
 // working task ("the server may still refuse") are allowed answers: that
 // binding is left unjudged, and a spec with no binding judged is indeterminate.
 // Each binding cancels a task of its own, so the bindings run together
@@ -68,7 +68,7 @@ func cancelStays(ctx context.Context, t *suites.T, c *client.Client) string {
 	case err != nil && expectKind(err, a2a.ErrTaskNotCancelable, "") == nil:
 		now, gerr := t.Get(ctx, c, task.ID)
 		if gerr == nil && now.Status.State.Terminal() && now.Status.State != a2a.TaskStateCanceled {
-			return fmt.Sprintf("the cancel lost the race: TaskNotCancelableError, and task %s had ended %s (allowed, a2a-v1.md §5)", task.ID, now.Status.State)
+			return fmt.Sprintf("the cancel lost the race: TaskNotCancelableError, and task %s had ended %s (allowed, A2A v1.0 §3.1.5)", task.ID, now.Status.State)
 		}
 		return fmt.Sprintf("the agent refused to cancel working task %s with TaskNotCancelableError (allowed: §3.1.5 does not guarantee success)", task.ID)
 	case err != nil:
@@ -76,9 +76,9 @@ func cancelStays(ctx context.Context, t *suites.T, c *client.Client) string {
 			Expected: "the task in TASK_STATE_CANCELED, or TaskNotCancelableError", Actual: suites.ErrText(err)})
 		return ""
 	case answer.Status.State.Terminal() && answer.Status.State != a2a.TaskStateCanceled:
-		return fmt.Sprintf("the cancel lost the race: the answer was the task already %s (allowed, a2a-v1.md §5)", answer.Status.State)
+		return fmt.Sprintf("the cancel lost the race: the answer was the task already %s (allowed, A2A v1.0 §3.1.5)", answer.Status.State)
 	case !answer.Status.State.Terminal():
-		// Asynchronous cancel (a2a-v1.md §5 UNSURE): allowed, recorded, then it must land.
+		// Asynchronous cancel (A2A v1.0 §3.1.5 UNSURE): allowed, recorded, then it must land.
 		t.Observe("cancel-answer-"+c.Binding(), "non-terminal "+string(answer.Status.State)+" (asynchronous cancel)")
 		t.WaitFor(ctx, c, task.ID, "TASK_STATE_CANCELED", suites.Terminal)
 	}
@@ -348,7 +348,7 @@ var _ = suites.Spec("LIFE-014", func(ctx context.Context, t *suites.T) {
 	rng := rand.New(rand.NewSource(t.Env.Options.Seed))
 	// need is how many decided trials each side must have for its bound to
 	// say anything: a tenth of the trials, and never fewer than five.
-	need := max(raceMinSide, n/10)
+	need, first, later, _ := RaceTrialPlan(n)
 	var results []invariants.TrialResult
 	var windows []string
 	// centre and half are the window of cancel offsets after creation; a
@@ -359,9 +359,9 @@ var _ = suites.Spec("LIFE-014", func(ctx context.Context, t *suites.T) {
 		// A round can always decide both sides: the first runs at least
 		// 2*need trials and a re-centred one at least need (with
 		// --race-trials 8 the first round of 8 could never give 5 a side).
-		trials := max(n, 2*need)
+		trials := first
 		if round > 0 {
-			trials = max(n/2, need)
+			trials = later
 		}
 		lo := centre - half
 		if lo < 0 {
@@ -413,6 +413,9 @@ var _ = suites.Spec("LIFE-014", func(ctx context.Context, t *suites.T) {
 	}
 	sides := invariants.TallyRace(results)
 	t.Observe("race.trials", strconv.Itoa(len(results)))
+	if len(results) != n {
+		t.Observe("race.trials-asked", fmt.Sprintf("%d (--race-trials); %s", n, RaceTrialsNote(n)))
+	}
 	t.Observe("race.decided", strconv.Itoa(sides.Decided))
 	t.Observe("race.indeterminate", strconv.Itoa(sides.Unknown))
 	t.Observe("race.canceled", strconv.Itoa(sides.Canceled))
@@ -437,6 +440,28 @@ var _ = suites.Spec("LIFE-014", func(ctx context.Context, t *suites.T) {
 			sides.Decided, sides.CompletedFirst, need, strings.Join(windows, "; "))
 	}
 })
+
+// RaceTrialPlan is how LIFE-014 sizes its race for --race-trials n: each
+// side needs need decided trials (a tenth of n, at least raceMinSide); the
+// first round runs first (n, or 2*need when n is smaller, so that one round
+// can decide both sides), each later round that re-centres the window for a
+// missing side runs later, and most is the largest number a race can run.
+func RaceTrialPlan(n int) (need, first, later, most int) {
+	need = max(raceMinSide, n/10)
+	first = max(n, 2*need)
+	later = max(n/2, need)
+	return need, first, later, first + (raceRounds-1)*later
+}
+
+// RaceTrialsNote says how many trials --race-trials n really gives LIFE-014.
+func RaceTrialsNote(n int) string {
+	need, first, later, most := RaceTrialPlan(n)
+	s := fmt.Sprintf("LIFE-014 runs %d trials in its first round", first)
+	if first > n {
+		s += fmt.Sprintf(" (raised from %d: each side of the race needs %d decided trials)", n, need)
+	}
+	return s + fmt.Sprintf(", and %d more in each of up to %d further rounds when a side is missing: %d to %d in all", later, raceRounds-1, first, most)
+}
 
 // raceRounds bounds how often LIFE-014 re-centres its window looking for the
 // missing side of the race.

@@ -87,7 +87,7 @@ const listStagger = 25 * time.Millisecond
 // createTasksIn creates one task per script in contextID, together rather
 // than one after another (suites.T.Each), each start listStagger after the
 // previous, and returns them at rest in script order. The listing specs judge
-// order by the status timestamps the list itself shows (a2a-v1.md §9: newest
+// order by the status timestamps the list itself shows (A2A v1.0 §3.1.4: newest
 // first by last update), not by creation order, and list only once every
 // task is at rest, so nothing moves them during the walk: creating them
 // together changes nothing judged, and costs one task's time instead of
@@ -252,7 +252,7 @@ func countTasks(pages []listPage) int {
 const observedPages = 10
 
 // LIFE-020 (§3.1.4): five tasks are created in a context of the spec's own
-// (the contextId filter, a2a-v1.md §9): the first, whose context the others
+// (the contextId filter, A2A v1.0 §3.1.4): the first, whose context the others
 // join, then the other four together (createTasksIn); once all are at rest,
 // on every binding that context is walked two tasks a page (three pages, so
 // that a cursor must carry on past its second page) to the page whose
@@ -622,7 +622,7 @@ var _ = suites.Spec("LIFE-022", func(ctx context.Context, t *suites.T) {
 				t.Observe(key, "refused: "+suites.ErrText(err))
 			case err != nil:
 				vs = append(vs, invariants.Violation{Invariant: "list-page-size", Where: where,
-					Expected: "a validation error (InvalidParams / HTTP 400 / gRPC INVALID_ARGUMENT), or a page within 1..100 (a2a-v1.md UNSURE 9: both allowed)",
+					Expected: "a validation error (InvalidParams / HTTP 400 / gRPC INVALID_ARGUMENT), or a page within 1..100 (the spec leaves it open: both allowed)",
 					Actual:   suites.ErrText(err)})
 			case len(resp.Tasks) > maxListPage || resp.PageSize > maxListPage || resp.PageSize < 0:
 				vs = append(vs, invariants.Violation{Invariant: "list-page-size", Where: where,

@@ -1,7 +1,7 @@
 // Package rollout holds the specs that change the deployment under running
 // tasks: card rotations, rolling restarts, instances that start or serve
 // stale cards, and the cross-instance halves of streams, cancels and push
-// (the three scenarios in ../shared/scenarios). They need the harness to
+// (the three scenarios of docs/scenarios.md). They need the harness to
 // control the instances (suites.Instances and the other controls of
 // suites/topology.go); without it each is could-not-run, naming the drivers
 // that would enable it. The rotation specs (ROLL-001, 002, 008) ask for a

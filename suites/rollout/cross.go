@@ -382,7 +382,7 @@ func (j *afterAck) stream(name string, evs []suites.Event) {
 }
 
 // pushes judges the pushes to the spec's own config after the
-// acknowledgement. Pushes carry no order (a2a-v1.md §15.12) and may be
+// acknowledgement. Pushes carry no order (the spec leaves it open) and may be
 // queued, so a non-terminal status pushed late is only noted; a terminal
 // state other than TASK_STATE_CANCELED, and an artifact the canceled task
 // did not hold, are violations whenever they arrive.

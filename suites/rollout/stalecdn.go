@@ -39,7 +39,34 @@ const newBuildNeeded = "ROLL-007 needs a new build that drops something the old 
 	"--agent-cmd-next; every rollout spec rolls to --agent-cmd-next, so give ROLL-007 its own run " +
 	"(--focus ROLL-007 --agent-cmd-next 'your next build, without one of those …')."
 
-// ROLL-007 (§3.3.4, §4.6.3, §5.3, §8.6, a2a-v1.md §11 "Stale CDN-served
+// processNewBuild tells an --agent-cmd user what to change: they gave the
+// process driver its builds already, so the spec's Enable text (give
+// --agent-cmd, --agent-cmd-next) would only repeat it.
+const processNewBuild = "ROLL-007 needs --agent-cmd-next to start a build whose card claims less than --agent-cmd's: " +
+	"no streaming, no push notifications, a JSONRPC or HTTP+JSON interface fewer, or an extension fewer. Every rollout spec " +
+	"rolls to --agent-cmd-next, so give ROLL-007 such a build in a run of its own (--focus ROLL-007 --agent-cmd-next '…')."
+
+// newBuildAdvice is what ROLL-007's could-not-run reason ends with when the
+// deployment has no new build that dropped anything, and whether the spec's
+// Enable text should follow it (not for the process driver, whose user
+// already did what it says).
+func newBuildAdvice(driver string) (advice string, enable bool) {
+	if driver == "process" {
+		return processNewBuild, false
+	}
+	return newBuildNeeded, true
+}
+
+// noNewBuild ends ROLL-007 could-not-run: the reason, then newBuildAdvice.
+func noNewBuild(t *suites.T, format string, args ...any) {
+	advice, enable := newBuildAdvice(driverName(t))
+	if enable {
+		t.CouldNotRun(format+" "+advice, args...)
+	}
+	t.CouldNotRunAsSaid(format+" "+advice, args...)
+}
+
+// ROLL-007 (§3.3.4, §4.6.3, §5.3, §8.6, A2A v1.0 §5.1 "Stale CDN-served
 // cards", scenario 3): the harness's CDN keeps serving the old build's card
 // while the instances roll to a new build (suites.BuildRoller), and the new
 // build dropped whatever its card no longer claims of the held card's:
@@ -88,7 +115,11 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 	}
 	oldBuild, newBuild := builds.Builds()
 	if newBuild == "" {
-		t.CouldNotRun("the deployment has no new build to roll to (driver %q), so nothing can have dropped what the held card claims. %s", driverName(t), newBuildNeeded)
+		why := fmt.Sprintf("driver %q", driverName(t))
+		if driverName(t) == "process" {
+			why = "--agent-cmd-next is not given, or starts the same command as --agent-cmd"
+		}
+		noNewBuild(t, "the deployment has no new build to roll to (%s), so nothing can have dropped what the held card claims.", why)
 	}
 	// A roll before this spec may have left the instances on the new build
 	// (the process driver's other rollout specs roll to --agent-cmd-next):
@@ -152,8 +183,8 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 		if d := dropsOf(stale, *newCard); len(d.names()) == 0 {
 			t.Observe("rollout", fmt.Sprintf("not rolled to %s: its card, as its instances served it before this spec rolled back to %s (version %s), dropped nothing from the held card (version %s)",
 				newBuild, oldBuild, newCard.Version, stale.Version))
-			t.CouldNotRun("the new build, %s, dropped nothing the held card claims (its card, read while it ran before this spec: streaming %v, push notifications %v, its JSONRPC and HTTP+JSON interfaces and extensions are all on it too), so there is no stale claim to act on, and the spec did not roll to it only to find that out. %s",
-				newBuild, newCard.Streaming(), newCard.PushNotifications(), newBuildNeeded)
+			noNewBuild(t, "the new build, %s, dropped nothing the held card claims (its card, read while it ran before this spec: streaming %v, push notifications %v, its JSONRPC and HTTP+JSON interfaces and extensions are all on it too), so there is no stale claim to act on, and the spec did not roll to it only to find that out.",
+				newBuild, newCard.Streaming(), newCard.PushNotifications())
 		}
 	}
 
@@ -177,8 +208,8 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 	gone := d.names()
 	t.Observe("rollout", fmt.Sprintf("generation %d, %s, in %s; dropped from the held card: %s", gen, newBuild, since(began), orNothing(strings.Join(gone, ", "))))
 	if len(gone) == 0 {
-		t.CouldNotRun("the new build, %s, dropped nothing the held card claims (streaming %v, push notifications %v, its JSONRPC and HTTP+JSON interfaces and extensions are all on the live card too), so there is no stale claim to act on. %s",
-			newBuild, live.Card.Streaming(), live.Card.PushNotifications(), newBuildNeeded)
+		noNewBuild(t, "the new build, %s, dropped nothing the held card claims (streaming %v, push notifications %v, its JSONRPC and HTTP+JSON interfaces and extensions are all on the live card too), so there is no stale claim to act on.",
+			newBuild, live.Card.Streaming(), live.Card.PushNotifications())
 	}
 	t.Observe("overlap", fmt.Sprintf("CDN: card %s (ETag %s, Age %ss, streaming %v, push %v, %s, %s); instances: card %s (streaming %v, push %v)",
 		stale.Version, etag, now.Header.Get("Age"), stale.Streaming(), stale.PushNotifications(), plural(len(goneIfaces), "interface")+" the live card dropped",

@@ -29,7 +29,7 @@ import (
 // (2xx) with another binding's successful SendMessage response (a JSON-RPC
 // result, an HTTP+JSON task or message) serves the stale claim as something
 // else: a violation of the binding's response rules (§9.4 JSON-RPC, §11
-// HTTP+JSON; a2a-v1.md §1.2, §1.3). Any other 2xx body (a web app's page,
+// HTTP+JSON; A2A v1.0 §9, §11). Any other 2xx body (a web app's page,
 // say) cannot be told apart and is left unchecked.
 func actOnDroppedInterface(ctx context.Context, t *suites.T, iface a2a.AgentInterface, script suites.Script) (seen string, v *invariants.Violation) {
 	c := t.ClientFor(iface)
@@ -73,7 +73,7 @@ func actOnDroppedInterface(ctx context.Context, t *suites.T, iface a2a.AgentInte
 	return "accepted and answered as something else", &invariants.Violation{Invariant: "stale-interface-refused",
 		Where: "SendMessage on the stale card's " + iface.ProtocolBinding + " interface " + suites.Cut(iface.URL, 200) + ", which the live card no longer declares",
 		Expected: "refused (no connection, an HTTP error status, or the binding's own error), or answered as " + iface.ProtocolBinding +
-			" as the stale card declares (§5.3; the binding's response rules, a2a-v1.md §1.2, §1.3): never accepted and served as something else",
+			" as the stale card declares (§5.3; the binding's response rules, A2A v1.0 §9, §11): never accepted and served as something else",
 		Actual: fmt.Sprintf("accepted (HTTP %d) with an answer that is not a %s SendMessage response%s: %s",
 			ce.HTTPStatus, iface.ProtocolBinding, other, suites.ErrText(err))}
 }
@@ -153,7 +153,7 @@ func actOnDroppedExtension(ctx context.Context, t *suites.T, iface a2a.AgentInte
 		return reading, nil
 	}
 	return "served, claiming it activated", &invariants.Violation{Invariant: "stale-extension-refused", Where: where,
-		Expected: "refused with an error (§4.6.3 MUST, the held card marking it required) or served without it (§4.6.3 SHOULD, ignored; a2a-v1.md §3); " +
+		Expected: "refused with an error (§4.6.3 MUST, the held card marking it required) or served without it (§4.6.3 SHOULD, ignored; A2A v1.0 §3.6); " +
 			"an A2A-Extensions answer SHOULD list only the extensions activated (docs/topics/extensions.md), and the live card (capabilities.extensions) no longer lists this one",
 		Actual: "served, and " + strings.Join(claims, "; ")}
 }

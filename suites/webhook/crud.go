@@ -75,7 +75,7 @@ var _ = suites.Spec("PUSH-001", func(ctx context.Context, t *suites.T) {
 	}
 
 	// Get returns what was set. Secrets on read may be returned or redacted
-	// (a2a-v1 §7.1, #1681): only the url, the id and, when an authentication
+	// (A2A v1.0 §3.1.7, #1681): only the url, the id and, when an authentication
 	// block comes back, its scheme are judged.
 	ref := &a2a.TaskPushNotificationConfigRef{TaskID: task.ID, ID: a.Config.ID}
 	got, err := c.GetTaskPushNotificationConfig(ctx, ref)

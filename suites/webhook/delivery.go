@@ -195,7 +195,7 @@ var _ = suites.Spec("PUSH-005", func(ctx context.Context, t *suites.T) {
 			}
 		}
 	}
-	t.Observe("token-header", fmt.Sprintf("%v of %d pushes (UNSURE, a2a-v1 §7.2: informational)", headers, len(ds)))
+	t.Observe("token-header", fmt.Sprintf("%v of %d pushes (UNSURE, A2A v1.0 §4.3.3: informational)", headers, len(ds)))
 	// Every delivery with other credentials was recorded by checkBodies. A
 	// terminal state not pushed at all is judged like any missing push:
 	// late is not lost.

@@ -18,7 +18,7 @@ import (
 
 // failFirst is how many attempts to the config the receiver answers 503:
 // one, the least that shows a retry (STYLE.md, "Ask for the least"). A2A
-// lets an agent "give up after N consecutive failures" (a2a-v1 §7.2), so a
+// lets an agent "give up after N consecutive failures" (A2A v1.0 §4.3.3), so a
 // second refusal in a row would judge how long it persists, which the text
 // leaves to it; and with backoff base B the first retry comes about B after
 // the refusal, where a second refusal would push the acknowledged attempt
@@ -49,7 +49,7 @@ func eventKey(d webhook.Delivery) string {
 // counted from the refused attempt (or the patience after the task ended,
 // when later). A2A leaves the schedule to the agent: it "MAY retry with
 // exponential backoff", §13.2 makes retrying a SHOULD, and 10–30 s is the
-// recommended timeout of one webhook call (a2a-v1 §7.2). Since the receiver
+// recommended timeout of one webhook call (A2A v1.0 §4.3.3). Since the receiver
 // refuses only one attempt (failFirst), the retry it acknowledges is the
 // first one: 25 s waits for a first retry at 15 s with 10 s to spare (the
 // issue 17 figure: such an agent must not warn), and for the push-backoff
