@@ -63,6 +63,12 @@ func TestMain(m *testing.M) {
 	if !set {
 		_ = flag.Set("test.parallel", strconv.Itoa(max(4, runtime.GOMAXPROCS(0))))
 	}
+	// go test hands every test binary -test.timeout=10m0s unless told
+	// otherwise; this package's waits take 7-8 minutes on a quiet 2-core
+	// machine, so its bound is 20 minutes unless -timeout names another.
+	if f := flag.Lookup("test.timeout"); f != nil && f.Value.String() == (10*time.Minute).String() {
+		_ = flag.Set("test.timeout", (20 * time.Minute).String())
+	}
 	os.Exit(m.Run())
 }
 
