@@ -195,43 +195,21 @@ func flagError(fs *flag.FlagSet, err error) string {
 	return b.String()
 }
 
-// nearestFlag is fs's flag closest to name by edit distance, if it is close
-// enough to be a typo, or the only flag name starts with.
+// nearestFlag is fs's flag closest to name (runner.Nearest), or else the
+// only flag name starts with.
 func nearestFlag(fs *flag.FlagSet, name string) string {
-	best, bestD := "", max(1, len(name)/3)+1
-	var prefixed []string
+	var names, prefixed []string
 	fs.VisitAll(func(f *flag.Flag) {
-		if d := editDistance(name, f.Name); d < bestD {
-			best, bestD = f.Name, d
-		}
+		names = append(names, f.Name)
 		if len(name) >= 3 && strings.HasPrefix(f.Name, name) {
 			prefixed = append(prefixed, f.Name)
 		}
 	})
+	best := runner.Nearest(name, names)
 	if best == "" && len(prefixed) == 1 {
 		best = prefixed[0]
 	}
 	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 const runHelp = `Usage: a2a-conform run [flags]

@@ -3,7 +3,7 @@ package runner
 import (
 	"fmt"
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -154,17 +154,24 @@ func setField(f reflect.Value, key string, v *yaml.Node) error {
 	return nil
 }
 
-// nearestKey is the known key closest to key by edit distance, if close
-// enough to be a typo (at most a third of its length, and at least 1).
+// nearestKey is the known key closest to key (Nearest).
 func nearestKey(key string, fields map[string]int) string {
 	names := make([]string, 0, len(fields))
 	for n := range fields {
 		names = append(names, n)
 	}
-	sort.Strings(names)
-	best, bestD := "", max(1, len(key)/3)+1
+	return Nearest(strings.ToLower(key), names)
+}
+
+// Nearest is the name in names closest to name by edit distance, if close
+// enough to be a typo (at most a third of name's length, and at least 1),
+// else "". Ties go to the first in sorted order. The config file's keys and
+// the CLI's flags both suggest with it.
+func Nearest(name string, names []string) string {
+	names = slices.Sorted(slices.Values(names))
+	best, bestD := "", max(1, len(name)/3)+1
 	for _, n := range names {
-		if d := editDistance(strings.ToLower(key), n); d < bestD {
+		if d := editDistance(name, n); d < bestD {
 			best, bestD = n, d
 		}
 	}
