@@ -38,7 +38,7 @@ func ReproduceExchange(ex Exchange) string {
 			value = redactedValue.ReplaceAllLiteralString(value, "$"+v)
 			return `"` + name + ": " + strings.NewReplacer(`"`, `\"`, "`", "\\`").Replace(value) + `"`
 		}
-		return shellQuote(name + ": " + value)
+		return ShellQuote(name + ": " + value)
 	}
 	names := make([]string, 0, len(ex.ReqHeader))
 	for n := range ex.ReqHeader {
@@ -60,21 +60,21 @@ func ReproduceExchange(ex Exchange) string {
 			}
 		}
 		if ex.ReqBody != "" {
-			words = append(words, "-d", shellQuote(ex.ReqBody))
+			words = append(words, "-d", ShellQuote(ex.ReqBody))
 		}
-		words = append(words, shellQuote(u.Host), shellQuote(strings.TrimPrefix(u.Path, "/")))
+		words = append(words, ShellQuote(u.Host), ShellQuote(strings.TrimPrefix(u.Path, "/")))
 		return withVars(vars, strings.Join(words, " ")+"   # needs the agent's gRPC reflection, or -proto a2a.proto")
 	}
-	words = append(words, "curl", "-sS", "-N", "-X", shellQuote(ex.Method))
+	words = append(words, "curl", "-sS", "-N", "-X", ShellQuote(ex.Method))
 	for _, n := range names {
 		for _, v := range ex.ReqHeader[n] {
 			words = append(words, "-H", header(n, v))
 		}
 	}
 	if ex.ReqBody != "" {
-		words = append(words, "--data-binary", shellQuote(ex.ReqBody))
+		words = append(words, "--data-binary", ShellQuote(ex.ReqBody))
 	}
-	words = append(words, shellQuote(u.String()))
+	words = append(words, ShellQuote(u.String()))
 	return withVars(vars, strings.Join(words, " "))
 }
 

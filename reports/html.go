@@ -542,9 +542,9 @@ func reproduceCommand(r *Report, id string) string {
 		case "--focus", "--suite", "--label-filter", "--seed", "--expect", "--retry-unexpected":
 			continue
 		}
-		words = append(words, shellQuote(a))
+		words = append(words, ShellQuote(a))
 	}
-	words = append(words, "--focus", shellQuote(id), "--seed", strconv.FormatInt(r.Run.Seed, 10))
+	words = append(words, "--focus", ShellQuote(id), "--seed", strconv.FormatInt(r.Run.Seed, 10))
 	cmd := strings.Join(words, " ")
 	if r.Run.HasHeaders {
 		cmd = "# with the run's headers in $A2A_CONFORM_HEADERS (and $A2A_CONFORM_SECOND_HEADERS)\n" + cmd
@@ -552,8 +552,9 @@ func reproduceCommand(r *Report, id string) string {
 	return cutUTF8(cmd, htmlMaxField)
 }
 
-// shellQuote quotes s for a POSIX shell unless it is plainly safe.
-func shellQuote(s string) string {
+// ShellQuote quotes s for a POSIX shell unless it is plainly safe (the
+// reproduce commands here, and the CLI's child command lines).
+func ShellQuote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,/:@%+") == "" {
 		return s
 	}

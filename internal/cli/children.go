@@ -48,7 +48,7 @@ type harnessRun struct {
 func (r *harnessRun) Rerun() string {
 	args := make([]string, len(r.Args))
 	for i, a := range r.Args {
-		args[i] = shellQuote(a)
+		args[i] = reports.ShellQuote(a)
 	}
 	return "a2a-conform " + r.cmd() + " --seed " + strconv.FormatInt(r.Seed, 10) + " " + strings.Join(args, " ")
 }

@@ -276,7 +276,7 @@ func TestGateOnASlowAgentUnderTheProcessDriver(t *testing.T) {
 	dir := t.TempDir()
 	base := filepath.Join(dir, "base.yaml")
 	os.WriteFile(base, []byte("expected:\n  - {id: LIFE-013, verdict: fail, reason: 'ACME-2: cancelling a terminal task answers 200'}\n"), 0o644)
-	agent := shellQuote(os.Args[0]) + " fake --listen 127.0.0.1:{port} --grpc-listen off --delay 400ms --fault cancel-terminal-accepted,context-mismatch-accepted"
+	agent := reports.ShellQuote(os.Args[0]) + " fake --listen 127.0.0.1:{port} --grpc-listen off --delay 400ms --fault cancel-terminal-accepted,context-mismatch-accepted"
 	out := filepath.Join(dir, "out")
 	code, so, se := cli(t, "run", "--agent-cmd", agent, "--focus", "LIFE-010,LIFE-012,LIFE-013", "--seed", "5",
 		"--out", out, "--expect", base, "--retry-unexpected", "1")

@@ -27,7 +27,7 @@ func newClientRows(dir string, seed int64) []*clientRow {
 	if err != nil {
 		exe = "a2a-conform"
 	}
-	driver := shellQuote(exe) + " client-driver"
+	driver := reports.ShellQuote(exe) + " client-driver"
 	rows := []*clientRow{{Run: &harnessRun{Cmd: "client", Args: []string{"--client-cmd", driver}, Seed: seed, Out: filepath.Join(dir, "client-clean")}}}
 	for _, f := range clientdriver.Faults() {
 		row := &clientRow{Fault: f}

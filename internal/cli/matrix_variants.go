@@ -169,7 +169,7 @@ type variantRow struct {
 // starting exe as the agent, every suite.
 func variantArgs(v variant, exe, hookPort, promptMap string) []string {
 	fill := strings.NewReplacer("{hookport}", hookPort, "{promptmap}", promptMap)
-	cmd := shellQuote(exe) + " fake --listen 127.0.0.1:{port} --store sqlite:{store} --name variant-{instance} --generation {generation}"
+	cmd := reports.ShellQuote(exe) + " fake --listen 127.0.0.1:{port} --store sqlite:{store} --name variant-{instance} --generation {generation}"
 	if v.Agent != "" {
 		cmd += " " + fill.Replace(v.Agent)
 	}
@@ -211,14 +211,6 @@ func freePort() (string, error) {
 	}
 	defer ln.Close()
 	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port), nil
-}
-
-// shellQuote quotes s for /bin/sh when it needs it.
-func shellQuote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`;&|<>()*?[]{}#~!") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func (row *variantRow) judge() {
@@ -313,7 +305,7 @@ func variantsMarkdown(rows []*variantRow) string {
 		if len(v.Harness) > 0 {
 			var q []string
 			for _, h := range v.Harness {
-				q = append(q, shellQuote(h))
+				q = append(q, reports.ShellQuote(h))
 			}
 			harness = "`" + strings.Join(q, " ") + "`"
 		}
