@@ -142,15 +142,7 @@ func RunClient(ctx context.Context, cc ClientConfig, stdout io.Writer) (*Outcome
 	prog.end()
 
 	in, interrupted := InterruptedBy(ctx)
-	missingVerdict, missing := reports.Indeterminate, "harness defect: the spec is registered but has no body in this build, so nothing was checked"
-	if interrupted {
-		report.Run.Interrupted = in.Name()
-		missingVerdict, missing = reports.CouldNotRun, "the run was interrupted ("+in.Name()+") before this case ran, so nothing was checked"
-		note := fmt.Sprintf("interrupted: %s stopped the run after %s; this report is partial", in.Name(), time.Since(start).Round(time.Second))
-		report.Run.Notes = append(report.Run.Notes, note)
-		fmt.Fprintf(stdout, "note: %s\n", note)
-	}
-	report.Results = withMissing(suites.Results(), selected, missingVerdict, missing)
+	report.Results = collectResults(report, selected, in, interrupted, start, stdout)
 	cases, connected := client.Connected()
 	never := cases > 0 && connected == 0
 	if never {

@@ -1,8 +1,14 @@
 package runner
 
 import (
+	"fmt"
+	"io"
+	"time"
+
 	"context"
 	"errors"
+	"github.com/a2a-conform/a2a-conform/reports"
+	"github.com/a2a-conform/a2a-conform/suites"
 	"os"
 	"syscall"
 )
@@ -44,4 +50,23 @@ func InterruptedBy(ctx context.Context) (Interrupted, bool) {
 	}
 	ok := errors.As(context.Cause(ctx), &in)
 	return in, ok
+}
+
+// collectResults is the run's results, one per selected spec (withMissing),
+// agent and client runs alike. When a signal stopped the run, the report is
+// marked interrupted and says so (verify, the scorecard and the HTML then
+// show it as partial), and the specs it never reached are could-not-run;
+// otherwise a spec without a result is a harness defect, indeterminate.
+func collectResults(report *reports.Report, selected []suites.Info, in Interrupted, interrupted bool, start time.Time, stdout io.Writer) []reports.Result {
+	if !interrupted {
+		return withMissing(suites.Results(), selected, reports.Indeterminate,
+			"harness defect: the spec is registered but has no body in this build, so nothing was checked")
+	}
+	report.Run.Interrupted = in.Name()
+	note := fmt.Sprintf("interrupted: %s stopped the run after %s; the specs it cut short are indeterminate and those it never reached could-not-run, so this report is partial",
+		in.Name(), time.Since(start).Round(time.Second))
+	report.Run.Notes = append(report.Run.Notes, note)
+	fmt.Fprintf(stdout, "note: %s\n", note)
+	return withMissing(suites.Results(), selected, reports.CouldNotRun,
+		"the run was interrupted ("+in.Name()+") before this spec ran, so nothing was checked")
 }

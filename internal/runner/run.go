@@ -125,19 +125,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 	prog.end()
 
 	in, interrupted := InterruptedBy(ctx)
-	missingVerdict, missing := reports.Indeterminate, "harness defect: the spec is registered but has no body in this build, so nothing was checked"
-	if interrupted {
-		missingVerdict = reports.CouldNotRun
-		// The report says so everywhere it is read: verify, the scorecard
-		// and the HTML show it as partial, never complete.
-		report.Run.Interrupted = in.Name()
-		missing = "the run was interrupted (" + in.Name() + ") before this spec ran, so nothing was checked"
-		note := fmt.Sprintf("interrupted: %s stopped the run after %s; the specs it cut short are indeterminate and those it never reached could-not-run, so this report is partial",
-			in.Name(), time.Since(start).Round(time.Second))
-		report.Run.Notes = append(report.Run.Notes, note)
-		fmt.Fprintf(stdout, "note: %s\n", note)
-	}
-	report.Results = withMissing(suites.Results(), selected, missingVerdict, missing)
+	report.Results = collectResults(report, selected, in, interrupted, start, stdout)
 	if exits := agentExits(prep); len(exits) > 0 {
 		// An agent that died mid-run is reported as such, and the specs
 		// it affected are not judged on the harness's errors.
