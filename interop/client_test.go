@@ -90,27 +90,7 @@ func compareClientOnce(t *testing.T, args ...string) ([]string, string) {
 		writeBaseline(t, clientBaselineFile, base, got)
 		base = readBaseline(t, clientBaselineFile)
 	}
-	ids := clientSpecIDs()
-	var problems []string
-	for id := range base.Specs {
-		if !slices.Contains(ids, id) {
-			problems = append(problems, fmt.Sprintf("%s: in %s but no longer a registered client spec (UPDATE_BASELINE=1 drops it)", id, clientBaselineFile))
-		}
-	}
-	for _, id := range ids {
-		want, ok := base.Specs[id]
-		res, ran := got[id]
-		switch {
-		case !ran:
-			problems = append(problems, fmt.Sprintf("%s: not in the report", id))
-		case !ok:
-			problems = append(problems, fmt.Sprintf("%s: %s, and %s has no entry for it (UPDATE_BASELINE=1, then justify)", id, res.Verdict, clientBaselineFile))
-		case res.Verdict != want.Verdict:
-			problems = append(problems, fmt.Sprintf("%s: verdict changed: %s says %s (%s), now %s: %s", id, clientBaselineFile, want.Verdict, want.Why, res.Verdict, res.Reason))
-		case want.Verdict != reports.Pass && (want.Why == "" || want.Why == todo):
-			problems = append(problems, fmt.Sprintf("%s: %s with no justification in %s: %s", id, want.Verdict, clientBaselineFile, res.Reason))
-		}
-	}
+	problems := diffBaseline(clientBaselineFile, base, clientSpecIDs(), got)
 	slices.Sort(problems)
 	return problems, stdout
 }

@@ -203,6 +203,17 @@ func compareOnce(t *testing.T, file string, args ...string) ([]string, string) {
 	for _, info := range suites.InSuites(names...) {
 		ids = append(ids, info.ID)
 	}
+	problems = diffBaseline(file, base, ids, got)
+	slices.Sort(problems)
+	return problems, stdout
+}
+
+// diffBaseline lists where the verdicts got of the specs ids differ from
+// the baseline read from file: a spec it names that is gone, a spec not in
+// the report or not in the baseline, a verdict changed, a non-pass without
+// its justification. Agent and client baselines are compared this one way.
+func diffBaseline(file string, base Baseline, ids []string, got map[string]reports.Result) []string {
+	var problems []string
 	for id := range base.Specs {
 		if !slices.Contains(ids, id) {
 			problems = append(problems, fmt.Sprintf("%s: in %s but no longer a registered spec (UPDATE_BASELINE=1 drops it)", id, file))
@@ -222,8 +233,7 @@ func compareOnce(t *testing.T, file string, args ...string) ([]string, string) {
 			problems = append(problems, fmt.Sprintf("%s: %s with no justification in %s: %s", id, want.Verdict, file, res.Reason))
 		}
 	}
-	slices.Sort(problems)
-	return problems, stdout
+	return problems
 }
 
 // counts is the report's verdict counts, for the log.
