@@ -95,7 +95,7 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 		mapped  = map[string]string{}
 		changed = sync.NewCond(&mu)
 		hist    = invariants.NewHistory()
-		acked   = map[string]bool{} // recorded task ids whose cancel was acknowledged
+		acked   = map[string]bool{} // replayed task ids whose cancel the agent acknowledged
 		res     = &Result{Tasks: map[string]string{}}
 	)
 	first := b.Requests[0].AtMs
@@ -246,15 +246,13 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 			case "CancelTask":
 				src = invariants.FromCancel
 			}
-			st := observe(hist, src, "", string(data), issued, fmt.Sprintf("replayed %s #%d", op, ex.Seq))
-			if op == "CancelTask" && st == a2a.TaskStateCanceled {
-				for _, kv := range ids(ex.RespBody) {
-					if kv[0] == "id" {
-						mu.Lock()
-						acked[kv[1]] = true
-						mu.Unlock()
-					}
-				}
+			id, st := observe(hist, src, "", string(data), issued, fmt.Sprintf("replayed %s #%d", op, ex.Seq))
+			if op == "CancelTask" && st == a2a.TaskStateCanceled && id != "" {
+				// The task the agent acknowledged, as its own answer names
+				// it: never a mapped id, which may be misaligned.
+				mu.Lock()
+				acked[id] = true
+				mu.Unlock()
 			}
 		}()
 	}
@@ -279,12 +277,24 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 		task := invariants.ForTask(obs, id)
 		res.Violations = append(res.Violations, invariants.TerminalImmutable(task)...)
 	}
-	for old := range acked {
-		id := mapped[old]
+	recorded := map[string]string{}
+	for old, n := range mapped {
+		recorded[n] = old
+	}
+	ackedIDs := make([]string, 0, len(acked))
+	for id := range acked {
+		ackedIDs = append(ackedIDs, id)
+	}
+	sort.Strings(ackedIDs)
+	for _, id := range ackedIDs {
 		for _, o := range invariants.ForTask(obs, id) {
 			if o.State.Terminal() && o.State != a2a.TaskStateCanceled {
+				where := "task " + id
+				if old, ok := recorded[id]; ok {
+					where += " (recorded as " + old + ")"
+				}
 				res.Violations = append(res.Violations, invariants.Violation{Invariant: "cancel-acknowledged-is-final",
-					Where: "task " + id + " (recorded as " + old + "), " + o.Ref, Expected: "TASK_STATE_CANCELED: the replayed cancel was acknowledged",
+					Where: where + ", " + o.Ref, Expected: "TASK_STATE_CANCELED: the replayed cancel was acknowledged",
 					Actual: string(o.State)})
 			}
 		}
@@ -321,7 +331,7 @@ func operation(body, rawURL string) string {
 
 // observe records the task state (and artifacts) an answer or event shows,
 // on either binding, and returns the state.
-func observe(h *invariants.History, src invariants.Source, channel, data string, issued time.Duration, ref string) a2a.TaskState {
+func observe(h *invariants.History, src invariants.Source, channel, data string, issued time.Duration, ref string) (string, a2a.TaskState) {
 	var doc struct {
 		Result json.RawMessage `json:"result"`
 	}
@@ -332,7 +342,7 @@ func observe(h *invariants.History, src invariants.Source, channel, data string,
 	raw = bytes.TrimSpace(raw)
 	var ev a2a.StreamResponse
 	if json.Unmarshal(raw, &ev) != nil {
-		return ""
+		return "", ""
 	}
 	var task *a2a.Task
 	if ev.Task == nil && ev.StatusUpdate == nil && ev.ArtifactUpdate == nil && ev.Message == nil {
@@ -353,11 +363,11 @@ func observe(h *invariants.History, src invariants.Source, channel, data string,
 		o.TaskID = ev.ArtifactUpdate.TaskID
 		o.Artifacts = invariants.ArtifactsOf([]a2a.Artifact{ev.ArtifactUpdate.Artifact})
 	default:
-		return ""
+		return "", ""
 	}
 	if o.TaskID == "" {
-		return ""
+		return "", ""
 	}
 	h.Add(o)
-	return o.State
+	return o.TaskID, o.State
 }
