@@ -330,7 +330,7 @@ func operation(body, rawURL string) string {
 }
 
 // observe records the task state (and artifacts) an answer or event shows,
-// on either binding, and returns the state.
+// on either binding, and returns the task it names and its state.
 func observe(h *invariants.History, src invariants.Source, channel, data string, issued time.Duration, ref string) (string, a2a.TaskState) {
 	var doc struct {
 		Result json.RawMessage `json:"result"`
