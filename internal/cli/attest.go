@@ -40,16 +40,8 @@ func attestCmd(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return runner.ExitUsage
 	}
-	r, problems, err := reports.VerifyFile(pos[0])
-	if err != nil {
-		fmt.Fprintf(stderr, "attest: %v\n", err)
-		return 1
-	}
-	if len(problems) > 0 {
-		fmt.Fprintf(stderr, "attest: %s is not a valid, unedited report; nothing to attest:\n", pos[0])
-		for _, p := range problems {
-			fmt.Fprintf(stderr, "  - %s\n", p)
-		}
+	r := verifiedReport("attest", pos[0], "; nothing to attest", stderr)
+	if r == nil {
 		return 1
 	}
 	st, err := attest.Statement(r, *url)

@@ -266,13 +266,8 @@ Flags:
 			return runner.ExitUsage
 		}
 	}
-	r, problems, err := reports.VerifyFile(pos[0])
-	if err != nil {
-		fmt.Fprintf(stderr, "baseline: %v\n", err)
-		return runner.ExitUsage
-	}
-	if len(problems) > 0 {
-		fmt.Fprintf(stderr, "baseline: %s does not verify (%s); a baseline from an edited report would expect what no run showed\n", pos[0], problems[0])
+	r := verifiedReport("baseline", pos[0], " (a baseline from an edited report would expect what no run showed)", stderr)
+	if r == nil {
 		return runner.ExitUsage
 	}
 	if r.Run.Interrupted != "" || r.Run.Unreachable {

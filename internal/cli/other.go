@@ -203,6 +203,27 @@ func verifyCmd(args []string, stdout, stderr io.Writer) int {
 	return att.verifyAttestation(args[0], r, stdout)
 }
 
+// verifiedReport reads the report at path for command cmd and returns it
+// when it is valid and unedited; otherwise it says why on w, naming every
+// problem (and why on top, when given), and returns nil. Every command that
+// acts on a submitted report (attest, baseline, rerun, scorecard) reads it
+// this way; verify itself prints the problems as its answer.
+func verifiedReport(cmd, path, why string, w io.Writer) *reports.Report {
+	r, problems, err := reports.VerifyFile(path)
+	if err != nil {
+		fmt.Fprintf(w, "%s: %s: %v\n", cmd, path, err)
+		return nil
+	}
+	if len(problems) > 0 {
+		fmt.Fprintf(w, "%s: %s is not a valid, unedited report%s:\n", cmd, path, why)
+		for _, p := range problems {
+			fmt.Fprintf(w, "  - %s\n", p)
+		}
+		return nil
+	}
+	return r
+}
+
 // declaredSpecs is the spec set this harness version scores reports
 // against, whatever a run selected: the agent specs for agents, the client
 // specs for clients (the scorecard splits them by role).
@@ -234,16 +255,8 @@ func scorecardCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	var rs []*reports.Report
 	for _, p := range paths {
-		r, problems, err := reports.VerifyFile(p)
-		if err != nil {
-			fmt.Fprintf(stderr, "scorecard: %s: %v\n", p, err)
-			return 1
-		}
-		if len(problems) > 0 {
-			fmt.Fprintf(stderr, "scorecard: %s is not a valid, unedited report:\n", p)
-			for _, pr := range problems {
-				fmt.Fprintf(stderr, "  - %s\n", pr)
-			}
+		r := verifiedReport("scorecard", p, "", stderr)
+		if r == nil {
 			return 1
 		}
 		rs = append(rs, r)

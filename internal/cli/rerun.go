@@ -27,13 +27,8 @@ func rerunCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	r, problems, err := reports.VerifyFile(args[0])
-	if err != nil {
-		fmt.Fprintf(stderr, "rerun: %v\n", err)
-		return runner.ExitUsage
-	}
-	if len(problems) > 0 {
-		fmt.Fprintf(stderr, "rerun: %s is not a valid, unedited report (a2a-conform verify %s)\n", args[0], args[0])
+	r := verifiedReport("rerun", args[0], "", stderr)
+	if r == nil {
 		return runner.ExitUsage
 	}
 	runArgs, note := RerunArgs(r, args[1:])
