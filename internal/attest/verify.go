@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	trpb "github.com/in-toto/attestation/go/predicates/test_result/v0"
+	intoto "github.com/in-toto/attestation/go/v1"
 	"github.com/sigstore/sigstore-go/pkg/bundle"
 	"github.com/sigstore/sigstore-go/pkg/root"
 	"github.com/sigstore/sigstore-go/pkg/verify"
@@ -190,38 +191,21 @@ func Verify(r *reports.Report, bundles []*bundle.Bundle, roots []*root.TrustedRo
 }
 
 func verifyOne(b *bundle.Bundle, tr *root.TrustedRoot, digest []byte, p Policy, want *trpb.TestResult) (*Result, error) {
-	opts := []verify.VerifierOption{verify.WithObserverTimestamps(1)}
-	if len(tr.RekorLogs()) > 0 {
-		opts = append(opts, verify.WithTransparencyLog(1))
-	}
-	if len(tr.CTLogs()) > 0 {
-		opts = append(opts, verify.WithSignedCertificateTimestamps(1))
-	}
-	v, err := verify.NewVerifier(tr, opts...)
+	st, id, err := verifySigned(b, tr, "sha256", digest, p)
 	if err != nil {
-		return nil, fmt.Errorf("trusted root: %w", err)
-	}
-	policy := []verify.PolicyOption{}
-	if p.empty() {
-		policy = append(policy, verify.WithoutIdentitiesUnsafe())
-	} else {
-		id, err := verify.NewShortCertificateIdentity(p.Issuer, p.IssuerRegexp, p.Identity, p.IdentityRegexp)
-		if err != nil {
-			return nil, err
-		}
-		policy = append(policy, verify.WithCertificateIdentity(id))
-	}
-	res, err := v.Verify(b, verify.NewPolicy(verify.WithArtifactDigest("sha256", digest), policy...))
-	if err != nil {
-		if strings.Contains(err.Error(), "artifact") && strings.Contains(err.Error(), "digest") {
-			return nil, fmt.Errorf("the bundle signs another report: no subject has this report's digest (%s)", err)
-		}
 		return nil, err
 	}
-	st := res.Statement
-	if st == nil {
-		return nil, errors.New("the bundle signs no in-toto statement")
+	signed, err := reportPredicate(st, want)
+	if err != nil {
+		return nil, err
 	}
+	return &Result{Identity: id, PolicyChecked: !p.empty(), PredicateResult: signed.GetResult()}, nil
+}
+
+// reportPredicate is the report half of a verification: the signed
+// statement carries the test-result predicate, and it is the one want (the
+// report's own) would give.
+func reportPredicate(st *intoto.Statement, want *trpb.TestResult) (*trpb.TestResult, error) {
 	if st.GetPredicateType() != PredicateType {
 		return nil, fmt.Errorf("the statement's predicate type is %q, want %q", st.GetPredicateType(), PredicateType)
 	}
@@ -232,22 +216,62 @@ func verifyOne(b *bundle.Bundle, tr *root.TrustedRoot, digest []byte, p Policy, 
 	if d := samePredicate(signed, want); d != "" {
 		return nil, errors.New("the signed test result is not this report's: " + d)
 	}
-	out := &Result{PolicyChecked: !p.empty(), PredicateResult: signed.GetResult()}
-	if res.Signature != nil && res.Signature.Certificate != nil {
-		c := res.Signature.Certificate
-		out.Identity = reports.SignerIdentity{
-			Issuer:     c.Extensions.Issuer,
-			Subject:    c.SubjectAlternativeName,
-			Repository: c.Extensions.SourceRepositoryURI,
-			Workflow:   c.Extensions.BuildSignerURI,
-			Commit:     c.Extensions.SourceRepositoryDigest,
-			Ref:        c.Extensions.SourceRepositoryRef,
-			Run:        c.Extensions.RunInvocationURI,
-		}
-	} else {
-		return nil, errors.New("the bundle is signed with a key, not a Fulcio certificate: no identity to report")
+	return signed, nil
+}
+
+// verifySigned is the Sigstore half of a verification, which knows nothing
+// of reports: the bundle's signature, its certificate chain to the trusted
+// root's CA, its observed time (a transparency-log entry or an RFC 3161
+// timestamp), the log entry and the certificate's SCT when the root lists
+// such logs, the signer's identity against p, and that a subject of the
+// signed statement has the artifact digest (alg, digest). It returns the
+// statement and who signed it.
+func verifySigned(b *bundle.Bundle, tr *root.TrustedRoot, alg string, digest []byte, p Policy) (*intoto.Statement, reports.SignerIdentity, error) {
+	var none reports.SignerIdentity
+	opts := []verify.VerifierOption{verify.WithObserverTimestamps(1)}
+	if len(tr.RekorLogs()) > 0 {
+		opts = append(opts, verify.WithTransparencyLog(1))
 	}
-	return out, nil
+	if len(tr.CTLogs()) > 0 {
+		opts = append(opts, verify.WithSignedCertificateTimestamps(1))
+	}
+	v, err := verify.NewVerifier(tr, opts...)
+	if err != nil {
+		return nil, none, fmt.Errorf("trusted root: %w", err)
+	}
+	policy := []verify.PolicyOption{}
+	if p.empty() {
+		policy = append(policy, verify.WithoutIdentitiesUnsafe())
+	} else {
+		id, err := verify.NewShortCertificateIdentity(p.Issuer, p.IssuerRegexp, p.Identity, p.IdentityRegexp)
+		if err != nil {
+			return nil, none, err
+		}
+		policy = append(policy, verify.WithCertificateIdentity(id))
+	}
+	res, err := v.Verify(b, verify.NewPolicy(verify.WithArtifactDigest(alg, digest), policy...))
+	if err != nil {
+		if strings.Contains(err.Error(), "artifact") && strings.Contains(err.Error(), "digest") {
+			return nil, none, fmt.Errorf("the bundle signs another report: no subject has this report's digest (%s)", err)
+		}
+		return nil, none, err
+	}
+	if res.Statement == nil {
+		return nil, none, errors.New("the bundle signs no in-toto statement")
+	}
+	if res.Signature == nil || res.Signature.Certificate == nil {
+		return nil, none, errors.New("the bundle is signed with a key, not a Fulcio certificate: no identity to report")
+	}
+	c := res.Signature.Certificate
+	return res.Statement, reports.SignerIdentity{
+		Issuer:     c.Extensions.Issuer,
+		Subject:    c.SubjectAlternativeName,
+		Repository: c.Extensions.SourceRepositoryURI,
+		Workflow:   c.Extensions.BuildSignerURI,
+		Commit:     c.Extensions.SourceRepositoryDigest,
+		Ref:        c.Extensions.SourceRepositoryRef,
+		Run:        c.Extensions.RunInvocationURI,
+	}, nil
 }
 
 func dedupe(in []string) []string {
