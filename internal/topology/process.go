@@ -112,6 +112,8 @@ type Exit struct {
 	// Replaced is when the harness started another process in the slot
 	// (a roll or restart); zero while the slot stays dead.
 	Replaced time.Time
+
+	in *procInstance
 }
 
 // UnexpectedExits lists the instances' exits the harness did not cause, in
@@ -133,6 +135,10 @@ type procInstance struct {
 	exited  chan struct{} // the shell exited and was reaped
 	state   *os.ProcessState
 	stopped bool // Close is stopping it: an exit is expected, not news
+	// collided: it died because another program took its port before it
+	// bound it (the harness's own race, see launch), so its exit is not the
+	// agent's.
+	collided bool
 }
 
 // StartError says why an instance did not come up. Prepare reports it as
@@ -380,7 +386,9 @@ func (p *Process) spawn(index int, command string, port int) (*procInstance, err
 			case <-time.After(200 * time.Millisecond):
 			}
 			p.mu.Lock()
-			p.exits = append(p.exits, Exit{Instance: index, Status: in.state.String(), At: at, Output: in.out.tailLines()})
+			if !in.collided {
+				p.exits = append(p.exits, Exit{Instance: index, Status: in.state.String(), At: at, Output: in.out.tailLines(), in: in})
+			}
 			p.mu.Unlock()
 		}
 	}()

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/client"
@@ -90,8 +92,61 @@ func (p *Process) InstanceURL(k int) string {
 func (p *Process) Pin(k int) client.Option { return client.WithHeader(PinHeader, strconv.Itoa(k)) }
 
 // launch starts slot k's command at generation gen on a fresh port; with
-// wait it returns once the instance serves its card.
+// wait it returns once the instance serves its card. The port is free when
+// chosen but released before the agent binds it: an instance that dies
+// because another program took it in between is the harness's race, not an
+// agent exit, so it is started again on a fresh port (a bounded number of
+// times) and its death is not recorded among UnexpectedExits.
 func (p *Process) launch(ctx context.Context, k, gen int, tmpl string, wait bool) (*procInstance, error) {
+	for attempt := 1; ; attempt++ {
+		in, err := p.launchOnce(ctx, k, gen, tmpl, wait)
+		var se *StartError
+		if err == nil {
+			return in, nil
+		}
+		if attempt == portAttempts || !errors.As(err, &se) || in == nil || !p.lostPort(in, se) {
+			return nil, err
+		}
+		p.log.line(fmt.Sprintf("[harness] agent %d generation %d: its port %d was taken by another program before it bound it; starting it again on a fresh port (attempt %d of %d)", k, gen, in.port, attempt+1, portAttempts))
+	}
+}
+
+// lostPort reports an instance that exited before it served because its port
+// was taken (it said so, or the port is held now that it is gone), and if so
+// takes its exit off the unexpected ones.
+func (p *Process) lostPort(in *procInstance, se *StartError) bool {
+	select {
+	case <-in.exited:
+	default:
+		return false // it did not die: too slow, not a port race
+	}
+	if !portTaken(se) && !portHeld(in.port) {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	in.collided = true
+	kept := p.exits[:0]
+	for _, e := range p.exits {
+		if e.in != in {
+			kept = append(kept, e)
+		}
+	}
+	p.exits = kept
+	return true
+}
+
+// portHeld reports a loopback port another program is listening on.
+func portHeld(port int) bool {
+	ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil {
+		return errors.Is(err, syscall.EADDRINUSE)
+	}
+	ln.Close()
+	return false
+}
+
+func (p *Process) launchOnce(ctx context.Context, k, gen int, tmpl string, wait bool) (*procInstance, error) {
 	ports, err := freePorts(1)
 	if err != nil {
 		return nil, fmt.Errorf("process driver: %w", err)
@@ -114,7 +169,7 @@ func (p *Process) launch(ctx context.Context, k, gen int, tmpl string, wait bool
 	defer cancel()
 	if err := in.waitReady(rctx, cancel, bound); err != nil {
 		p.stop(in)
-		return nil, err
+		return in, err
 	}
 	return in, nil
 }

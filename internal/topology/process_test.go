@@ -314,6 +314,49 @@ func TestPortTakenIsRetriedOnFreshPorts(t *testing.T) {
 	}
 }
 
+// The same race during a roll: generation 2's first process finds its port
+// taken and dies. It is started again on a fresh port, the roll succeeds,
+// and its death is not counted among the agent's unexpected exits (which
+// would blame the agent and make the run exit 3).
+func TestPortTakenDuringARollIsNotAnAgentExit(t *testing.T) {
+	dir := t.TempDir()
+	cmd := fmt.Sprintf("if [ {generation} = 2 ] && [ ! -e %[1]s/once ]; then touch %[1]s/once; echo 'listen tcp 127.0.0.1:{port}: bind: address already in use'; exit 1; fi; %[2]s=1 exec %[3]s {port}",
+		dir, helperEnv, os.Args[0])
+	var log syncBuffer
+	p, err := topology.StartProcess(context.Background(), topology.ProcessOptions{Cmd: cmd, Dir: dir, Balance: true, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	gen, err := p.Roll(context.Background(), nil)
+	if err != nil || gen != 2 {
+		t.Fatalf("roll: generation %d, %v\n%s", gen, err, log.String())
+	}
+	if !strings.Contains(log.String(), "starting it again on a fresh port") {
+		t.Fatalf("the retry is not in the log:\n%s", log.String())
+	}
+	if ex := p.UnexpectedExits(); len(ex) != 0 {
+		t.Fatalf("the harness's port race counted as an agent exit: %+v", ex)
+	}
+	if u := p.URLs(); len(u) != 1 || refused(u[0]) {
+		t.Fatalf("no instance serves after the roll: %v", u)
+	}
+
+	// A generation that dies for its own reasons is the agent's exit.
+	bad := fmt.Sprintf("if [ {generation} = 2 ]; then echo boom; exit 7; fi; %[1]s=1 exec %[2]s {port}", helperEnv, os.Args[0])
+	q, err := topology.StartProcess(context.Background(), topology.ProcessOptions{Cmd: bad, Dir: t.TempDir(), Balance: true, Log: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	if _, err := q.Roll(context.Background(), nil); err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Fatalf("want the new generation's own failure, got %v", err)
+	}
+	if ex := q.UnexpectedExits(); len(ex) != 1 || !strings.Contains(ex[0].Status, "7") {
+		t.Fatalf("the agent's own exit is not recorded: %+v", ex)
+	}
+}
+
 // Every address an instance was started on, replaced generations included,
 // counts as an instance's own: a card naming one is reached through the
 // balancer. Nothing else does.
