@@ -186,7 +186,13 @@ func runPush(ctx context.Context, d *Driver, cancel bool) error {
 			time.Sleep(200 * time.Millisecond)
 			return nil
 		case <-refetch:
-			if d.faults.has(faultNoRefetchAfter401) {
+			switch {
+			case d.faults.has(faultNoRefetchAfter401):
+				continue
+			case d.faults.has(faultRebindsWebhookAfter401):
+				if err := d.rebind(ctx, t.ID, conf.TaskPushNotificationConfig); err != nil {
+					return err
+				}
 				continue
 			}
 			st, err := d.refetchPushed(ctx, t.ID, cancel, finish)
@@ -242,6 +248,18 @@ func (d *Driver) refetchPushed(ctx context.Context, id string, cancel bool, fini
 		finish()
 	}
 	return st, nil
+}
+
+// rebind registers the push config for the task again
+// (rebinds-webhook-after-401).
+func (d *Driver) rebind(ctx context.Context, id string, cfg *a2a.TaskPushNotificationConfig) error {
+	c := *cfg
+	c.TaskID = id
+	d.logf("a push was refused (401): registering the push config of task %s again", id)
+	return d.transition(ctx, func(cl *client.Client) error {
+		_, e := cl.CreateTaskPushNotificationConfig(ctx, &c)
+		return e
+	})
 }
 
 // cancelPushed cancels the task (push-cancel) once a push said it is

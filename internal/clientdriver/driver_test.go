@@ -150,6 +150,18 @@ func TestRefetchAfterRefusedPush(t *testing.T) {
 	if refetched(bad, int(n2.Load())) {
 		t.Errorf("no-refetch-after-401 re-fetched the task")
 	}
+	var n3 atomic.Int64
+	rebind := drive(t, script(&n3), clientrun.ActionPush, "rebinds-webhook-after-401")
+	rebind.must(t, "TASK_STATE_COMPLETED", "")
+	var ops []string
+	for _, q := range rebind.stage.Requests() {
+		if q.Seq > int(n3.Load()) && q.TaskID == rebind.res.TaskID {
+			ops = append(ops, q.Op)
+		}
+	}
+	if len(ops) == 0 || ops[0] != "CreateTaskPushNotificationConfig" {
+		t.Errorf("rebinds-webhook-after-401: requests naming the task after the refused push %v, want the config registered again first", ops)
+	}
 }
 
 // After an acknowledged cancel a push with the config's token says

@@ -45,6 +45,11 @@ func stepWait(ctx context.Context, d time.Duration) {
 	}
 }
 
+// lateAfter bounds how long CLI-038's late push waits after the agent's
+// push of CANCELED: well inside the 3 s of quiet after which the contract's
+// push-cancel stops receiving, whatever the agent's step.
+const lateAfter = time.Second
+
 // refusedPush is the push CLI-037 made the client's receiver refuse.
 type refusedPush struct {
 	taskID  string
@@ -194,7 +199,7 @@ var _ = suites.Spec("CLI-038", func(ctx context.Context, t *suites.T) {
 					n, err := ag.Store().PendingDeliveries(ctx)
 					return err != nil || n == 0
 				})
-				stepWait(ctx, d)
+				stepWait(ctx, min(d, lateAfter))
 				contextID := ""
 				if rec, err := ag.Store().GetTask(ctx, cfg.TaskID); err == nil {
 					contextID = rec.Task.ContextID
