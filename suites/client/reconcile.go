@@ -133,11 +133,13 @@ var _ = suites.Spec("CLI-037", func(ctx context.Context, t *suites.T) {
 	r := o.Result
 	refused := fmt.Sprintf("after its receiver refused a push for task %s (HTTP %d)", p.taskID, p.status)
 	switch {
-	case len(after) > 0 && after[0].Op == a2a.MethodGetTask:
+	case len(after) > 0 && (after[0].Op == a2a.MethodGetTask || after[0].Op == a2a.MethodSubscribeToTask):
+		// SubscribeToTask's first event is the task's snapshot: a re-fetch
+		// too (A2A v1.0 §3.7 names both for a resync).
 		t.Observe("re-fetch", fmt.Sprintf("%s, %s", Where(after[0]), refused))
 	case len(after) > 0:
 		t.Violated(invariants.Violation{Invariant: "client-refetch-after-401", Where: Where(after[0]),
-			Expected: "GetTask for the task before anything else about it, " + refused,
+			Expected: "GetTask (or SubscribeToTask) for the task before anything else about it, " + refused,
 			Actual:   fmt.Sprintf("%s naming the task with no GetTask before it: the client acts on a task it has not re-fetched", after[0].Op)})
 	case r.ErrorClass() != "" && r.ErrorClass() != clientrun.ClassTimeout:
 		t.Observe("outcome", fmt.Sprintf("the client raised %q (%s) rather than go on with the task", r.ErrorClass(), r.Error.Message))
