@@ -17,8 +17,8 @@ var clientReconcileSpecs = []Info{
 			"working, the card rotates (version 2.0.0, Bearer advertised) and a push for the task arrives with " +
 			"Bearer credentials of the new generation instead of the config's token. The receiver refuses it " +
 			"(§13.2: clients MUST validate webhook authenticity); the client must then re-fetch the task " +
-			"(GetTask) before it sends anything else about it or reports a final state, or raise it for " +
-			"reconciliation. The real pushes, with the config's token, go on and complete the task. No MUST " +
+			"(GetTask, or a SubscribeToTask snapshot) before it sends anything else about it or reports a final " +
+			"state, or raise it for reconciliation. The real pushes, with the config's token, go on and complete the task. No MUST " +
 			"sentence binds the client to re-fetch (the text only calls GetTask after a push \"the usual " +
 			"pattern\"), so a miss warns. A client that registered no push config, or did not refuse the push, " +
 			"is not judged.",
