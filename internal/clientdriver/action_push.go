@@ -8,24 +8,41 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
 	"github.com/a2a-conform/a2a-conform/internal/clientrun"
 )
 
-func init() { register(clientrun.ActionPush, actionPush) }
+func init() {
+	register(clientrun.ActionPush, func(ctx context.Context, d *Driver) error { return runPush(ctx, d, false) })
+	register(clientrun.ActionPushCancel, func(ctx context.Context, d *Driver) error { return runPush(ctx, d, true) })
+}
 
 // pushTokenHeader is where the agent puts the config's token (A2A v1.0 §4.3.3).
 const pushTokenHeader = "X-A2A-Notification-Token"
 
-// actionPush: serve the receiver, send non-blocking with a push config,
-// receive until a push is terminal. A push without the config's token gets
-// 401 and is not merged (§13.2: validate webhook authenticity). A push about
-// a task this client did not create is acknowledged but not merged (§4.3.3:
-// validate that the task id matches an expected task); pushes that arrive
-// before the send's answer names the task wait until it does.
-func actionPush(ctx context.Context, d *Driver) error {
+// pushQuiet is how long push-cancel keeps its receiver open after the
+// cancel's answer, and after each later push, when no push carries a
+// terminal state other than CANCELED (docs/client-driver.md).
+const pushQuiet = 3 * time.Second
+
+// runPush: serve the receiver, send non-blocking with a push config,
+// receive until a push is terminal (push), or cancel once a push says the
+// task is WORKING and receive what follows (push-cancel).
+//
+// A push without the config's token gets 401 and is not merged (§13.2:
+// validate webhook authenticity); a 401 is also the first sign that the
+// card generation changed (scenario 1), so the client then revalidates the
+// card and re-fetches the task before it trusts anything more about it. A
+// push about a task this client did not create is acknowledged but not
+// merged (§4.3.3: validate that the task id matches an expected task);
+// pushes that arrive before the send's answer names the task wait until it
+// does. After an acknowledged cancel, a pushed terminal state other than
+// CANCELED is not merged (merge's guard).
+func runPush(ctx context.Context, d *Driver, cancel bool) error {
 	ln, err := net.Listen("tcp", d.env.WebhookListen)
 	if err != nil {
 		return err
@@ -36,6 +53,19 @@ func actionPush(ctx context.Context, d *Driver) error {
 	}
 	done := make(chan struct{})
 	var once sync.Once
+	finish := func() { once.Do(func() { close(done) }) }
+	// refetch, working and pushed wake the action's own goroutine, which
+	// alone uses the client (the receiver's handlers only record).
+	refetch := make(chan struct{}, 1)
+	working := make(chan struct{}, 1)
+	pushed := make(chan struct{}, 1)
+	signal := func(c chan struct{}) {
+		select {
+		case c <- struct{}{}:
+		default:
+		}
+	}
+	var asked atomic.Bool // push-cancel: the cancel was sent
 	var (
 		mu      sync.Mutex
 		ours    string // the task the send created ("" until its answer)
@@ -67,8 +97,22 @@ func actionPush(ctx context.Context, d *Driver) error {
 			return
 		}
 		d.merge("push", id, cid, st)
-		if st.Terminal() {
-			once.Do(func() { close(done) })
+		switch {
+		case !cancel:
+			if st.Terminal() {
+				finish()
+			}
+		case !d.canceled():
+			if st == a2a.TaskStateWorking {
+				signal(working)
+			}
+			if st.Terminal() && (st != a2a.TaskStateCanceled || !asked.Load()) {
+				// The task ended before the client canceled it (a push of
+				// CANCELED racing the cancel's own answer is not an end).
+				finish()
+			}
+		case st.Terminal() && st != a2a.TaskStateCanceled:
+			finish() // the later terminal state came (merged or refused)
 		}
 	}
 	srv := &http.Server{ReadHeaderTimeout: 5 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -76,6 +120,7 @@ func actionPush(ctx context.Context, d *Driver) error {
 		if r.Header.Get(pushTokenHeader) != token && !d.faults.has(faultAcceptsForgedPush) {
 			d.warn("refused a push without the config's token (401)")
 			w.WriteHeader(http.StatusUnauthorized)
+			signal(refetch)
 			return
 		}
 		mu.Lock()
@@ -84,6 +129,7 @@ func actionPush(ctx context.Context, d *Driver) error {
 		if d.faults.has(faultWebhookBoundToCard) && etag != "" && d.cardETag(r.Context()) != etag {
 			d.warn("refused a push: the card changed since the webhook was bound (401)")
 			w.WriteHeader(http.StatusUnauthorized)
+			signal(refetch)
 			return
 		}
 		var sr a2a.StreamResponse
@@ -92,6 +138,7 @@ func actionPush(ctx context.Context, d *Driver) error {
 			return
 		}
 		w.WriteHeader(http.StatusOK)
+		signal(pushed)
 		mu.Lock()
 		if ours == "" {
 			pending = append(pending, sr)
@@ -117,17 +164,124 @@ func actionPush(ctx context.Context, d *Driver) error {
 	early := pending
 	pending = nil
 	mu.Unlock()
+	if cancel && t.Status.State == a2a.TaskStateWorking {
+		signal(working)
+	}
 	for _, sr := range early {
 		apply(sr)
 	}
-	select {
-	case <-done:
-		// Let a push racing the terminal one land before reporting.
-		time.Sleep(200 * time.Millisecond)
-		return nil
-	case <-ctx.Done():
-		return errors.New("no terminal push arrived in time")
+	// quiet ends push-cancel once nothing has been pushed for pushQuiet
+	// since the cancel's answer; nil (never) until then.
+	var quiet *time.Timer
+	var quietC <-chan time.Time
+	defer func() {
+		if quiet != nil {
+			quiet.Stop()
+		}
+	}()
+	for {
+		select {
+		case <-done:
+			// Let a push racing the terminal one land before reporting.
+			time.Sleep(200 * time.Millisecond)
+			return nil
+		case <-refetch:
+			switch {
+			case d.faults.has(faultNoRefetchAfter401):
+				continue
+			case d.faults.has(faultRebindsWebhookAfter401):
+				if err := d.rebind(ctx, t.ID, conf.TaskPushNotificationConfig); err != nil {
+					return err
+				}
+				continue
+			}
+			st, err := d.refetchPushed(ctx, t.ID, cancel, finish)
+			if err != nil {
+				return err
+			}
+			if cancel && st == a2a.TaskStateWorking {
+				signal(working)
+			}
+		case <-working:
+			if d.canceled() {
+				continue
+			}
+			asked.Store(true)
+			if err := d.cancelPushed(ctx, t.ID, finish); err != nil {
+				return err
+			}
+			if d.canceled() {
+				quiet = time.NewTimer(pushQuiet)
+				quietC = quiet.C
+			}
+		case <-pushed:
+			if quiet != nil {
+				quiet.Reset(pushQuiet)
+			}
+		case <-quietC:
+			return nil
+		case <-ctx.Done():
+			return errors.New("no terminal push arrived in time")
+		}
 	}
+}
+
+// refetchPushed re-fetches the task after the receiver refused a push
+// (401): the card is revalidated first, and the task's state is taken from
+// the agent rather than from any push (scenario 1: "do not retry a webhook
+// 401 against a task you have not re-fetched"). A task that is gone is
+// raised (task-not-found).
+func (d *Driver) refetchPushed(ctx context.Context, id string, cancel bool, finish func()) (a2a.TaskState, error) {
+	d.logf("a push was refused (401): revalidating the card and re-fetching task %s", id)
+	var t *a2a.Task
+	if err := d.do(ctx, true, func(c *client.Client) error {
+		var e error
+		t, e = c.GetTask(ctx, &a2a.GetTaskRequest{ID: id})
+		return e
+	}); err != nil {
+		return "", err
+	}
+	d.taskEvent("poll", t)
+	d.merge("poll", t.ID, t.ContextID, t.Status.State)
+	st := t.Status.State
+	if st.Terminal() && (!cancel || !d.canceled() || st != a2a.TaskStateCanceled) {
+		finish()
+	}
+	return st, nil
+}
+
+// rebind registers the push config for the task again
+// (rebinds-webhook-after-401).
+func (d *Driver) rebind(ctx context.Context, id string, cfg *a2a.TaskPushNotificationConfig) error {
+	c := *cfg
+	c.TaskID = id
+	d.logf("a push was refused (401): registering the push config of task %s again", id)
+	return d.transition(ctx, func(cl *client.Client) error {
+		_, e := cl.CreateTaskPushNotificationConfig(ctx, &c)
+		return e
+	})
+}
+
+// cancelPushed cancels the task (push-cancel) once a push said it is
+// WORKING.
+func (d *Driver) cancelPushed(ctx context.Context, id string, finish func()) error {
+	var t *a2a.Task
+	if err := d.transition(ctx, func(c *client.Client) error {
+		var e error
+		t, e = c.CancelTask(ctx, &a2a.CancelTaskRequest{ID: id})
+		return e
+	}); err != nil {
+		return err
+	}
+	d.taskEvent("response", t)
+	if t.Status.State == a2a.TaskStateCanceled {
+		d.markCanceled()
+	}
+	d.merge("response", t.ID, t.ContextID, t.Status.State)
+	if t.Status.State.Terminal() && t.Status.State != a2a.TaskStateCanceled {
+		finish() // the cancel lost the race: nothing to guard
+	}
+	return nil
 }
 
 // cardETag re-reads the card's ETag (webhook-bound-to-card).

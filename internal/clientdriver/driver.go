@@ -425,7 +425,8 @@ func (d *Driver) merge(via, taskID, contextID string, st a2a.TaskState) {
 func (d *Driver) mergesAfterCancel(via string) bool {
 	return d.faults.has(faultMergesTerminalAfterCancel) ||
 		(via == "stream" && d.faults.has(faultMergesStreamedTerminalAfterCancel)) ||
-		(via == "poll" && d.faults.has(faultMergesPolledTerminalAfterCancel))
+		(via == "poll" && d.faults.has(faultMergesPolledTerminalAfterCancel)) ||
+		(via == "push" && d.faults.has(faultMergesPushedTerminalAfterCancel))
 }
 
 func (d *Driver) canceled() bool {

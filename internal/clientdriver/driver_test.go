@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"net"
+	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -96,6 +98,109 @@ func TestEveryActionOnTheCleanAgent(t *testing.T) {
 		r := drive(t, clientrun.Script{Behaviour: directive.Directive{Version: 1, DelayMs: 1000}}, clientrun.ActionCancel)
 		r.must(t, "TASK_STATE_CANCELED", "")
 	})
+	t.Run("push-cancel", func(t *testing.T) {
+		t.Parallel()
+		r := drive(t, clientrun.Script{Behaviour: directive.Directive{Version: 1, DelayMs: 1000}}, clientrun.ActionPushCancel)
+		r.must(t, "TASK_STATE_CANCELED", "")
+		if len(r.res.Warnings) > 0 {
+			t.Errorf("warnings on a clean cancel: %v", r.res.Warnings)
+		}
+	})
+}
+
+// After its receiver refused a push (401) the client revalidates the card
+// and re-fetches its task; no-refetch-after-401 does neither.
+func TestRefetchAfterRefusedPush(t *testing.T) {
+	t.Parallel()
+	script := func(after *atomic.Int64) clientrun.Script {
+		var once sync.Once
+		return clientrun.Script{Behaviour: directive.Directive{Version: 1, DelayMs: 700},
+			Hook: func(s *clientrun.Stage, e clientrun.HookEvent) {
+				if e.After && e.Request.PushURL != "" {
+					once.Do(func() {
+						body := `{"statusUpdate":{"taskId":"rotated","contextId":"rotated","status":{"state":"TASK_STATE_WORKING"}}}`
+						go func() {
+							time.Sleep(100 * time.Millisecond)
+							after.Store(int64(len(s.Requests())))
+							_, _ = s.PushWith(context.Background(), e.Request.PushURL, http.Header{"Authorization": {"Bearer generation-2"}}, []byte(body))
+						}()
+					})
+				}
+			}}
+	}
+	refetched := func(r run, after int) bool {
+		for _, q := range r.stage.Requests() {
+			if q.Seq > after && q.Op == "GetTask" && q.TaskID == r.res.TaskID {
+				return true
+			}
+		}
+		return false
+	}
+	var n1, n2 atomic.Int64
+	ref := drive(t, script(&n1), clientrun.ActionPush)
+	ref.must(t, "TASK_STATE_COMPLETED", "")
+	if !refetched(ref, int(n1.Load())) {
+		t.Errorf("no GetTask of task %s after the refused push", ref.res.TaskID)
+	}
+	bad := drive(t, script(&n2), clientrun.ActionPush, "no-refetch-after-401")
+	bad.must(t, "TASK_STATE_COMPLETED", "")
+	if !strings.Contains(strings.Join(bad.res.Warnings, ";"), "401") {
+		t.Errorf("no-refetch-after-401: the push was not refused: %v", bad.res.Warnings)
+	}
+	if refetched(bad, int(n2.Load())) {
+		t.Errorf("no-refetch-after-401 re-fetched the task")
+	}
+	var n3 atomic.Int64
+	rebind := drive(t, script(&n3), clientrun.ActionPush, "rebinds-webhook-after-401")
+	rebind.must(t, "TASK_STATE_COMPLETED", "")
+	var ops []string
+	for _, q := range rebind.stage.Requests() {
+		if q.Seq > int(n3.Load()) && q.TaskID == rebind.res.TaskID {
+			ops = append(ops, q.Op)
+		}
+	}
+	if len(ops) == 0 || ops[0] != "CreateTaskPushNotificationConfig" {
+		t.Errorf("rebinds-webhook-after-401: requests naming the task after the refused push %v, want the config registered again first", ops)
+	}
+}
+
+// After an acknowledged cancel a push with the config's token says
+// COMPLETED: the reference client keeps CANCELED and warns; the fault
+// merges it.
+func TestPushCancelGuard(t *testing.T) {
+	t.Parallel()
+	script := func() clientrun.Script {
+		var once sync.Once
+		return clientrun.Script{Behaviour: directive.Directive{Version: 1, DelayMs: 700},
+			Hook: func(s *clientrun.Stage, e clientrun.HookEvent) {
+				if e.After && e.Request.Op == "CancelTask" {
+					once.Do(func() {
+						body := `{"statusUpdate":{"taskId":"` + e.Request.TaskID + `","status":{"state":"TASK_STATE_COMPLETED"}}}`
+						go func() {
+							time.Sleep(300 * time.Millisecond)
+							_, _ = s.Push(context.Background(), pushURL(s), token, []byte(body))
+						}()
+					})
+				}
+			}}
+	}
+	ref := drive(t, script(), clientrun.ActionPushCancel)
+	ref.must(t, "TASK_STATE_CANCELED", "")
+	if len(ref.res.Warnings) == 0 {
+		t.Errorf("no warning about the COMPLETED pushed after the cancel: %+v", ref.res)
+	}
+	bad := drive(t, script(), clientrun.ActionPushCancel, "merges-pushed-terminal-after-cancel")
+	bad.must(t, "TASK_STATE_COMPLETED", "")
+}
+
+// pushURL is the URL the client registered in its push config.
+func pushURL(s *clientrun.Stage) string {
+	for _, q := range s.Requests() {
+		if q.PushURL != "" {
+			return q.PushURL
+		}
+	}
+	return ""
 }
 
 // The ETag is sent back when the card's max-age has run out, and a fresh

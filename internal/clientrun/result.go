@@ -17,10 +17,13 @@ const (
 	ActionSubscribe = "subscribe"
 	ActionPush      = "push"
 	ActionResolve   = "resolve"
+	// ActionPushCancel is push, then a cancel once a push says WORKING, and
+	// the pushes that follow (contract v1, added with CLI-038).
+	ActionPushCancel = "push-cancel"
 )
 
 // Actions lists every action of the contract.
-var Actions = []string{ActionSend, ActionStream, ActionPoll, ActionCancel, ActionFollowUp, ActionSubscribe, ActionPush, ActionResolve}
+var Actions = []string{ActionSend, ActionStream, ActionPoll, ActionCancel, ActionFollowUp, ActionSubscribe, ActionPush, ActionResolve, ActionPushCancel}
 
 // Error classes a driver reports in Result.Error.Class.
 const (

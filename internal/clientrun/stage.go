@@ -321,6 +321,9 @@ type Rotation struct {
 	// restart that loses every task (GetTask, follow-ups and cancels of the
 	// old tasks get TaskNotFoundError).
 	LoseTasks bool
+	// AuthScheme is the HTTP authentication scheme the new card advertises
+	// (fakes.Rotation.AuthScheme; "" keeps the current one).
+	AuthScheme string
 }
 
 // Rotate rotates the card (new version, new ETag) and, with LoseTasks, the
@@ -333,7 +336,7 @@ func (s *Stage) Rotate(ctx context.Context, r Rotation) error {
 	cur := s.agent
 	s.mu.Unlock()
 	if !r.LoseTasks {
-		cur.Rotate(fakes.Rotation{Version: r.Version})
+		cur.Rotate(fakes.Rotation{Version: r.Version, AuthScheme: r.AuthScheme})
 		s.note(fmt.Sprintf("rotated the card to generation %d", gen))
 		return nil
 	}
@@ -341,8 +344,8 @@ func (s *Stage) Rotate(ctx context.Context, r Rotation) error {
 	if err != nil {
 		return err
 	}
-	if r.Version != "" {
-		ag.Rotate(fakes.Rotation{Version: r.Version})
+	if r.Version != "" || r.AuthScheme != "" {
+		ag.Rotate(fakes.Rotation{Version: r.Version, AuthScheme: r.AuthScheme})
 	}
 	s.mu.Lock()
 	s.retired = append(s.retired, s.agent)
@@ -378,6 +381,18 @@ func (s *Stage) note(n string) {
 // X-A2A-Notification-Token unless empty: a forged push when the token is
 // not the config's. It returns the status the receiver answered.
 func (s *Stage) Push(ctx context.Context, target, token string, body []byte) (int, error) {
+	h := http.Header{}
+	if token != "" {
+		h.Set(fakes.TokenHeader, token)
+	}
+	return s.PushWith(ctx, target, h, body)
+}
+
+// PushWith POSTs a push notification body to a URL on loopback with the
+// given headers (e.g. only an Authorization of a scheme the client never
+// registered, as a rotated card generation would send). It returns the
+// status the receiver answered.
+func (s *Stage) PushWith(ctx context.Context, target string, header http.Header, body []byte) (int, error) {
 	u, err := url.Parse(target)
 	if err != nil {
 		return 0, err
@@ -389,10 +404,10 @@ func (s *Stage) Push(ctx context.Context, target, token string, body []byte) (in
 	if err != nil {
 		return 0, err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	if token != "" {
-		req.Header.Set(fakes.TokenHeader, token)
+	for k, vs := range header {
+		req.Header[k] = vs
 	}
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return 0, err

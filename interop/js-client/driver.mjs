@@ -65,6 +65,47 @@ async function sendThenPoll(client, text, returnImmediately) {
   await pollUntilStopped(client);
 }
 
+// receivePushes serves the push receiver (the SDK has none: this is what an application writes,
+// checking the token it registered), sends non-blocking with a push config and takes each push as it
+// comes. push: until a push is terminal. push-cancel: once a push says WORKING, cancelTask; then
+// until a push carries a terminal state other than CANCELED, or none has come for 3 s.
+async function receivePushes(c, cancel) {
+  const token = env.A2A_CONFORM_PUSH_TOKEN ?? '';
+  let wake = () => {};
+  const server = http.createServer((req, res) => {
+    const auth = req.headers['x-a2a-notification-token'] ?? req.headers['a2a-notification-token'] ?? (req.headers.authorization ?? '').replace(/^Bearer /i, '');
+    if (auth !== token) { res.writeHead(401).end(); return; }
+    let body = '';
+    req.on('data', (d) => { body += d; }).on('end', () => {
+      try { see('push', StreamResponse.fromJSON(JSON.parse(body))); } catch (e) { out.warnings.push(`unreadable push: ${e.message}`); }
+      res.writeHead(200).end();
+      wake();
+    });
+  });
+  // until resolves once ok() holds after a push (or now), or quietMs after the last push.
+  const until = (ok, quietMs) => new Promise((resolve, reject) => {
+    let timer;
+    wake = () => {
+      if (ok()) resolve();
+      else if (quietMs) { clearTimeout(timer); timer = setTimeout(resolve, quietMs); }
+    };
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    wake();
+  });
+  const [host, port] = env.A2A_CONFORM_WEBHOOK_LISTEN.split(/:(?=\d+$)/);
+  await new Promise((r) => server.listen(Number(port), host.replace(/^\[|\]$/g, ''), r));
+  try {
+    const pushConfig = { url: env.A2A_CONFORM_WEBHOOK_URL, token };
+    see('response', await c.sendMessage({ message: message(env.A2A_CONFORM_TEXT), configuration: { returnImmediately: true, taskPushNotificationConfig: pushConfig } }, { signal }));
+    for (const e of out.events.filter((e) => e.via === 'push')) merge(e.taskId, '', e.state ? S[e.state] : undefined); // pushes that beat the answer
+    if (!cancel) { await until(() => terminal(state)); return; }
+    await until(() => state === S.TASK_STATE_WORKING || terminal(state));
+    if (terminal(state)) return;
+    see('response', await c.cancelTask({ id: out.taskId }, { signal }));
+    await until(() => terminal(state) && state !== S.TASK_STATE_CANCELED, 3000);
+  } finally { server.close(); server.closeAllConnections(); }
+}
+
 const actions = {
   send: async (c) => sendThenPoll(c, env.A2A_CONFORM_TEXT, false),
   poll: async (c) => sendThenPoll(c, env.A2A_CONFORM_TEXT, true),
@@ -94,30 +135,8 @@ const actions = {
     see('response', await c.sendMessage({ message: message(env.A2A_CONFORM_TEXT), configuration: { returnImmediately: true } }, { signal }));
     await consume(c.resubscribeTask({ id: out.taskId }, { signal }));
   },
-  push: async (c) => {
-    const token = env.A2A_CONFORM_PUSH_TOKEN ?? '';
-    let done;
-    const finished = new Promise((r) => { done = r; });
-    const server = http.createServer((req, res) => {
-      const auth = req.headers['x-a2a-notification-token'] ?? req.headers['a2a-notification-token'] ?? (req.headers.authorization ?? '').replace(/^Bearer /i, '');
-      if (auth !== token) { res.writeHead(401).end(); return; }
-      let body = '';
-      req.on('data', (d) => { body += d; }).on('end', () => {
-        try { see('push', StreamResponse.fromJSON(JSON.parse(body))); } catch (e) { out.warnings.push(`unreadable push: ${e.message}`); }
-        res.writeHead(200).end();
-        if (terminal(state)) done();
-      });
-    });
-    const [host, port] = env.A2A_CONFORM_WEBHOOK_LISTEN.split(/:(?=\d+$)/);
-    await new Promise((r) => server.listen(Number(port), host.replace(/^\[|\]$/g, ''), r));
-    try {
-      const pushConfig = { url: env.A2A_CONFORM_WEBHOOK_URL, token };
-      see('response', await c.sendMessage({ message: message(env.A2A_CONFORM_TEXT), configuration: { returnImmediately: true, taskPushNotificationConfig: pushConfig } }, { signal }));
-      for (const e of out.events.filter((e) => e.via === 'push')) merge(e.taskId, '', e.state ? S[e.state] : undefined); // pushes that beat the answer
-      if (terminal(state)) done();
-      await Promise.race([finished, new Promise((_, no) => signal.addEventListener('abort', () => no(signal.reason)))]);
-    } finally { server.close(); server.closeAllConnections(); }
-  },
+  push: async (c) => receivePushes(c, false),
+  'push-cancel': async (c) => receivePushes(c, true),
   resolve: async () => { await sleep(1000); await resolve(); }, // the SDK keeps no card cache
 };
 

@@ -44,6 +44,8 @@ const (
 	Subscribe = clientrun.ActionSubscribe
 	Push      = clientrun.ActionPush
 	Resolve   = clientrun.ActionResolve
+	// PushCancel is push, then a cancel once a push says WORKING.
+	PushCancel = clientrun.ActionPushCancel
 )
 
 // Config is how the run invokes the vendor's driver.

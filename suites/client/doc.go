@@ -57,7 +57,8 @@
 //     Stage then rotates the card (Rotate: new version and ETag, LoseTasks
 //     for a restart that loses every task), serves the previous card
 //     (ServeStale: a stale CDN copy), or sends a push (Push: e.g. a forged
-//     one without the token, to Request.PushURL).
+//     one without the token, to Request.PushURL; PushWith: with headers of
+//     its own, such as a rotated generation's Authorization).
 //
 // Outcome.Requests are the requests as received (headers unredacted, Op,
 // Binding, Interface, Tenant, TaskID, PushURL, CardETag, Cut), Outcome.Result

@@ -1,0 +1,43 @@
+package suites
+
+import "time"
+
+// clientReconcileSpecs are the last two decision boundaries of scenarios 1
+// and 3 as a client meets them on its push receiver: a refused push (401)
+// sends the client back to the agent for the task, and a pushed terminal
+// state after an acknowledged cancel is not merged. The sentence each rests
+// on is in docs/levels.md.
+var clientReconcileSpecs = []Info{
+	{
+		ID: "CLI-037", Suite: Client, Level: SHOULD,
+		Title:    "After its receiver refused a push (401), the client re-fetches the task before it acts on it again",
+		Sections: []string{"4.3.3", "13.2"}, Scenario: "1",
+		Why: "Scenario 1: \"do not retry a webhook 401 against a task you have not re-fetched. A 401 on a push " +
+			"callback is the primary signal that the card generation changed.\" While the client's task is " +
+			"working, the card rotates (version 2.0.0, Bearer advertised) and a push for the task arrives with " +
+			"Bearer credentials of the new generation instead of the config's token. The receiver refuses it " +
+			"(§13.2: clients MUST validate webhook authenticity); the client must then re-fetch the task " +
+			"(GetTask, or a SubscribeToTask snapshot) before it sends anything else about it or reports a final " +
+			"state, or raise it for reconciliation. The real pushes, with the config's token, go on and complete the task. No MUST " +
+			"sentence binds the client to re-fetch (the text only calls GetTask after a push \"the usual " +
+			"pattern\"), so a miss warns. A client that registered no push config, or did not refuse the push, " +
+			"is not judged.",
+		Timeout: 60 * time.Second,
+	},
+	{
+		ID: "CLI-038", Suite: Client, Level: INVARIANT,
+		Title:    "After its cancel is acknowledged, the client never takes a later terminal state from a push",
+		Sections: []string{"3.1.5", "4.2", "4.3.3"}, Scenario: "3",
+		Why: "Scenario 3, the push channel (CLI-023 judges the stream and polls): the client follows its task " +
+			"by push and cancels it once a push says WORKING; the agent acknowledges TASK_STATE_CANCELED and " +
+			"pushes CANCELED, and then a push with the config's own token says TASK_STATE_COMPLETED, as a " +
+			"worker that ignored the cancel would send. Terminal states are final (a task \"MUST NOT change " +
+			"state again\"), so the client must keep the acknowledged CANCELED: a client that merges the pushed " +
+			"COMPLETED fails. Raising the contradiction (a warning or an error) is the scenario's guard with no " +
+			"MUST sentence behind it: not raising it warns. Driver action push-cancel; a driver that does not " +
+			"know it makes the case could-not-run.",
+		Timeout: 60 * time.Second,
+	},
+}
+
+func init() { register(clientReconcileSpecs...) }
