@@ -190,7 +190,7 @@ var _ = suites.Spec("CLI-007", func(ctx context.Context, t *suites.T) {
 	var vs []invariants.Violation
 	for _, c := range cases {
 		o := RunCase(ctx, t, c)
-		t.Observe("case "+c.Name+": interfaces used", interfacesUsed(o)+" (interfaces 0 and 3 refuse connections: the stage cannot see attempts on them)")
+		t.Observe("case "+c.Name+": interfaces used", interfacesUsed(o)+" (interfaces 0 and 3 refuse connections: the stage cannot see attempts on them)"+reportedInterface(o))
 		if o.Result.State != "TASK_STATE_COMPLETED" {
 			vs = append(vs, invariants.Violation{Invariant: "client-binding-fallback", Where: "case " + c.Name,
 				Expected: "after the declared interface it picked refused the connection, the task completed through another declared one (interface 1 or 2 of " + fmt.Sprint(len(c.Agent.Interfaces)) + ")",
@@ -226,6 +226,27 @@ func interfacesUsed(o *Outcome) string {
 		parts = append(parts, fmt.Sprintf("%s ×%d", name, n[i]))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// reportedInterface names the declared interface the driver says its client
+// ended on, when it says so: "; the driver reports its client on interface
+// 3 (JSONRPC, refusing)".
+func reportedInterface(o *Outcome) string {
+	ch := o.Result.Interface
+	if ch == nil || ch.URL == "" {
+		return ""
+	}
+	ifaces := o.Case.Agent.Interfaces
+	for i, in := range ifaces {
+		if strings.Contains(ch.URL, fmt.Sprintf("/i%d/", i)) {
+			how := "working"
+			if in.Dead {
+				how = "refusing"
+			}
+			return fmt.Sprintf("; the driver reports its client on interface %d (%s, %s)", i, in.Binding, how)
+		}
+	}
+	return "; the driver reports its client on " + ch.URL + ", no declared interface"
 }
 
 // orderViolations finds operation requests sent to an interface when an
