@@ -119,7 +119,7 @@ func clientsMarkdown(rows []*clientRow) string {
 	b.WriteString("## Client faults (reference client driver)\n\n")
 	b.WriteString("`a2a-conform client --client-cmd 'a2a-conform client-driver [--fault NAME]'`: the clean driver must\n")
 	b.WriteString("pass every client spec; each client fault (`internal/clientdriver/fault_*.go`) must make every spec\n")
-	b.WriteString("it names fail (MUST) or warn (SHOULD).\n\n")
+	b.WriteString("it names fail (MUST) or warn (SHOULD). `a2a-conform matrix --fault NAME` checks one (with the clean driver).\n\n")
 	var none []string
 	for _, row := range rows {
 		if row.Fault.Name == "" {
