@@ -8,7 +8,7 @@ import "time"
 // 42509658). The sentence each rests on is in docs/levels.md.
 var clientACTSSpecs = []Info{
 	{
-		ID: "CLI-038", Suite: Client, Level: SHOULD,
+		ID: "CLI-039", Suite: Client, Level: SHOULD,
 		Title:    "ACTS CLIENT-CAP-001: the client checks the card's capabilities before streaming or subscribing",
 		Sections: []string{"3.3.4"},
 		Why: "Spec §3.3.4 (v1.0.1): clients SHOULD validate capability support by examining the Agent Card " +

@@ -9,9 +9,9 @@ import (
 	"github.com/a2a-conform/a2a-conform/suites"
 )
 
-// CLI-038: ACTS CLIENT-CAP-001, the card's capabilities checked before an
+// CLI-039: ACTS CLIENT-CAP-001, the card's capabilities checked before an
 // optional operation (spec §3.3.4 v1.0.1: SHOULD, so a miss warns).
-var _ = suites.Spec("CLI-038", func(ctx context.Context, t *suites.T) {
+var _ = suites.Spec("CLI-039", func(ctx context.Context, t *suites.T) {
 	noStreaming := Agent{Options: func(o *fakes.Options) { o.DisableStreaming = true }}
 	var vs []invariants.Violation
 	for _, c := range []Case{{Name: "stream", Action: Stream, Agent: noStreaming}, {Name: "subscribe", Action: Subscribe, Agent: noStreaming}} {
