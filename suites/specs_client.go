@@ -51,9 +51,13 @@ var clientSpecs = []Info{
 		Title:    "The client picks the first declared interface whose binding it speaks, not the first listed",
 		Sections: []string{"8.3.2", "5.8"},
 		Why: "§8.3.2: walk supportedInterfaces in order and pick the first binding the client supports. " +
-			"The scripted card lists first an interface of a custom binding no client speaks; a client " +
+			"One scripted card lists first an interface of a custom binding no client speaks; a client " +
 			"that takes the first entry whatever its binding (a known SDK bug class) talks to a URL " +
-			"that does not speak its binding. The selection rules carry no MUST, so a miss warns.",
+			"that does not speak its binding. Another lists each binding twice, at different URLs " +
+			"(JSON-RPC, HTTP+JSON, JSON-RPC, HTTP+JSON, all working): whichever binding the client " +
+			"speaks, its requests belong at the first interface of that binding, and a client that " +
+			"takes the last one of its binding (the @a2a-js/sdk 1.3.0 ClientFactory shape) is caught " +
+			"by the URL its requests reach. The selection rules carry no MUST, so a miss warns.",
 	},
 	{
 		ID: "CLI-006", Suite: Client, Level: SHOULD,
@@ -65,11 +69,16 @@ var clientSpecs = []Info{
 	},
 	{
 		ID: "CLI-007", Suite: Client, Level: SHOULD,
-		Title:    "When the first declared interface refuses connections, the client falls back to another",
-		Sections: []string{"5.2"},
-		Why: "§5.2: clients SHOULD fall back to another declared binding. The scripted card lists first " +
-			"an interface whose port refuses connections, then the working ones. A client that gives up " +
-			"with a transport error warns.",
+		Title:    "When the interface it picked refuses connections, the client falls back to another declared one",
+		Sections: []string{"5.2", "8.3.2"},
+		Why: "§5.2: clients SHOULD fall back to another declared binding. Two scripted cards, one per " +
+			"binding listed first: that binding's interface on a port that refuses connections, a " +
+			"working one of the same binding, a working one of the other binding, then the first " +
+			"binding again on a refusing port. A client that never falls back gives up in at least " +
+			"one case whether it takes the first interface of its binding (§8.3.2) or the last, and " +
+			"whichever binding it prefers; a client that falls back, to another URL of its binding " +
+			"or to the other binding (both readings of the sentence), completes both. A case that " +
+			"ends without the task completed warns.",
 	},
 }
 

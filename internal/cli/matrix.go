@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/a2a-conform/a2a-conform/fakes"
+	"github.com/a2a-conform/a2a-conform/internal/clientdriver"
 	"github.com/a2a-conform/a2a-conform/internal/runner"
 	"github.com/a2a-conform/a2a-conform/reports"
 	"github.com/a2a-conform/a2a-conform/suites"
@@ -26,9 +27,13 @@ suites its specs live in (each spec the fault names must fail, or warn at SHOULD
 level), then every correct variant of the agent (slow steps, queued or duplicated
 pushes, an allow-list, auth on every request, …) on every suite through the process
 driver (no spec may fail it, nor call it indeterminate unless the variant allows it),
+then the reference client driver on the client suite, clean (every client spec must
+pass) and with each of its client faults (each spec the fault names must fail or warn),
 each run in a child process, and writes the fault × spec table and the variants
 table. Exits 1 when an expectation did not hold. Other specs a fault happened to break
-are printed, not asserted.
+are printed, not asserted. --fault takes agent faults and client faults alike: an
+agent fault runs with the clean reference agent, a client fault with the clean
+reference client driver.
 
 Flags:
 `
@@ -40,7 +45,7 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 	seed := fs.Int64("seed", 0, "seed of the first run; run i gets seed+i (default: from the clock, printed)")
 	work := fs.String("work", "", "`DIR` for the runs' reports (default: a temporary directory, kept only when something failed)")
 	var faultF listFlag
-	fs.Var(&faultF, "fault", "check only these `faults`, comma-separated (the table is then not written)")
+	fs.Var(&faultF, "fault", "check only these `faults`, comma-separated: agent faults and client faults of the reference client driver (the table is then not written)")
 	var variantF listFlag
 	fs.Var(&variantF, "variant", "check only these correct `variants`, comma-separated, with no fault unless --fault is also given (the table is then not written)")
 	if done, code := parse(fs, args); done {
@@ -63,20 +68,33 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "matrix: %v\n", err)
 		return runner.ExitUsage
 	}
-	b := newBatch("matrix", splitComma(faultF), *work, stderr)
+	agentNames, clientFaults, err := splitFaultNames(splitComma(faultF))
+	if err != nil {
+		fmt.Fprintf(stderr, "matrix: %v\n", err)
+		return runner.ExitUsage
+	}
+	b := newBatch("matrix", agentNames, *work, stderr)
 	if b == nil {
 		return runner.ExitUsage
 	}
 	defer b.stop()
 	faults, dir, temp, ctx := b.faults, b.dir, b.temp, b.ctx
-	withFaults := len(faultF) > 0 || whole
+	// Agent faults (and the clean agent) run for the whole matrix or when
+	// some are named; the reference client driver (clean, then with each
+	// client fault) for the whole matrix or when client faults are named.
+	withFaults := len(agentNames) > 0 || whole
 	if !withFaults {
 		faults = nil
 	}
+	withClients := len(clientFaults) > 0 || whole
 
 	base := baseSeed(*seed)
-	fmt.Fprintf(stdout, "a2a-conform matrix · %d faults · %d variants · %d at a time · seeds from %d (rerun with --seed %d) · reports in %s\n",
-		len(faults), len(variants), *parallel, base, base, dir)
+	nClient := len(clientFaults)
+	if whole {
+		nClient = len(clientdriver.Faults())
+	}
+	fmt.Fprintf(stdout, "a2a-conform matrix · %d faults · %d client faults · %d variants · %d at a time · seeds from %d (rerun with --seed %d) · reports in %s\n",
+		len(faults), nClient, len(variants), *parallel, base, base, dir)
 	var runs []*harnessRun
 	var clean *harnessRun
 	if withFaults {
@@ -95,8 +113,12 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 		runs = append(runs, row.Run)
 	}
 	var crows []*clientRow
-	if whole {
-		crows = newClientRows(dir, base+int64(len(runs)))
+	if withClients {
+		var only []clientdriver.Fault
+		if !whole {
+			only = clientFaults
+		}
+		crows = newClientRows(dir, base+int64(len(runs)), only)
 		for _, c := range crows {
 			if c.Run != nil {
 				runs = append(runs, c.Run)
@@ -177,6 +199,15 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	if withFaults {
 		fmt.Fprintf(stdout, "\nclean agent: no fail, no indeterminate; %d of %d faults caught by every spec they name; %d caught by no spec yet\n", caught, len(rows), len(rows)-caught)
+	}
+	if withClients {
+		ccaught := 0
+		for _, row := range crows {
+			if row.Fault.Name != "" && row.Run != nil {
+				ccaught++
+			}
+		}
+		fmt.Fprintf(stdout, "clean reference client driver: every client spec passes; %d of %d client faults caught by every spec they name\n", ccaught, len(crows)-1)
 	}
 	if len(vrows) > 0 {
 		fmt.Fprintf(stdout, "%d correct variant(s): no fail, no indeterminate they do not allow\n", len(vrows))

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/a2a-conform/a2a-conform/fakes"
 	"github.com/a2a-conform/a2a-conform/internal/clientdriver"
 	"github.com/a2a-conform/a2a-conform/reports"
 	"github.com/a2a-conform/a2a-conform/suites"
@@ -21,15 +22,20 @@ type clientRow struct {
 }
 
 // newClientRows plans the clean driver's run and one run per client fault
-// that names specs.
-func newClientRows(dir string, seed int64) []*clientRow {
+// that names specs: every registered client fault, or only those given
+// (`matrix --fault NAME`, names already checked by splitFaultNames).
+func newClientRows(dir string, seed int64, only []clientdriver.Fault) []*clientRow {
 	exe, err := executable()
 	if err != nil {
 		exe = "a2a-conform"
 	}
 	driver := reports.ShellQuote(exe) + " client-driver"
 	rows := []*clientRow{{Run: &harnessRun{Cmd: "client", Args: []string{"--client-cmd", driver}, Seed: seed, Out: filepath.Join(dir, "client-clean")}}}
-	for _, f := range clientdriver.Faults() {
+	faults := only
+	if faults == nil {
+		faults = clientdriver.Faults()
+	}
+	for _, f := range faults {
 		row := &clientRow{Fault: f}
 		if len(f.Specs) > 0 {
 			row.Run = &harnessRun{Cmd: "client", Args: []string{"--client-cmd", driver + " --fault " + f.Name,
@@ -113,7 +119,7 @@ func clientsMarkdown(rows []*clientRow) string {
 	b.WriteString("## Client faults (reference client driver)\n\n")
 	b.WriteString("`a2a-conform client --client-cmd 'a2a-conform client-driver [--fault NAME]'`: the clean driver must\n")
 	b.WriteString("pass every client spec; each client fault (`internal/clientdriver/fault_*.go`) must make every spec\n")
-	b.WriteString("it names fail (MUST) or warn (SHOULD).\n\n")
+	b.WriteString("it names fail (MUST) or warn (SHOULD). `a2a-conform matrix --fault NAME` checks one (with the clean driver).\n\n")
 	var none []string
 	for _, row := range rows {
 		if row.Fault.Name == "" {
@@ -156,4 +162,33 @@ func clientsMarkdown(rows []*clientRow) string {
 	}
 	b.WriteString("\n")
 	return b.String()
+}
+
+// splitFaultNames sorts the names given to `matrix --fault` into agent faults
+// (package fakes) and client faults of the reference client driver
+// (internal/clientdriver); a name that is neither is an error listing both
+// kinds.
+func splitFaultNames(names []string) (agent []string, client []clientdriver.Fault, err error) {
+	var unknown []string
+	for _, n := range names {
+		_, aerr := fakes.LookupFault(n)
+		cf, isClient := clientdriver.LookupFault(n)
+		switch {
+		case aerr == nil:
+			agent = append(agent, n)
+		case isClient:
+			client = append(client, cf)
+		default:
+			unknown = append(unknown, fmt.Sprintf("%q", n))
+		}
+	}
+	if len(unknown) > 0 {
+		var cnames []string
+		for _, f := range clientdriver.Faults() {
+			cnames = append(cnames, f.Name)
+		}
+		return nil, nil, fmt.Errorf("unknown fault %s: not an agent fault (%s) nor a client fault of the reference client driver (%s)",
+			strings.Join(unknown, ", "), strings.Join(fakes.FaultNames(), ", "), strings.Join(cnames, ", "))
+	}
+	return agent, client, nil
 }

@@ -159,7 +159,7 @@ func TestVariantArgsUseTheProcessDriver(t *testing.T) {
 // expectation, and render as the committed table expects.
 func TestMatrixClientRows(t *testing.T) {
 	t.Setenv(cliEnv, "1")
-	rows := newClientRows(t.TempDir(), 7)
+	rows := newClientRows(t.TempDir(), 7, nil)
 	var runs []*harnessRun
 	for _, r := range rows {
 		if r.Run != nil {

@@ -10,8 +10,15 @@ import (
 
 func init() { register(clientrun.ActionStream, actionStream) }
 
-// actionStream: resolve, send with streaming, consume until the end.
+// actionStream: resolve, send with streaming, consume until the end; when
+// the card declines streaming, send and poll instead.
 func actionStream(ctx context.Context, d *Driver) error {
+	if no, err := d.streamingDeclined(ctx); err != nil {
+		return err
+	} else if no {
+		d.warn("the card does not claim streaming: sending without it and polling")
+		return actionSend(ctx, d)
+	}
 	s, err := d.openStream(ctx, message(d.env.Text, "", ""))
 	if err != nil || s == nil {
 		return err

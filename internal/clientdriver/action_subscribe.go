@@ -10,11 +10,18 @@ import (
 
 func init() { register(clientrun.ActionSubscribe, actionSubscribe) }
 
-// actionSubscribe: send non-blocking, SubscribeToTask, consume to the end.
+// actionSubscribe: send non-blocking, SubscribeToTask, consume to the end;
+// when the card declines streaming, poll instead of subscribing.
 func actionSubscribe(ctx context.Context, d *Driver) error {
 	t, err := d.send(ctx, message(d.env.Text, "", ""), &a2a.SendMessageConfiguration{ReturnImmediately: true})
 	if err != nil || t == nil || t.Status.State.Terminal() {
 		return err
+	}
+	if no, err := d.streamingDeclined(ctx); err != nil {
+		return err
+	} else if no {
+		d.warn("the card does not claim streaming: polling task %s instead of subscribing", t.ID)
+		return d.pollUntilSettled(ctx, t.ID)
 	}
 	var s *client.Stream
 	if err := d.call(ctx, func(c *client.Client) error {

@@ -327,10 +327,30 @@ func (d *Driver) choose() error {
 			d.candidates = append(d.candidates, i)
 		}
 	}
+	if d.faults.has(faultPicksLastInterface) {
+		d.candidates = lastOfEachBinding(d.candidates)
+	}
 	if len(d.candidates) == 0 {
 		return &client.Error{Class: client.Protocol, Op: "card", Message: "no declared interface uses a binding this client speaks"}
 	}
 	return d.next()
+}
+
+// lastOfEachBinding is the fault picks-last-interface: one interface per
+// binding, the last one listed, the bindings in the order they first appear
+// (what @a2a-js/sdk 1.3.0's ClientFactory keeps).
+func lastOfEachBinding(in []a2a.AgentInterface) []a2a.AgentInterface {
+	var out []a2a.AgentInterface
+	at := map[string]int{}
+	for _, i := range in {
+		if k, ok := at[i.ProtocolBinding]; ok {
+			out[k] = i
+			continue
+		}
+		at[i.ProtocolBinding] = len(out)
+		out = append(out, i)
+	}
+	return out
 }
 
 // next switches to the next candidate interface.

@@ -346,3 +346,43 @@ func TestTransitionsRevalidateTheCard(t *testing.T) {
 		t.Errorf("If-None-Match per card fetch: %q; want none on the first fetch, the ETag before the follow-up", inm)
 	}
 }
+
+// The clean driver uses the first declared interface of its binding and, when
+// that one refuses the connection, falls back to the next declared one;
+// picks-last-interface uses the last of the binding (what @a2a-js/sdk 1.3.0
+// does) and, without fallback, gives up on a refusing last one.
+func TestInterfaceChoice(t *testing.T) {
+	t.Parallel()
+	j, h := clientrun.Interface{Binding: "JSONRPC"}, clientrun.Interface{Binding: "HTTP+JSON"}
+	dead := func(i clientrun.Interface) clientrun.Interface { i.Dead = true; return i }
+	twice := []clientrun.Interface{j, h, j, h}
+	fallback := []clientrun.Interface{dead(j), j, h, dead(j)}
+	for _, tc := range []struct {
+		name   string
+		ifaces []clientrun.Interface
+		faults []string
+		used   int // -1: the send fails with a transport error
+	}{
+		{"clean, same binding twice", twice, nil, 0},
+		{"picks-last, same binding twice", twice, []string{"picks-last-interface"}, 2},
+		{"clean, refusing first", fallback, nil, 1},
+		{"picks-last, refusing last, falls back to the other binding", fallback, []string{"picks-last-interface"}, 2},
+		{"picks-last without fallback", fallback, []string{"picks-last-interface", "no-fallback"}, -1},
+		{"no fallback", fallback, []string{"no-fallback"}, -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := drive(t, clientrun.Script{Interfaces: tc.ifaces}, clientrun.ActionSend, tc.faults...)
+			if tc.used < 0 {
+				r.must(t, "", "transport")
+				return
+			}
+			r.must(t, "TASK_STATE_COMPLETED", "")
+			for _, q := range r.stage.Requests() {
+				if !q.Card && q.Op != clientrun.OpKeySet && q.Interface != tc.used {
+					t.Errorf("%s sent to interface %d (%s), want %d", q.Op, q.Interface, q.Binding, tc.used)
+				}
+			}
+		})
+	}
+}

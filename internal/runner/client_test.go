@@ -200,3 +200,29 @@ func TestClientFaultsNameEveryClientSpec(t *testing.T) {
 		}
 	}
 }
+
+// CLI-007 does not pass a client that never falls back by luck of where the
+// working interface is listed: a client that takes the last interface of its
+// binding, as @a2a-js/sdk 1.3.0 does, and never falls back warns; the same
+// client with fallback passes (its choice is CLI-005's question).
+func TestClientFallbackCatchesALastPicker(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		faults []string
+		want   reports.Verdict
+	}{
+		{[]string{"picks-last-interface", "no-fallback"}, reports.Warn},
+		{[]string{"picks-last-interface"}, reports.Pass},
+	} {
+		t.Run(strings.Join(tc.faults, ","), func(t *testing.T) {
+			t.Parallel()
+			r := runClientCLI(t, nil, refDriver(tc.faults...), "--seed", "5", "--focus", "CLI-007")
+			if r.report == nil {
+				t.Fatalf("no report (exit %d)\nstdout:\n%s\nstderr:\n%s", r.exit, r.stdout, r.stderr)
+			}
+			if got := verdicts(r.report)["CLI-007"]; got != tc.want {
+				t.Errorf("CLI-007: %s, want %s\n%s", got, tc.want, r.stdout)
+			}
+		})
+	}
+}

@@ -1,4 +1,4 @@
-// Findings 4 and 5 of interop/README.md, by hand: which declared interface the SDK's
+// Findings 4 and 6 of interop/README.md, by hand: which declared interface the SDK's
 // ClientFactory (default options) builds its client on, for cards whose order or versions
 // matter. No request is sent; the URLs are never contacted.
 //   node interop/js-client/pick-interface.mjs

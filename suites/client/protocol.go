@@ -124,16 +124,30 @@ var _ = suites.Spec("CLI-004", func(ctx context.Context, t *suites.T) {
 	}
 })
 
-// CLI-005: the first interface of a binding the client speaks.
+// CLI-005: the first interface of a binding the client speaks, and of
+// two interfaces of that binding, the first listed.
 var _ = suites.Spec("CLI-005", func(ctx context.Context, t *suites.T) {
 	const custom = "https://a2a-conform.dev/bindings/unspoken/v1"
-	o := RunCase(ctx, t, Case{Name: "send", Action: Send, Agent: Agent{Interfaces: []Interface{
-		{Binding: custom}, {Binding: a2a.BindingJSONRPC}, {Binding: a2a.BindingHTTPJSON}}}})
-	t.Violated(bindingViolations(o)...)
-	if o.Result.State != "TASK_STATE_COMPLETED" {
-		t.Violated(invariants.Violation{Invariant: "client-interface-choice", Where: "send case",
-			Expected: "the task completed through a declared interface the client speaks", Actual: describe(o.Result)})
+	cases := []Case{
+		{Name: "send", Action: Send, Agent: Agent{Interfaces: []Interface{
+			{Binding: custom}, {Binding: a2a.BindingJSONRPC}, {Binding: a2a.BindingHTTPJSON}}}},
+		// Each binding twice, at different URLs: whichever binding the
+		// client speaks, the first of its interfaces is the one to use.
+		{Name: "same-binding-twice", Action: Send, Agent: Agent{Interfaces: []Interface{
+			{Binding: a2a.BindingJSONRPC}, {Binding: a2a.BindingHTTPJSON}, {Binding: a2a.BindingJSONRPC}, {Binding: a2a.BindingHTTPJSON}}}},
 	}
+	var vs []invariants.Violation
+	for _, c := range cases {
+		o := RunCase(ctx, t, c)
+		t.Observe("case "+c.Name+": interfaces used", interfacesUsed(o))
+		vs = append(vs, bindingViolations(o)...)
+		vs = append(vs, orderViolations(o)...)
+		if o.Result.State != "TASK_STATE_COMPLETED" {
+			vs = append(vs, invariants.Violation{Invariant: "client-interface-choice", Where: "case " + c.Name,
+				Expected: "the task completed through a declared interface the client speaks", Actual: describe(o.Result)})
+		}
+	}
+	t.Violated(vs...)
 })
 
 // CLI-006: HTTP+JSON listed first.
@@ -156,17 +170,108 @@ var _ = suites.Spec("CLI-006", func(ctx context.Context, t *suites.T) {
 	}
 })
 
-// CLI-007: fall back when the first interface refuses connections.
+// CLI-007: fall back when the interface the client picked refuses
+// connections. Each case lists a binding's interfaces refusing, working,
+// then (after one working interface of the other binding) refusing again,
+// and the two cases swap the bindings: a client that never falls back
+// fails at least one case whether it takes the first interface of its
+// binding (as §8.3.2 says) or the last one, whichever binding it prefers;
+// one that falls back, within its binding or to the other one (the two
+// readings of §5.2's "another declared binding"), completes both.
 var _ = suites.Spec("CLI-007", func(ctx context.Context, t *suites.T) {
-	o := RunCase(ctx, t, Case{Name: "send", Action: Send, Agent: Agent{Interfaces: []Interface{
-		{Binding: a2a.BindingJSONRPC, Dead: true}, {Binding: a2a.BindingJSONRPC}, {Binding: a2a.BindingHTTPJSON}}}})
-	if o.Result.State != "TASK_STATE_COMPLETED" {
-		t.Violated(invariants.Violation{Invariant: "client-binding-fallback", Where: "send case",
-			Expected: "after the first declared interface refused the connection, the task completed through another declared one",
-			Actual:   describe(o.Result)})
+	layout := func(first, second string) []Interface {
+		return []Interface{{Binding: first, Dead: true}, {Binding: first}, {Binding: second}, {Binding: first, Dead: true}}
 	}
-	t.Violated(bindingViolations(o)...)
+	cases := []Case{
+		{Name: "jsonrpc-first", Action: Send, Agent: Agent{Interfaces: layout(a2a.BindingJSONRPC, a2a.BindingHTTPJSON)}},
+		{Name: "http-json-first", Action: Send, Agent: Agent{Interfaces: layout(a2a.BindingHTTPJSON, a2a.BindingJSONRPC)}},
+	}
+	t.Observe("reading of §5.2", "\"clients SHOULD fall back to another declared binding\" is read as: another declared interface the client speaks, of the same binding at another URL or of another binding; each case declares a working interface of each binding after a refusing one, so a client of both bindings completes under either reading; a client of one binding only completes by falling back within it")
+	var vs []invariants.Violation
+	for _, c := range cases {
+		o := RunCase(ctx, t, c)
+		t.Observe("case "+c.Name+": interfaces used", interfacesUsed(o)+" (interfaces 0 and 3 refuse connections: the stage cannot see attempts on them)"+reportedInterface(o))
+		if o.Result.State != "TASK_STATE_COMPLETED" {
+			vs = append(vs, invariants.Violation{Invariant: "client-binding-fallback", Where: "case " + c.Name,
+				Expected: "after the declared interface it picked refused the connection, the task completed through another declared one (interface 1 or 2 of " + fmt.Sprint(len(c.Agent.Interfaces)) + ")",
+				Actual:   describe(o.Result)})
+		}
+		vs = append(vs, bindingViolations(o)...)
+	}
+	t.Violated(vs...)
 })
+
+// interfacesUsed says which declared interfaces got the case's operation
+// requests, and how many each: "1 (JSONRPC) ×3, 2 (HTTP+JSON) ×1".
+func interfacesUsed(o *Outcome) string {
+	n := map[int]int{}
+	var order []int
+	binding := map[int]string{}
+	for _, r := range o.Ops() {
+		if n[r.Interface] == 0 {
+			order = append(order, r.Interface)
+		}
+		n[r.Interface]++
+		binding[r.Interface] = r.Binding
+	}
+	if len(order) == 0 {
+		return "none"
+	}
+	var parts []string
+	for _, i := range order {
+		name := fmt.Sprintf("interface %d (%s)", i, binding[i])
+		if i < 0 {
+			name = "no declared interface"
+		}
+		parts = append(parts, fmt.Sprintf("%s ×%d", name, n[i]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// reportedInterface names the declared interface the driver says its client
+// ended on, when it says so: "; the driver reports its client on interface
+// 3 (JSONRPC, refusing)".
+func reportedInterface(o *Outcome) string {
+	ch := o.Result.Interface
+	if ch == nil || ch.URL == "" {
+		return ""
+	}
+	ifaces := o.Case.Agent.Interfaces
+	for i, in := range ifaces {
+		if strings.Contains(ch.URL, fmt.Sprintf("/i%d/", i)) {
+			how := "working"
+			if in.Dead {
+				how = "refusing"
+			}
+			return fmt.Sprintf("; the driver reports its client on interface %d (%s, %s)", i, in.Binding, how)
+		}
+	}
+	return "; the driver reports its client on " + ch.URL + ", no declared interface"
+}
+
+// orderViolations finds operation requests sent to an interface when an
+// earlier declared interface of the same binding was there to take them
+// (§8.3.2: walk supportedInterfaces in order, the first one whose binding
+// the client supports). Only for cases whose interfaces all work: a client
+// that fell back from a refusing one may well use a later one.
+func orderViolations(o *Outcome) []invariants.Violation {
+	ifaces := o.Case.Agent.Interfaces
+	var vs []invariants.Violation
+	for _, r := range o.Ops() {
+		if r.Interface < 0 || r.Interface >= len(ifaces) {
+			continue
+		}
+		for j := 0; j < r.Interface; j++ {
+			if ifaces[j].Binding == r.Binding && !ifaces[j].Dead {
+				vs = append(vs, invariants.Violation{Invariant: "client-interface-order", Where: Where(r),
+					Expected: fmt.Sprintf("the first declared %s interface (interface %d of %d)", r.Binding, j, len(ifaces)),
+					Actual:   fmt.Sprintf("interface %d, declared after it in the same binding", r.Interface)})
+				break
+			}
+		}
+	}
+	return vs
+}
 
 // bindingViolations finds requests sent to an interface in a binding that is
 // not the interface's: JSON-RPC bodies to an HTTP+JSON URL, HTTP+JSON routes
