@@ -1,16 +1,27 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"fmt"
+	"io"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/fakes"
+	"github.com/a2a-conform/a2a-conform/internal/invariants"
 	"github.com/a2a-conform/a2a-conform/internal/replay"
+	"github.com/a2a-conform/a2a-conform/internal/runner"
+	"github.com/a2a-conform/a2a-conform/internal/topology"
 )
 
 func serveFake(t *testing.T, faults ...string) string {
@@ -65,5 +76,209 @@ func TestReplayBundleReproducesTheFailure(t *testing.T) {
 	}
 	if len(good.Tasks) == 0 {
 		t.Error("no recorded task id was mapped to a replayed one")
+	}
+}
+
+// restartable serves one reference-agent instance (the embedded driver) on a
+// fixed loopback address, and returns its URL and a hook command that
+// restarts it (same address and store; whatever it held in memory is gone):
+// the command asks through a FIFO and waits for the restart's answer on
+// another, with the hooks driver's contract.
+func restartable(t *testing.T, tweak func(*fakes.Options), faults ...string) (string, string) {
+	t.Helper()
+	ctx := context.Background()
+	e, err := topology.StartEmbedded(ctx, topology.EmbeddedOptions{Faults: faults, Tweak: tweak})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	req, ack := filepath.Join(dir, "req"), filepath.Join(dir, "ack")
+	for _, p := range []string{req, ack} {
+		if err := syscall.Mkfifo(p, 0o600); err != nil {
+			t.Skipf("no FIFO for the hook command: %v", err)
+		}
+	}
+	var stopped atomic.Bool
+	gone := make(chan struct{})
+	go func() {
+		defer close(gone)
+		for {
+			f, err := os.Open(req) // until the command writes
+			if err != nil {
+				return
+			}
+			_, _ = io.ReadAll(f)
+			f.Close()
+			if stopped.Load() {
+				return
+			}
+			answer := "ok"
+			if err := e.Restart(ctx); err != nil {
+				answer = "failed"
+				t.Logf("restart: %v", err)
+			}
+			a, err := os.OpenFile(ack, os.O_WRONLY, 0)
+			if err != nil {
+				return
+			}
+			fmt.Fprintln(a, answer)
+			a.Close()
+		}
+	}()
+	t.Cleanup(func() {
+		stopped.Store(true)
+		if f, err := os.OpenFile(req, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+		<-gone
+		_ = e.Close()
+	})
+	cmd := fmt.Sprintf(`echo "$A2A_CONFORM_POINT $A2A_CONFORM_TASK_IDS" > %s && read r < %s && [ "$r" = ok ]`, req, ack)
+	return e.URL(), cmd
+}
+
+// every maps each of b's roles to u.
+func every(b *replay.Bundle, u string) map[string]string {
+	m := map[string]string{}
+	for _, r := range b.Roles() {
+		m[r] = u
+	}
+	return m
+}
+
+// runFailing runs one spec against the embedded agent with a fault, in a
+// child, and returns its replay bundle's path.
+func runFailing(t *testing.T, fault, spec string) string {
+	t.Helper()
+	out := t.TempDir()
+	cmd := exec.Command(os.Args[0], "run", "--fault", fault, "--focus", spec, "--out", out)
+	cmd.Env = append(os.Environ(), cliEnv+"=1")
+	if b, err := cmd.CombinedOutput(); err == nil {
+		t.Fatalf("the faulty run passed:\n%s", b)
+	}
+	return filepath.Join(out, "replay", spec+".json")
+}
+
+// A task lost across the roll (ROLL-002 on lose-tasks-on-restart, its
+// follow-up answered with a fresh task) is reproduced from the bundle alone:
+// the roll is a step, performed by the vendor's command (here one that
+// restarts the faulty agent), and judged as the spec judged it; an agent
+// whose tasks survive its restart, quick or slow, does not reproduce it.
+// Without a command for the step the replay says it cannot reproduce.
+func TestReplayRollBundleReproducesALostTask(t *testing.T) {
+	path := runFailing(t, "lose-tasks-on-restart", "ROLL-002")
+	b, err := replay.Read(path)
+	if err != nil {
+		t.Fatalf("no bundle: %v", err)
+	}
+	if len(b.Steps) != 1 || b.Steps[0].Kind != "roll" || !slices.Contains(b.Judges, "lost-task-not-recreated") {
+		t.Fatalf("bundle steps %+v, judges %v: want the roll and lost-task-not-recreated", b.Steps, b.Judges)
+	}
+	if roles := b.Roles(); len(roles) < 2 || !slices.Contains(roles, "instance-0") {
+		t.Errorf("roles %v: want the target and each instance the spec read", roles)
+	}
+	ctx := context.Background()
+
+	badURL, restart := restartable(t, nil, "lose-tasks-on-restart")
+	_, err = replay.Run(ctx, b, replay.Options{Targets: every(b, badURL)})
+	var cannot *replay.CannotReplay
+	if !errors.As(err, &cannot) || !strings.Contains(err.Error(), "--hook-rollout-step") {
+		t.Errorf("a replay without a command for the roll: got %v, want a CannotReplay naming the hook flags", err)
+	}
+	// The CLI says so with its own exit status, never "not reproduced".
+	var so, se bytes.Buffer
+	args := []string{"replay", path}
+	for _, r := range b.Roles() {
+		args = append(args, "--target", r+"="+badURL)
+	}
+	if code := Main(args, &so, &se); code != ExitCannotReplay || strings.Contains(so.String(), "not reproduced this time") {
+		t.Errorf("replay without a hook: exit %d, want %d:\n%s%s", code, ExitCannotReplay, so.String(), se.String())
+	}
+
+	bad, err := replay.Run(ctx, b, replay.Options{Targets: every(b, badURL), Hooks: map[string]string{"restart-instance": restart}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bad.Steps) != 1 {
+		t.Errorf("steps performed: %+v", bad.Steps)
+	}
+	if !slices.ContainsFunc(bad.Violations, func(v invariants.Violation) bool { return v.Invariant == "lost-task-not-recreated" }) {
+		t.Errorf("the lost task was not reproduced against an agent that loses it: %+v (other: %+v)", bad.Violations, bad.Other)
+	}
+	// Through the CLI, with the same command as --hook-restart-instance.
+	so.Reset()
+	se.Reset()
+	if code := Main(append(args, "--hook-restart-instance", restart), &so, &se); code != runner.ExitFailed {
+		t.Errorf("replay with the hook: exit %d, want %d:\n%s%s", code, runner.ExitFailed, so.String(), se.String())
+	}
+	t.Logf("replay with the hook:\n%s", so.String())
+
+	for name, tweak := range map[string]func(*fakes.Options){
+		"clean": nil,
+		"slow":  func(o *fakes.Options) { o.StepDelay = 2 * time.Second; o.PromptMap = true; o.DisableDirective = true },
+	} {
+		goodURL, restartGood := restartable(t, tweak)
+		good, err := replay.Run(ctx, b, replay.Options{Targets: every(b, goodURL), Hooks: map[string]string{"rollout-step": restartGood}})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, v := range good.Violations {
+			t.Errorf("%s: an agent whose tasks survive violated %s at %s: %s", name, v.Invariant, v.Where, v.Actual)
+		}
+		if len(good.Steps) != 1 {
+			t.Errorf("%s: steps performed: %+v", name, good.Steps)
+		}
+	}
+}
+
+// A cancel acknowledged through one instance and not propagated to the one
+// running the task (ROLL-006 on cancel-acked-not-propagated) is reproduced
+// by a bundle whose requests go, by role, to each instance of another
+// deployment with the bug, and not against a deployment without it. A
+// single --target for a bundle of several roles is refused.
+func TestReplayCrossInstanceBundleReproducesTheFailure(t *testing.T) {
+	path := runFailing(t, "cancel-acked-not-propagated", "ROLL-006")
+	b, err := replay.Read(path)
+	if err != nil {
+		t.Fatalf("no bundle: %v", err)
+	}
+	if len(b.Roles()) < 2 {
+		t.Fatalf("roles %v: want one per instance", b.Roles())
+	}
+	ctx := context.Background()
+	deploy := func(faults ...string) map[string]string {
+		e, err := topology.StartEmbedded(ctx, topology.EmbeddedOptions{Faults: faults, Instances: 3, Balance: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = e.Close() })
+		m := map[string]string{}
+		for _, r := range b.Roles() {
+			var k int
+			if _, err := fmt.Sscanf(r, "instance-%d", &k); err == nil {
+				m[r] = e.InstanceURL(k)
+			} else {
+				m[r] = e.BalancerURL()
+			}
+		}
+		return m
+	}
+	if _, err := replay.Run(ctx, b, replay.Options{Target: "http://127.0.0.1:1"}); err == nil || !strings.Contains(err.Error(), "ROLE=URL") {
+		t.Errorf("one URL for a bundle of roles %v: got %v", b.Roles(), err)
+	}
+	bad, err := replay.Run(ctx, b, replay.Options{Targets: deploy("cancel-acked-not-propagated")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(bad.Violations, func(v invariants.Violation) bool { return v.Invariant == "cancel-acknowledged-is-final" }) {
+		t.Errorf("the cancel was not reproduced as not final against instances with the bug: %+v", bad.Violations)
+	}
+	t.Logf("%d requests replayed; %d violations against the faulty deployment, the first: %+v", len(bad.Sent), len(bad.Violations), bad.Violations[:min(1, len(bad.Violations))])
+	good, err := replay.Run(ctx, b, replay.Options{Targets: deploy()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range good.Violations {
+		t.Errorf("a correct deployment violated %s at %s: %s", v.Invariant, v.Where, v.Actual)
 	}
 }
