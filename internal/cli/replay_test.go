@@ -159,20 +159,30 @@ func runFailing(t *testing.T, fault, spec string) string {
 	return filepath.Join(out, "replay", spec+".json")
 }
 
-// A task lost across the roll (ROLL-002 on lose-tasks-on-restart, its
-// follow-up answered with a fresh task) is reproduced from the bundle alone:
-// the roll is a step, performed by the vendor's command (here one that
-// restarts the faulty agent), and judged as the spec judged it; an agent
-// whose tasks survive its restart, quick or slow, does not reproduce it.
-// Without a command for the step the replay says it cannot reproduce.
+// A task lost across the roll is reproduced from the bundle alone: ROLL-002
+// on lose-tasks-on-restart (the follow-up to the lost task answered with a
+// fresh task) and ROLL-003 (the rollout's tasks not found after it). The
+// roll is a step, performed by the vendor's command (here one that restarts
+// the faulty agent), and judged as the spec judged it; an agent whose tasks
+// survive its restart, quick or slow, does not reproduce it. Without a
+// command for the step the replay says it cannot reproduce.
 func TestReplayRollBundleReproducesALostTask(t *testing.T) {
-	path := runFailing(t, "lose-tasks-on-restart", "ROLL-002")
+	for _, c := range []struct{ spec, invariant string }{
+		{"ROLL-002", "lost-task-not-recreated"},
+		{"ROLL-003", "task-survives-rollout"},
+	} {
+		t.Run(c.spec, func(t *testing.T) { replayRoll(t, c.spec, c.invariant) })
+	}
+}
+
+func replayRoll(t *testing.T, spec, invariant string) {
+	path := runFailing(t, "lose-tasks-on-restart", spec)
 	b, err := replay.Read(path)
 	if err != nil {
 		t.Fatalf("no bundle: %v", err)
 	}
-	if len(b.Steps) != 1 || b.Steps[0].Kind != "roll" || !slices.Contains(b.Judges, "lost-task-not-recreated") {
-		t.Fatalf("bundle steps %+v, judges %v: want the roll and lost-task-not-recreated", b.Steps, b.Judges)
+	if len(b.Steps) != 1 || b.Steps[0].Kind != "roll" || !slices.Contains(b.Judges, invariant) {
+		t.Fatalf("bundle steps %+v, judges %v: want the roll and %s", b.Steps, b.Judges, invariant)
 	}
 	if roles := b.Roles(); len(roles) < 2 || !slices.Contains(roles, "instance-0") {
 		t.Errorf("roles %v: want the target and each instance the spec read", roles)
@@ -195,20 +205,23 @@ func TestReplayRollBundleReproducesALostTask(t *testing.T) {
 		t.Errorf("replay without a hook: exit %d, want %d:\n%s%s", code, ExitCannotReplay, so.String(), se.String())
 	}
 
-	bad, err := replay.Run(ctx, b, replay.Options{Targets: every(b, badURL), Hooks: map[string]string{"restart-instance": restart}})
+	// The step's accepted points, in the spec's order: ROLL-003 takes only
+	// a rollout step, ROLL-002 also a restart.
+	point := b.Steps[0].Accepts[len(b.Steps[0].Accepts)-1]
+	bad, err := replay.Run(ctx, b, replay.Options{Targets: every(b, badURL), Hooks: map[string]string{point: restart}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(bad.Steps) != 1 {
 		t.Errorf("steps performed: %+v", bad.Steps)
 	}
-	if !slices.ContainsFunc(bad.Violations, func(v invariants.Violation) bool { return v.Invariant == "lost-task-not-recreated" }) {
+	if !slices.ContainsFunc(bad.Violations, func(v invariants.Violation) bool { return v.Invariant == invariant }) {
 		t.Errorf("the lost task was not reproduced against an agent that loses it: %+v (other: %+v)", bad.Violations, bad.Other)
 	}
-	// Through the CLI, with the same command as --hook-restart-instance.
+	// Through the CLI, with the same command as a hook flag.
 	so.Reset()
 	se.Reset()
-	if code := Main(append(args, "--hook-restart-instance", restart), &so, &se); code != runner.ExitFailed {
+	if code := Main(append(args, "--hook-"+point, restart), &so, &se); code != runner.ExitFailed {
 		t.Errorf("replay with the hook: exit %d, want %d:\n%s%s", code, runner.ExitFailed, so.String(), se.String())
 	}
 	t.Logf("replay with the hook:\n%s", so.String())

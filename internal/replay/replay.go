@@ -592,10 +592,19 @@ func acrossStep(answers []answer, firstOf map[string]string, at [2]time.Duration
 	sort.Slice(answers, func(i, j int) bool { return answers[i].seq < answers[j].seq })
 	lost := map[string]bool{}
 	var vs []invariants.Violation
-	add := func(inv, where, expected, actual string) {
-		if slices.Contains(judges, inv) {
-			vs = append(vs, invariants.Violation{Invariant: inv, Where: where, Expected: expected, Actual: actual})
+	// One violation per invariant and task, as the specs give, counting
+	// the further reads that showed it.
+	first, more := map[[2]string]int{}, map[int]int{}
+	add := func(inv, task, where, expected, actual string) {
+		if !slices.Contains(judges, inv) {
+			return
 		}
+		if i, ok := first[[2]string{inv, task}]; ok {
+			more[i]++
+			return
+		}
+		first[[2]string{inv, task}] = len(vs)
+		vs = append(vs, invariants.Violation{Invariant: inv, Where: where, Expected: expected, Actual: actual})
 	}
 	for _, a := range answers {
 		if a.issued < at[1] || a.op != "GetTask" {
@@ -609,16 +618,16 @@ func acrossStep(answers []answer, firstOf map[string]string, at [2]time.Duration
 		switch {
 		case a.notFound:
 			lost[a.task] = true
-			add("task-survives-rollout", where, "the task, running on or finished by the new instances", "TaskNotFoundError")
+			add("task-survives-rollout", a.task, where, "the task, running on or finished by the new instances", "TaskNotFoundError")
 		case a.got == nil:
 		default:
 			if a.got.Status.State == a2a.TaskStateSubmitted && was != a2a.TaskStateSubmitted {
 				for _, inv := range []string{"task-survives-rotation", "task-survives-rollout"} {
-					add(inv, where, "the task as it was ("+string(was)+" or later)", "TASK_STATE_SUBMITTED: a fresh task under the same id")
+					add(inv, a.task, where, "the task as it was ("+string(was)+" or later)", "TASK_STATE_SUBMITTED: a fresh task under the same id")
 				}
 			}
 			if m := firstOf[a.task]; m != "" && !hasMessage(a.got, m) {
-				add("task-survives-rotation", where, "its history to hold the first message "+m, fmt.Sprintf("%d history messages without it", len(a.got.History)))
+				add("task-survives-rotation", a.task, where, "its history to hold the first message "+m, fmt.Sprintf("%d history messages without it", len(a.got.History)))
 			}
 		}
 	}
@@ -626,9 +635,12 @@ func acrossStep(answers []answer, firstOf map[string]string, at [2]time.Duration
 		if a.issued < at[1] || a.op != "SendMessage" || !lost[a.task] || a.got == nil {
 			continue
 		}
-		add("lost-task-not-recreated", fmt.Sprintf("SendMessage naming the lost %s through %s after %s (replayed #%d)", named(a.task), a.role, step, a.seq),
+		add("lost-task-not-recreated", a.task, fmt.Sprintf("SendMessage naming the lost %s through %s after %s (replayed #%d)", named(a.task), a.role, step, a.seq),
 			"TaskNotFoundError (§3.1.1: the id is the server's; a task it lost is unknown)",
 			fmt.Sprintf("a task %s in %s with %d history message(s)", a.got.ID, a.got.Status.State, len(a.got.History)))
+	}
+	for i, n := range more {
+		vs[i].Actual += fmt.Sprintf(" (and %d more answer(s) like it)", n)
 	}
 	return vs
 }
