@@ -1,7 +1,12 @@
 // Package replay re-drives a failing spec's requests against a target, at
 // their recorded offsets, and judges the same invariants over what comes
 // back: a race or a cancel-then-complete failure reproduced from the report
-// alone, without the harness's specs or luck with the seed.
+// alone, without the harness's specs or luck with the seed. A rollout
+// failure's requests went to several places (the target, instances the
+// harness pinned them to), each named in the bundle by a role that a replay
+// maps to a URL, and its changes of the deployment (a roll, a hook) are
+// steps that a replay performs with the vendor's hook commands, or says it
+// cannot reproduce without them.
 package replay
 
 import (
