@@ -43,7 +43,9 @@ A2A_CONFORM_POINT, _TARGET, _SPEC, _TASK_IDS, …; docs/config-reference.md).
 Redacted header values come from --header or $A2A_CONFORM_HEADERS.
 Exit 1: the violation reproduced. Exit 0: not this time (a race may need
 several tries). Exit 2: usage. Exit 3: the target could not be reached.
-Exit 4: cannot reproduce: a step has no command, or its command failed.
+Exit 4: cannot reproduce: a step has no command, or its command failed, or
+no violation showed and the bundle holds a step of the harness's own stage (its
+CDN, its builds) that no command stands for.
 
 Flags:
 `
@@ -126,7 +128,7 @@ func replayCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout)
 	}
 	for _, st := range b.Steps {
-		fmt.Fprintf(stdout, "  step at +%.0fms: %s %s (took %.0fms), accepts %s\n", st.AtMs-b.Requests[0].AtMs, st.Kind, st.Point, st.DurMs, strings.Join(st.Accepts, ", "))
+		fmt.Fprintf(stdout, "  step at %+.0fms: %s %s (took %.0fms), accepts %s\n", st.AtMs-b.Requests[0].AtMs, st.Kind, st.Point, st.DurMs, strings.Join(st.Accepts, ", "))
 	}
 	for _, s := range b.Skipped {
 		fmt.Fprintf(stdout, "  left out: %s\n", s)
@@ -142,7 +144,7 @@ func replayCmd(args []string, stdout, stderr io.Writer) int {
 		return runner.ExitUsage
 	}
 	for _, d := range res.Steps {
-		fmt.Fprintf(stdout, "  step %s (recorded at +%.0fms) took %s: %s\n", d.Point, d.OffsetMs, d.Took.Round(time.Millisecond), d.Account)
+		fmt.Fprintf(stdout, "  step %s (recorded at %+.0fms) took %s: %s\n", d.Point, d.OffsetMs, d.Took.Round(time.Millisecond), d.Account)
 	}
 	answered := 0
 	for _, s := range res.Sent {
@@ -165,6 +167,11 @@ func replayCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, v := range res.Other {
 		fmt.Fprintf(stdout, "  also seen (not what the spec failed on): %s at %s: expected %s, got %s\n", v.Invariant, v.Where, v.Expected, v.Actual)
+	}
+	if len(res.Violations) == 0 && len(res.LeftOut) > 0 {
+		fmt.Fprintf(stdout, "cannot reproduce: no violation of %s in %d answers, but the replay left out %s, the harness's own stage, on which the failure may rest; nothing was judged about it\n",
+			strings.Join(judges(b), ", "), answered, strings.Join(res.LeftOut, "; "))
+		return ExitCannotReplay
 	}
 	if len(res.Violations) == 0 {
 		fmt.Fprintf(stdout, "not reproduced this time: no violation of %s in %d answers (a race may need several tries)\n", strings.Join(judges(b), ", "), answered)

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -22,6 +23,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/internal/replay"
 	"github.com/a2a-conform/a2a-conform/internal/runner"
 	"github.com/a2a-conform/a2a-conform/internal/topology"
+	"github.com/a2a-conform/a2a-conform/reports"
 )
 
 func serveFake(t *testing.T, faults ...string) string {
@@ -293,5 +295,42 @@ func TestReplayCrossInstanceBundleReproducesTheFailure(t *testing.T) {
 	}
 	for _, v := range good.Violations {
 		t.Errorf("a correct deployment violated %s at %s: %s", v.Invariant, v.Where, v.Actual)
+	}
+}
+
+// A bundle holding a step of the harness's own stage (ROLL-007's CDN and
+// builds), which no command of the vendor's stands for, says so when it is
+// written; a replay that sees no violation without performing it cannot say
+// "not reproduced", and exits 4.
+func TestReplayWithoutTheHarnessStageCannotSayNotReproduced(t *testing.T) {
+	u := serveFake(t)
+	r := &reports.Report{Run: reports.Run{Target: "http://127.0.0.1:9"}}
+	res := reports.Result{ID: "ROLL-007", Verdict: reports.Fail,
+		Violations: []invariants.Violation{{Invariant: "terminal-immutable"}},
+		Steps:      []reports.Step{{AtMs: 5, DurMs: 1, Kind: "stage", Point: "next-build"}},
+		Transcript: []reports.Exchange{{Seq: 1, AtMs: 1, DurMs: 1, Direction: "out", Method: "GET", URL: "http://127.0.0.1:9/.well-known/agent-card.json"},
+			{Seq: 2, AtMs: 10, DurMs: 1, Direction: "out", Method: "GET", URL: "http://127.0.0.1:9/.well-known/agent-card.json"}}}
+	b, why := replay.For(r, res)
+	if b == nil {
+		t.Fatalf("no bundle: %s", why)
+	}
+	if s := strings.Join(b.Skipped, "; "); !strings.Contains(s, "next-build") {
+		t.Errorf("skipped %q does not name the stage it leaves out", s)
+	}
+	got, err := replay.Run(context.Background(), b, replay.Options{Target: u})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.LeftOut) != 1 || len(got.Sent) != 2 {
+		t.Errorf("left out %v, sent %d", got.LeftOut, len(got.Sent))
+	}
+	data, _ := json.Marshal(b)
+	path := filepath.Join(t.TempDir(), "ROLL-007.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var so, se bytes.Buffer
+	if code := Main([]string{"replay", path, "--target", u}, &so, &se); code != ExitCannotReplay || strings.Contains(so.String(), "not reproduced") {
+		t.Errorf("exit %d, want %d:\n%s%s", code, ExitCannotReplay, so.String(), se.String())
 	}
 }

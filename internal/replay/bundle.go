@@ -165,13 +165,13 @@ func For(r *reports.Report, res reports.Result) (*Bundle, string) {
 	if push > 0 {
 		b.Skipped = append(b.Skipped, fmt.Sprintf("%d push config calls (they name the harness's own webhook receiver, which a replay does not run)", push))
 	}
-	for _, s := range res.Steps {
-		if s.Kind != "roll" && s.Kind != "hook" {
-			b.Skipped = append(b.Skipped, fmt.Sprintf("a %s step at +%.0fms (the harness's own stage, which no command of yours stands for)", s.Kind, s.AtMs))
-		}
-	}
 	if len(b.Requests) == 0 {
 		return nil, "no HTTP request to replay"
+	}
+	for _, s := range res.Steps {
+		if !Performable(s) {
+			b.Skipped = append(b.Skipped, fmt.Sprintf("%s at %+.0fms, which no command of yours stands for: a replay does not perform it, so only a violation it shows counts", stepName(s), s.AtMs-b.Requests[0].AtMs))
+		}
 	}
 	return b, ""
 }

@@ -94,6 +94,10 @@ type Result struct {
 	Other []invariants.Violation
 	// Tasks maps each task id of the recording to the one the replay got.
 	Tasks map[string]string
+	// LeftOut names the recorded steps the replay did not perform (the
+	// harness's own stage): without a violation, the replay says nothing
+	// about what they did.
+	LeftOut []string
 }
 
 // targets resolves the URL of each role of b.
@@ -190,9 +194,20 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The steps a command of the vendor's performs; the harness's own stage
+	// (its CDN holding a card, its builds) is left out, and said so.
+	var steps []reports.Step
+	var leftOut []string
+	for _, st := range b.Steps {
+		if Performable(st) {
+			steps = append(steps, st)
+		} else {
+			leftOut = append(leftOut, fmt.Sprintf("%s at %+.0fms", stepName(st), st.AtMs-b.Requests[0].AtMs))
+		}
+	}
 	var hooks *topology.Hooks
-	if len(b.Steps) > 0 {
-		for _, st := range b.Steps {
+	if len(steps) > 0 {
+		for _, st := range steps {
 			if hookFor(st, o.Hooks) == "" {
 				accepts := st.Accepts
 				if len(accepts) == 0 {
@@ -203,7 +218,7 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 					flags = append(flags, "--hook-"+p)
 				}
 				return nil, &CannotReplay{Reason: fmt.Sprintf(
-					"the spec changed the deployment at +%.0fms (%s to generation %d) and the failure rests on that change; give the command that makes it (%s), with the contract of the hooks driver",
+					"the spec changed the deployment at %+.0fms (%s to generation %d) and the failure rests on that change; give the command that makes it (%s), with the contract of the hooks driver",
 					st.AtMs-b.Requests[0].AtMs, stepName(st), st.Generation, strings.Join(flags, " or "))}
 			}
 		}
@@ -233,7 +248,7 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 		mapped  = map[string]string{}
 		hist    = invariants.NewHistory()
 		acked   = map[string]bool{} // replayed task ids whose cancel the agent acknowledged
-		res     = &Result{Tasks: map[string]string{}}
+		res     = &Result{Tasks: map[string]string{}, LeftOut: leftOut}
 		answers []answer
 		firstOf = map[string]string{} // replayed task id → the message id that created it
 		stepErr error
@@ -285,9 +300,9 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 	for i := range done {
 		done[i] = make(chan struct{})
 	}
-	stepDone := make([]chan struct{}, len(b.Steps))
-	stepEnd := make([]time.Time, len(b.Steps))
-	stepAt := make([][2]time.Duration, len(b.Steps))
+	stepDone := make([]chan struct{}, len(steps))
+	stepEnd := make([]time.Time, len(steps))
+	stepAt := make([][2]time.Duration, len(steps))
 	for k := range stepDone {
 		stepDone[k] = make(chan struct{})
 	}
@@ -313,9 +328,9 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 	}
 	// due is when an exchange recorded at recAt goes: its offset, moved on
 	// by how much longer each step before it took on the replay.
-	due := func(recAt float64, steps int) (time.Time, bool) {
+	due := func(recAt float64, upto int) (time.Time, bool) {
 		at := start.Add(time.Duration((recAt - first) * float64(time.Millisecond)))
-		for k, st := range b.Steps[:steps] {
+		for k, st := range steps[:upto] {
 			if recAt < stepRecEnd(st) {
 				continue
 			}
@@ -340,7 +355,7 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 		return true
 	}
 	var wg sync.WaitGroup
-	for k, st := range b.Steps {
+	for k, st := range steps {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -381,7 +396,7 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 			defer close(done[i])
 			s := &sent[i]
 			*s = Sent{Seq: ex.Seq, Role: ex.role(), OffsetMs: ex.AtMs - first, Method: ex.Method}
-			at, ok := due(ex.AtMs, len(b.Steps))
+			at, ok := due(ex.AtMs, len(steps))
 			if !ok || !after(ex.AtMs, i, false) || !sleepUntil(at) {
 				s.Error = "not sent: the replay was stopped"
 				return
@@ -551,7 +566,7 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 	if len(judges) == 0 {
 		judges = Judged
 	}
-	for k, st := range b.Steps {
+	for k, st := range steps {
 		vs = append(vs, acrossStep(answers, firstOf, stepAt[k], stepName(st), named, judges)...)
 	}
 	for _, v := range vs {
@@ -564,12 +579,21 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 	return res, nil
 }
 
+// Performable says whether a replay performs a recorded step: a roll or a
+// hook, each with the vendor's command for a hook point; the harness's own
+// stage ("stage": its CDN holding a card, its previous and next builds) no
+// command of the vendor's stands for.
+func Performable(st reports.Step) bool { return st.Kind == "roll" || st.Kind == "hook" }
+
 // stepName names a recorded step for the reader.
 func stepName(st reports.Step) string {
-	if st.Kind == "roll" {
+	switch st.Kind {
+	case "roll":
 		return "the harness's rolling replacement (" + st.Point + ")"
+	case "hook":
+		return "the " + st.Point + " hook"
 	}
-	return "the " + st.Point + " hook"
+	return "the harness's own " + st.Point + " (" + st.Kind + ")"
 }
 
 // acrossStep judges what a task seen before a step (at: when the step began
