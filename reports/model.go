@@ -188,7 +188,12 @@ type Result struct {
 	// a restart, which leaves its client and its push configs orphaned
 	// (scenario 1). They never change the verdict; the run's summary lists
 	// them (Summary.Findings, the terminal, the HTML headline).
-	Findings   []string   `json:"findings,omitempty"`
+	Findings []string `json:"findings,omitempty"`
+	// Steps are the changes the spec made to the deployment while it ran
+	// (a roll of the harness's instances, a vendor's hook), each at its
+	// offset on the transcript's clock: a replay bundle performs them at
+	// the same point of its schedule.
+	Steps      []Step     `json:"steps,omitempty"`
 	Transcript []Exchange `json:"transcript,omitempty"`
 	// Attempts are the re-runs of this spec alone (run --retry-unexpected),
 	// after the attempt whose verdict this is. Verdict never changes: a spec
@@ -199,6 +204,30 @@ type Result struct {
 	// the first ones: a clean run's report stays small, and every other
 	// verdict keeps its transcript whole.
 	TranscriptOmitted int `json:"transcriptOmitted,omitempty"`
+}
+
+// Step is one change a spec made to the deployment, timed on the clock of
+// the transcript's AtMs.
+type Step struct {
+	AtMs  float64 `json:"atMs"`
+	DurMs float64 `json:"durMs"`
+	// Kind is "roll" (the harness replaced every instance of its own by the
+	// next generation) or "hook" (the vendor's command for Point ran).
+	Kind string `json:"kind"`
+	// Point is the hook point the change is, or stands for: "rollout-step"
+	// for the harness's roll, else the hook's ("rotate-card",
+	// "restart-instance", "rollout-step").
+	Point string `json:"point"`
+	// Accepts are the hook points the spec takes for this change, in its
+	// order of preference (Point among them).
+	Accepts []string `json:"accepts,omitempty"`
+	// TaskIDs are the spec's tasks running when the change began, as a hook
+	// is told them.
+	TaskIDs []string `json:"taskIds,omitempty"`
+	// Generation is the deployment's generation after the change.
+	Generation int `json:"generation,omitempty"`
+	// Error says how the change failed ("" when it completed).
+	Error string `json:"error,omitempty"`
 }
 
 // Exchange is one recorded request/response (or webhook delivery), already

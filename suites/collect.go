@@ -93,6 +93,7 @@ func resultOf(t *T, r SpecReport) reports.Result {
 		Transcript:   t.transcript,
 		Unchecked:    t.unchecked,
 		Findings:     t.findings,
+		Steps:        t.steps,
 	}
 	switch {
 	case t.override != "":
@@ -141,6 +142,7 @@ func merge(into *reports.Result, step reports.Result) {
 	into.Transcript = append(into.Transcript, step.Transcript...)
 	into.Unchecked = append(into.Unchecked, step.Unchecked...)
 	into.Findings = append(into.Findings, step.Findings...)
+	into.Steps = append(into.Steps, step.Steps...)
 	for k, v := range step.Observations {
 		if into.Observations == nil {
 			into.Observations = map[string]string{}

@@ -33,6 +33,8 @@ type T struct {
 	// findings are what the spec saw that the text allows but a deployment
 	// should know (Finding).
 	findings []string
+	// steps are the changes the spec made to the deployment (Changed).
+	steps []reports.Step
 	// soft are misses of the spec's SHOULD-level parts (Should).
 	soft []invariants.Violation
 	// keys are the prompt-map keys the spec used.
@@ -113,6 +115,25 @@ func (t *T) Finding(format string, args ...any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.findings = append(t.findings, fmt.Sprintf(format, args...))
+}
+
+// Changed records a change the spec made to the deployment, which began
+// and ended at the given times, on the transcript's clock when the recorder
+// tells it (a replay bundle performs the change at the same point of its
+// schedule, internal/replay). It never changes the verdict.
+func (t *T) Changed(s reports.Step, began, ended time.Time) {
+	if t.Env == nil {
+		return
+	}
+	c, ok := t.Env.Transcript.(interface{ Start() time.Time })
+	if !ok {
+		return
+	}
+	s.AtMs = float64(began.Sub(c.Start()).Microseconds()) / 1000
+	s.DurMs = float64(ended.Sub(began).Microseconds()) / 1000
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.steps = append(t.steps, s)
 }
 
 // shouldMissed opens the part of a reason that lists SHOULD misses.

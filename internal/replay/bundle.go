@@ -1,13 +1,19 @@
 // Package replay re-drives a failing spec's requests against a target, at
 // their recorded offsets, and judges the same invariants over what comes
 // back: a race or a cancel-then-complete failure reproduced from the report
-// alone, without the harness's specs or luck with the seed.
+// alone, without the harness's specs or luck with the seed. A rollout
+// failure's requests went to several places (the target, instances the
+// harness pinned them to), each named in the bundle by a role that a replay
+// maps to a URL, and its changes of the deployment (a roll, a hook) are
+// steps that a replay performs with the vendor's hook commands, or says it
+// cannot reproduce without them.
 package replay
 
 import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -19,14 +25,34 @@ import (
 // Kind is the bundle's kind; it shares the report's APIVersion.
 const Kind = "ReplayBundle"
 
-// Judged are the invariants a replay can judge from a single endpoint's
-// answers; a spec failing only others (a roll, a stale CDN) gets no bundle.
-var Judged = []string{"terminal-immutable", "cancel-acknowledged-is-final"}
+// Judged are the invariants a replay can judge from the answers it gets:
+// terminal immutability and cancel finality (on one endpoint or across the
+// roles of several), and what a task must be across a change of the
+// deployment the bundle performs as a step (a roll, a hook). A spec failing
+// only others (a stale CDN, a push delivery, a card's ETag) gets no bundle.
+var Judged = []string{"terminal-immutable", "cancel-acknowledged-is-final",
+	"task-survives-rotation", "task-survives-rollout", "lost-task-not-recreated"}
+
+// acrossChange are the Judged invariants that only a change of the
+// deployment can show: a bundle judging them needs its steps.
+var acrossChange = []string{"task-survives-rotation", "task-survives-rollout", "lost-task-not-recreated"}
+
+// PinHeader is the request header by which the harness's balancer sends a
+// request to one instance (topology.PinHeader): a request that carried it
+// went to that instance, and a replay sends it to the URL given for the
+// instance's role instead.
+const PinHeader = "A2A-Conform-Pin"
+
+// Role names: RoleTarget is the run's target (the harness's balancer when
+// it ran instances of its own); an instance the harness pinned a request to
+// is "instance-K"; any other origin is "origin-N".
+const RoleTarget = "target"
 
 // Bundle is everything needed to re-drive one failing spec: its requests,
-// their offsets, and what the spec saw (the violations, the original
-// answers, used to map the ids the agent assigned to the ones it assigns on
-// the replay).
+// their offsets and the origin each went to (by role), the changes it made
+// to the deployment (steps), and what the spec saw (the violations, the
+// original answers, used to map the ids the agent assigned to the ones it
+// assigns on the replay).
 type Bundle struct {
 	APIVersion string                 `json:"apiVersion"`
 	Kind       string                 `json:"kind"`
@@ -36,12 +62,65 @@ type Bundle struct {
 	Harness    reports.Harness        `json:"harness"`
 	Target     string                 `json:"target"`
 	Violations []invariants.Violation `json:"violations"`
+	// Judges are the invariants of Violations that a replay judges and
+	// that decide whether it reproduced the failure (in Judged).
+	Judges []string `json:"judges,omitempty"`
+	// Origins are the places the requests went, each by the role a replay
+	// maps to a URL (replay --target ROLE=URL).
+	Origins []Origin `json:"origins,omitempty"`
+	// Steps are the changes the spec made to the deployment, at their
+	// offsets; a replay performs each with the vendor's command for one of
+	// the hook points it accepts, and cannot reproduce without one.
+	Steps []reports.Step `json:"steps,omitempty"`
 	// Requests are the spec's own outgoing HTTP exchanges, in order, with
-	// their recorded answers; header values that were secret are
-	// "[REDACTED]" and come from the environment on a replay.
-	Requests []reports.Exchange `json:"requests"`
-	// Skipped says what the bundle leaves out (gRPC calls, webhooks).
+	// their recorded answers and the role of the origin each went to;
+	// header values that were secret are "[REDACTED]" and come from the
+	// environment on a replay.
+	Requests []Request `json:"requests"`
+	// Skipped says what the bundle leaves out (gRPC calls, webhooks, push
+	// config registrations naming the harness's receiver).
 	Skipped []string `json:"skipped,omitempty"`
+}
+
+// Request is one recorded exchange and the role of the origin it went to
+// ("" in a bundle written before roles: the target).
+type Request struct {
+	reports.Exchange
+	Role string `json:"role,omitempty"`
+}
+
+// role is the request's role, RoleTarget when the bundle named none.
+func (r Request) role() string {
+	if r.Role == "" {
+		return RoleTarget
+	}
+	return r.Role
+}
+
+// Origin is one place a bundle's requests went.
+type Origin struct {
+	Role string `json:"role"`
+	// Recorded is the origin (scheme://host:port) the requests went to in
+	// the run; Pin the balancer pin they carried ("" for none).
+	Recorded string `json:"recorded"`
+	Pin      string `json:"pin,omitempty"`
+	// Instances are the names the answering instances gave themselves
+	// (A2A-Conform-Instance), for the reader.
+	Instances []string `json:"instances,omitempty"`
+	Requests  int      `json:"requests"`
+}
+
+// Roles lists the bundle's roles in order of first use (RoleTarget alone
+// for a bundle written before roles).
+func (b *Bundle) Roles() []string {
+	if len(b.Origins) == 0 {
+		return []string{RoleTarget}
+	}
+	out := make([]string, 0, len(b.Origins))
+	for _, o := range b.Origins {
+		out = append(out, o.Role)
+	}
+	return out
 }
 
 // For builds the bundle of a failing result, or says why there is none.
@@ -49,26 +128,32 @@ func For(r *reports.Report, res reports.Result) (*Bundle, string) {
 	if res.Verdict != reports.Fail {
 		return nil, "not a fail"
 	}
-	judged := false
+	var judges []string
 	for _, v := range res.Violations {
-		if slices.Contains(Judged, v.Invariant) {
-			judged = true
+		if slices.Contains(Judged, v.Invariant) && !slices.Contains(judges, v.Invariant) {
+			judges = append(judges, v.Invariant)
 		}
 	}
-	if !judged {
-		return nil, "its invariants need more than one endpoint's answers (" + invariantNames(res.Violations) + ")"
+	if len(judges) == 0 {
+		return nil, "a replay judges none of its invariants (" + invariantNames(res.Violations) + ")"
+	}
+	if len(res.Steps) == 0 && !slices.ContainsFunc(judges, func(j string) bool { return !slices.Contains(acrossChange, j) }) {
+		return nil, "its invariants need the change of the deployment it crossed, and the result records none (" + strings.Join(judges, ", ") + ")"
 	}
 	b := &Bundle{APIVersion: reports.APIVersion, Kind: Kind, Spec: res.ID, Title: res.Title, Seed: r.Run.Seed,
-		Harness: r.Harness, Target: r.Run.Target, Violations: res.Violations}
-	grpc, in := 0, 0
+		Harness: r.Harness, Target: r.Run.Target, Violations: res.Violations, Judges: judges, Steps: res.Steps}
+	target := originOf(r.Run.Target)
+	grpc, in, push := 0, 0, 0
 	for _, ex := range res.Transcript {
 		switch {
 		case ex.Direction == "in":
 			in++
 		case strings.HasPrefix(ex.URL, "grpc"):
 			grpc++
+		case pushConfigOp(ex):
+			push++
 		default:
-			b.Requests = append(b.Requests, ex)
+			b.Requests = append(b.Requests, Request{Exchange: ex, Role: b.roleFor(ex, target)})
 		}
 	}
 	if grpc > 0 {
@@ -77,10 +162,74 @@ func For(r *reports.Report, res reports.Result) (*Bundle, string) {
 	if in > 0 {
 		b.Skipped = append(b.Skipped, fmt.Sprintf("%d webhook deliveries the harness received (a replay registers no receiver)", in))
 	}
+	if push > 0 {
+		b.Skipped = append(b.Skipped, fmt.Sprintf("%d push config calls (they name the harness's own webhook receiver, which a replay does not run)", push))
+	}
 	if len(b.Requests) == 0 {
 		return nil, "no HTTP request to replay"
 	}
+	for _, s := range res.Steps {
+		if !Performable(s) {
+			b.Skipped = append(b.Skipped, fmt.Sprintf("%s at %+.0fms, which no command of yours stands for: a replay does not perform it, so only a violation it shows counts", stepName(s), s.AtMs-b.Requests[0].AtMs))
+		}
+	}
 	return b, ""
+}
+
+// roleFor names the origin ex went to, adding it to b.Origins when new: a
+// request to the run's target pinned to instance K is "instance-K", one
+// unpinned the target; another origin (an instance's own URL, reached past
+// the balancer) is "origin-N".
+func (b *Bundle) roleFor(ex reports.Exchange, target string) string {
+	origin := originOf(ex.URL)
+	pin := ex.ReqHeader.Get(PinHeader)
+	role := ""
+	switch {
+	case origin == target && pin != "":
+		role = "instance-" + pin
+	case origin == target:
+		role = RoleTarget
+	}
+	for i := range b.Origins {
+		o := &b.Origins[i]
+		if (role != "" && o.Role == role) || (role == "" && o.Recorded == origin && o.Pin == pin) {
+			o.Requests++
+			if ex.Instance != "" && !slices.Contains(o.Instances, ex.Instance) {
+				o.Instances = append(o.Instances, ex.Instance)
+			}
+			return o.Role
+		}
+	}
+	if role == "" {
+		n := 1
+		for _, o := range b.Origins {
+			if strings.HasPrefix(o.Role, "origin-") {
+				n++
+			}
+		}
+		role = fmt.Sprintf("origin-%d", n)
+	}
+	o := Origin{Role: role, Recorded: origin, Pin: pin, Requests: 1}
+	if ex.Instance != "" {
+		o.Instances = []string{ex.Instance}
+	}
+	b.Origins = append(b.Origins, o)
+	return role
+}
+
+// originOf is scheme://host of a URL ("" when it has none).
+func originOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+// pushConfigOp says whether ex registers, reads or deletes a push config:
+// its URL is the harness's own receiver's, which a replay does not run.
+func pushConfigOp(ex reports.Exchange) bool {
+	return strings.Contains(operation(ex.ReqBody, ex.URL), "PushNotificationConfig") || strings.Contains(ex.URL, "/pushNotificationConfigs")
 }
 
 func invariantNames(vs []invariants.Violation) string {

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -17,14 +19,29 @@ import (
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/invariants"
 	"github.com/a2a-conform/a2a-conform/internal/sse"
+	"github.com/a2a-conform/a2a-conform/internal/topology"
 	"github.com/a2a-conform/a2a-conform/reports"
 )
 
 // Options bound a replay.
 type Options struct {
-	// Target is the base URL the requests go to, in place of each
-	// recorded request's origin.
+	// Targets maps each of the bundle's roles (Bundle.Roles: "target",
+	// "instance-0", …) to the base URL its requests go to, in place of the
+	// recorded origin; several roles may share one URL.
+	Targets map[string]string
+	// Target is the base URL of a bundle with one role, when Targets is
+	// empty.
 	Target string
+	// Hooks maps a hook point ("rollout-step", "rotate-card",
+	// "restart-instance") to the shell command that makes that change to
+	// the deployment, with the contract of the hooks driver
+	// (topology.HookEnvVars). A bundle with steps cannot be replayed
+	// without a command for one point each step accepts.
+	Hooks map[string]string
+	// HookTimeout bounds each command (default topology.DefaultHookTimeout).
+	HookTimeout time.Duration
+	// HookLog receives the commands' output; nil discards it.
+	HookLog io.Writer
 	// Header supplies the values of redacted headers (by name) and any
 	// other header to add.
 	Header http.Header
@@ -37,9 +54,17 @@ type Options struct {
 	Wait time.Duration
 }
 
+// CannotReplay says why a bundle cannot be replayed as given: a step
+// without a command to perform it, a command that failed, a role without a
+// URL. Nothing about the target follows from such a replay.
+type CannotReplay struct{ Reason string }
+
+func (e *CannotReplay) Error() string { return "cannot reproduce: " + e.Reason }
+
 // Sent is one replayed request.
 type Sent struct {
 	Seq      int // the recorded exchange's number
+	Role     string
 	OffsetMs float64
 	Method   string
 	URL      string
@@ -48,12 +73,83 @@ type Sent struct {
 	Events   int
 }
 
+// Done is one step the replay performed.
+type Done struct {
+	Point      string
+	OffsetMs   float64 // the recorded offset
+	Took       time.Duration
+	Generation int
+	Account    string
+}
+
 // Result is what a replay saw and judged.
 type Result struct {
-	Sent       []Sent
+	Sent  []Sent
+	Steps []Done
+	// Violations are those of the invariants the bundle judges (Judges):
+	// any one reproduces the failure.
 	Violations []invariants.Violation
+	// Other are violations of invariants the spec did not fail on, for the
+	// reader; they decide nothing.
+	Other []invariants.Violation
 	// Tasks maps each task id of the recording to the one the replay got.
 	Tasks map[string]string
+	// LeftOut names the recorded steps the replay did not perform (the
+	// harness's own stage): without a violation, the replay says nothing
+	// about what they did.
+	LeftOut []string
+}
+
+// targets resolves the URL of each role of b.
+func targets(b *Bundle, o Options) (map[string]*url.URL, error) {
+	roles := b.Roles()
+	given := o.Targets
+	if len(given) == 0 {
+		if o.Target == "" {
+			return nil, errors.New("replay: no target")
+		}
+		if len(roles) > 1 {
+			return nil, fmt.Errorf("replay: the bundle's requests went to %d places (%s); give a URL for each role (--target ROLE=URL, several roles may share one)", len(roles), strings.Join(roles, ", "))
+		}
+		given = map[string]string{roles[0]: o.Target}
+	}
+	out := map[string]*url.URL{}
+	var missing []string
+	for _, r := range roles {
+		raw, ok := given[r]
+		if !ok {
+			missing = append(missing, r)
+			continue
+		}
+		u, err := url.Parse(strings.TrimRight(raw, "/"))
+		if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+			return nil, fmt.Errorf("replay: target %q for %s is not an http(s) URL", raw, r)
+		}
+		out[r] = u
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("replay: no URL for role(s) %s (the bundle's roles: %s)", strings.Join(missing, ", "), strings.Join(roles, ", "))
+	}
+	for r := range given {
+		if !slices.Contains(roles, r) {
+			return nil, fmt.Errorf("replay: the bundle has no role %q (its roles: %s)", r, strings.Join(roles, ", "))
+		}
+	}
+	return out, nil
+}
+
+// hookFor returns the first point step accepts that has a command.
+func hookFor(s reports.Step, hooks map[string]string) string {
+	accepts := s.Accepts
+	if len(accepts) == 0 {
+		accepts = []string{s.Point}
+	}
+	for _, p := range accepts {
+		if strings.TrimSpace(hooks[p]) != "" {
+			return p
+		}
+	}
+	return ""
 }
 
 // idField matches the ids an agent assigns (task and context ids) in a JSON
@@ -71,14 +167,69 @@ func ids(bodies ...string) [][2]string {
 	return out
 }
 
-// Run re-drives b's requests against o.Target at their recorded offsets,
-// concurrently as they were sent, substituting the ids the agent assigns on
-// the replay for the recorded ones, and judges terminal immutability and
-// cancel finality over every task state the answers show.
+// answer is what one replayed request got, for the judgments across steps.
+type answer struct {
+	seq      int
+	role     string
+	op       string
+	task     string // the replayed task the request named ("" when none)
+	issued   time.Duration
+	notFound bool
+	got      *a2a.Task // the task the answer holds (nil for none)
+}
+
+// Run re-drives b's requests at their recorded offsets, each to the URL of
+// its role, concurrently as they were sent, and performs b's steps at
+// theirs with the commands in o.Hooks. A request waits for every request
+// the recording shows finished before it began, and for every step that had
+// ended; after a step that took longer than recorded, the schedule moves on
+// by the difference. The ids the agent assigns on the replay replace the
+// recorded ones. It judges terminal immutability and cancel finality over
+// every task state the answers show, and across each step what a task must
+// be (task-survives-rotation, task-survives-rollout,
+// lost-task-not-recreated). A step it cannot perform ends it with a
+// *CannotReplay.
 func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
-	base, err := url.Parse(strings.TrimRight(o.Target, "/"))
-	if err != nil || base.Host == "" || (base.Scheme != "http" && base.Scheme != "https") {
-		return nil, fmt.Errorf("replay: target %q is not an http(s) URL", o.Target)
+	bases, err := targets(b, o)
+	if err != nil {
+		return nil, err
+	}
+	// The steps a command of the vendor's performs; the harness's own stage
+	// (its CDN holding a card, its builds) is left out, and said so.
+	var steps []reports.Step
+	var leftOut []string
+	for _, st := range b.Steps {
+		if Performable(st) {
+			steps = append(steps, st)
+		} else {
+			leftOut = append(leftOut, fmt.Sprintf("%s at %+.0fms", stepName(st), st.AtMs-b.Requests[0].AtMs))
+		}
+	}
+	var hooks *topology.Hooks
+	if len(steps) > 0 {
+		for _, st := range steps {
+			if hookFor(st, o.Hooks) == "" {
+				accepts := st.Accepts
+				if len(accepts) == 0 {
+					accepts = []string{st.Point}
+				}
+				var flags []string
+				for _, p := range accepts {
+					flags = append(flags, "--hook-"+p)
+				}
+				return nil, &CannotReplay{Reason: fmt.Sprintf(
+					"the spec changed the deployment at %+.0fms (%s to generation %d) and the failure rests on that change; give the command that makes it (%s), with the contract of the hooks driver",
+					st.AtMs-b.Requests[0].AtMs, stepName(st), st.Generation, strings.Join(flags, " or "))}
+			}
+		}
+		main := bases[RoleTarget]
+		if main == nil {
+			main = bases[b.Roles()[0]]
+		}
+		hooks, err = topology.NewHooks(topology.HooksOptions{Target: main.String(), Commands: o.Hooks, Timeout: o.HookTimeout, Log: o.HookLog})
+		if err != nil {
+			return nil, &CannotReplay{Reason: err.Error()}
+		}
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = 30 * time.Second
@@ -90,20 +241,24 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 	if hc == nil {
 		hc = &http.Client{}
 	}
+	ctx, cancelAll := context.WithCancel(ctx)
+	defer cancelAll()
 	var (
 		mu      sync.Mutex
 		mapped  = map[string]string{}
-		changed = sync.NewCond(&mu)
 		hist    = invariants.NewHistory()
 		acked   = map[string]bool{} // replayed task ids whose cancel the agent acknowledged
-		res     = &Result{Tasks: map[string]string{}}
+		res     = &Result{Tasks: map[string]string{}, LeftOut: leftOut}
+		answers []answer
+		firstOf = map[string]string{} // replayed task id → the message id that created it
+		stepErr error
 	)
 	first := b.Requests[0].AtMs
 	// Every id a recorded request names must come from an earlier answer,
 	// or be the client's own (message ids, a client-chosen context id).
 	assigned := map[string]bool{}
 	for _, ex := range b.Requests {
-		for _, kv := range ids(ex.RespBody, eventsText(ex)) {
+		for _, kv := range ids(ex.RespBody, eventsText(ex.Exchange)) {
 			// Short values (a JSON-RPC id) would be replaced everywhere.
 			if len(kv[1]) >= 8 {
 				assigned[kv[1]] = true
@@ -136,23 +291,115 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 				}
 			}
 		}
-		changed.Broadcast()
 	}
 	start := time.Now()
+	// The schedule: done[i] closes when request i has its answer, and
+	// stepDone[k] when step k has run; stepEnd[k] is when (hist clock
+	// stepAt[k] began it), for the offsets after it and the judgments.
+	done := make([]chan struct{}, len(b.Requests))
+	for i := range done {
+		done[i] = make(chan struct{})
+	}
+	stepDone := make([]chan struct{}, len(steps))
+	stepEnd := make([]time.Time, len(steps))
+	stepAt := make([][2]time.Duration, len(steps))
+	for k := range stepDone {
+		stepDone[k] = make(chan struct{})
+	}
+	recEnd := func(ex reports.Exchange) float64 { return ex.AtMs + ex.DurMs }
+	stepRecEnd := func(st reports.Step) float64 { return st.AtMs + st.DurMs }
+	// waitFor waits for ch, false when the replay was cancelled.
+	waitFor := func(ch chan struct{}) bool {
+		select {
+		case <-ch:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	// sleepUntil waits until at, false when the replay was cancelled.
+	sleepUntil := func(at time.Time) bool {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(time.Until(at)):
+			return true
+		}
+	}
+	// due is when an exchange recorded at recAt goes: its offset, moved on
+	// by how much longer each step before it took on the replay.
+	due := func(recAt float64, upto int) (time.Time, bool) {
+		at := start.Add(time.Duration((recAt - first) * float64(time.Millisecond)))
+		for k, st := range steps[:upto] {
+			if recAt < stepRecEnd(st) {
+				continue
+			}
+			if !waitFor(stepDone[k]) {
+				return at, false
+			}
+			if t := stepEnd[k].Add(time.Duration((recAt - stepRecEnd(st)) * float64(time.Millisecond))); t.After(at) {
+				at = t
+			}
+		}
+		return at, true
+	}
+	// after waits for every request before the n-th recorded as finished
+	// by recAt (for a step, strictly before: the recorded order decides).
+	after := func(recAt float64, n int, strict bool) bool {
+		for j, prev := range b.Requests[:n] {
+			end := recEnd(prev.Exchange)
+			if (end < recAt || (!strict && end == recAt)) && !waitFor(done[j]) {
+				return false
+			}
+		}
+		return true
+	}
 	var wg sync.WaitGroup
+	for k, st := range steps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer close(stepDone[k])
+			point := hookFor(st, o.Hooks)
+			at, ok := due(st.AtMs, k)
+			if ok && k > 0 {
+				ok = waitFor(stepDone[k-1])
+			}
+			if !ok || !after(st.AtMs, len(b.Requests), true) || !sleepUntil(at) {
+				return
+			}
+			var taskIDs []string
+			mu.Lock()
+			for _, id := range st.TaskIDs {
+				if n, has := mapped[id]; has {
+					taskIDs = append(taskIDs, n)
+				}
+			}
+			mu.Unlock()
+			began, h0 := time.Now(), hist.Now()
+			gen, account, err := hooks.RunHook(ctx, point, b.Spec, taskIDs, "")
+			stepEnd[k], stepAt[k] = time.Now(), [2]time.Duration{h0, hist.Now()}
+			mu.Lock()
+			defer mu.Unlock()
+			res.Steps = append(res.Steps, Done{Point: point, OffsetMs: st.AtMs - first, Took: time.Since(began), Generation: gen, Account: account})
+			if err != nil && stepErr == nil {
+				stepErr = &CannotReplay{Reason: fmt.Sprintf("the %s command did not complete, so the deployment's state after it is unknown: %v", point, err)}
+				cancelAll()
+			}
+		}()
+	}
 	sent := make([]Sent, len(b.Requests))
 	for i, ex := range b.Requests {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer close(done[i])
 			s := &sent[i]
-			*s = Sent{Seq: ex.Seq, OffsetMs: ex.AtMs - first, Method: ex.Method}
-			at := start.Add(time.Duration((ex.AtMs - first) * float64(time.Millisecond)))
-			select {
-			case <-ctx.Done():
-				s.Error = ctx.Err().Error()
+			*s = Sent{Seq: ex.Seq, Role: ex.role(), OffsetMs: ex.AtMs - first, Method: ex.Method}
+			at, ok := due(ex.AtMs, len(steps))
+			if !ok || !after(ex.AtMs, i, false) || !sleepUntil(at) {
+				s.Error = "not sent: the replay was stopped"
 				return
-			case <-time.After(time.Until(at)):
 			}
 			// Wait (bounded) for the ids this request names.
 			deadline := time.Now().Add(o.Wait)
@@ -174,6 +421,7 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 				s.Error = err.Error()
 				return
 			}
+			base := bases[ex.role()]
 			ru.Scheme, ru.Host = base.Scheme, base.Host
 			if base.Path != "" && !strings.HasPrefix(ru.Path, base.Path) {
 				ru.Path = base.Path + ru.Path
@@ -187,7 +435,8 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 				return
 			}
 			for n, vs := range ex.ReqHeader {
-				if n == "Content-Length" {
+				// The role's URL stands for the harness's pin.
+				if n == "Content-Length" || http.CanonicalHeaderKey(n) == http.CanonicalHeaderKey(PinHeader) {
 					continue
 				}
 				for _, v := range vs {
@@ -247,22 +496,44 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 				src = invariants.FromCancel
 			}
 			id, st := observe(hist, src, "", string(data), issued, fmt.Sprintf("replayed %s #%d", op, ex.Seq))
+			an := answer{seq: ex.Seq, role: ex.role(), op: op, task: namedTask(body, s.URL, op), issued: issued,
+				notFound: taskNotFound(resp.StatusCode, data), got: taskIn(data)}
+			mu.Lock()
+			defer mu.Unlock()
+			answers = append(answers, an)
+			if op == "SendMessage" && an.got != nil && an.task == "" {
+				if _, has := firstOf[an.got.ID]; !has {
+					firstOf[an.got.ID] = messageID(body)
+				}
+			}
 			if op == "CancelTask" && st == a2a.TaskStateCanceled && id != "" {
 				// The task the agent acknowledged, as its own answer names
 				// it: never a mapped id, which may be misaligned.
-				mu.Lock()
 				acked[id] = true
-				mu.Unlock()
 			}
 		}()
 	}
 	wg.Wait()
+	if stepErr != nil {
+		return nil, stepErr
+	}
 	res.Sent = sent
 	mu.Lock()
 	defer mu.Unlock()
 	for old, n := range mapped {
 		res.Tasks[old] = n
 	}
+	recorded := map[string]string{}
+	for old, n := range mapped {
+		recorded[n] = old
+	}
+	named := func(id string) string {
+		if old, ok := recorded[id]; ok && old != id {
+			return "task " + id + " (recorded as " + old + ")"
+		}
+		return "task " + id
+	}
+	var vs []invariants.Violation
 	obs := hist.Observations()
 	var tasks []string
 	seen := map[string]bool{}
@@ -275,11 +546,7 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 	sort.Strings(tasks)
 	for _, id := range tasks {
 		task := invariants.ForTask(obs, id)
-		res.Violations = append(res.Violations, invariants.TerminalImmutable(task)...)
-	}
-	recorded := map[string]string{}
-	for old, n := range mapped {
-		recorded[n] = old
+		vs = append(vs, invariants.TerminalImmutable(task)...)
 	}
 	ackedIDs := make([]string, 0, len(acked))
 	for id := range acked {
@@ -289,17 +556,227 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 	for _, id := range ackedIDs {
 		for _, o := range invariants.ForTask(obs, id) {
 			if o.State.Terminal() && o.State != a2a.TaskStateCanceled {
-				where := "task " + id
-				if old, ok := recorded[id]; ok {
-					where += " (recorded as " + old + ")"
-				}
-				res.Violations = append(res.Violations, invariants.Violation{Invariant: "cancel-acknowledged-is-final",
-					Where: where + ", " + o.Ref, Expected: "TASK_STATE_CANCELED: the replayed cancel was acknowledged",
+				vs = append(vs, invariants.Violation{Invariant: "cancel-acknowledged-is-final",
+					Where: named(id) + ", " + o.Ref, Expected: "TASK_STATE_CANCELED: the replayed cancel was acknowledged",
 					Actual: string(o.State)})
 			}
 		}
 	}
+	judges := b.Judges
+	if len(judges) == 0 {
+		judges = Judged
+	}
+	for k, st := range steps {
+		vs = append(vs, acrossStep(answers, firstOf, stepAt[k], stepName(st), named, judges)...)
+	}
+	for _, v := range vs {
+		if slices.Contains(judges, v.Invariant) {
+			res.Violations = append(res.Violations, v)
+		} else {
+			res.Other = append(res.Other, v)
+		}
+	}
 	return res, nil
+}
+
+// Performable says whether a replay performs a recorded step: a roll or a
+// hook, each with the vendor's command for a hook point; the harness's own
+// stage ("stage": its CDN holding a card, its previous and next builds) no
+// command of the vendor's stands for.
+func Performable(st reports.Step) bool { return st.Kind == "roll" || st.Kind == "hook" }
+
+// stepName names a recorded step for the reader.
+func stepName(st reports.Step) string {
+	switch st.Kind {
+	case "roll":
+		return "the harness's rolling replacement (" + st.Point + ")"
+	case "hook":
+		return "the " + st.Point + " hook"
+	}
+	return "the harness's own " + st.Point + " (" + st.Kind + ")"
+}
+
+// acrossStep judges what a task seen before a step (at: when the step began
+// and ended, on the history clock) was after it, as ROLL-002 and ROLL-003
+// do: a task the answers showed before the change, read after it, is the
+// same task (not a fresh TASK_STATE_SUBMITTED one, its first message in its
+// history) or TaskNotFound (task-survives-rotation); the rollout's tasks
+// must be found (task-survives-rollout); and a follow-up message naming a
+// task that was answered TaskNotFound after the change must not get a task
+// (lost-task-not-recreated).
+func acrossStep(answers []answer, firstOf map[string]string, at [2]time.Duration, step string, named func(string) string, judges []string) []invariants.Violation {
+	before := map[string]a2a.TaskState{}
+	for _, a := range answers {
+		if a.got != nil && a.issued < at[0] {
+			if st, ok := before[a.got.ID]; !ok || st == a2a.TaskStateSubmitted {
+				before[a.got.ID] = a.got.Status.State
+			}
+		}
+	}
+	sort.Slice(answers, func(i, j int) bool { return answers[i].seq < answers[j].seq })
+	lost := map[string]bool{}
+	var vs []invariants.Violation
+	// One violation per invariant and task, as the specs give, counting
+	// the further reads that showed it.
+	first, more := map[[2]string]int{}, map[int]int{}
+	add := func(inv, task, where, expected, actual string) {
+		if !slices.Contains(judges, inv) {
+			return
+		}
+		if i, ok := first[[2]string{inv, task}]; ok {
+			more[i]++
+			return
+		}
+		first[[2]string{inv, task}] = len(vs)
+		vs = append(vs, invariants.Violation{Invariant: inv, Where: where, Expected: expected, Actual: actual})
+	}
+	for _, a := range answers {
+		if a.issued < at[1] || a.op != "GetTask" {
+			continue
+		}
+		was, ok := before[a.task]
+		if !ok {
+			continue
+		}
+		where := fmt.Sprintf("GetTask %s through %s after %s (replayed #%d)", named(a.task), a.role, step, a.seq)
+		switch {
+		case a.notFound:
+			lost[a.task] = true
+			add("task-survives-rollout", a.task, where, "the task, running on or finished by the new instances", "TaskNotFoundError")
+		case a.got == nil:
+		default:
+			if a.got.Status.State == a2a.TaskStateSubmitted && was != a2a.TaskStateSubmitted {
+				for _, inv := range []string{"task-survives-rotation", "task-survives-rollout"} {
+					add(inv, a.task, where, "the task as it was ("+string(was)+" or later)", "TASK_STATE_SUBMITTED: a fresh task under the same id")
+				}
+			}
+			if m := firstOf[a.task]; m != "" && !hasMessage(a.got, m) {
+				add("task-survives-rotation", a.task, where, "its history to hold the first message "+m, fmt.Sprintf("%d history messages without it", len(a.got.History)))
+			}
+		}
+	}
+	for _, a := range answers {
+		if a.issued < at[1] || a.op != "SendMessage" || !lost[a.task] || a.got == nil {
+			continue
+		}
+		add("lost-task-not-recreated", a.task, fmt.Sprintf("SendMessage naming the lost %s through %s after %s (replayed #%d)", named(a.task), a.role, step, a.seq),
+			"TaskNotFoundError (§3.1.1: the id is the server's; a task it lost is unknown)",
+			fmt.Sprintf("a task %s in %s with %d history message(s)", a.got.ID, a.got.Status.State, len(a.got.History)))
+	}
+	for i, n := range more {
+		vs[i].Actual += fmt.Sprintf(" (and %d more answer(s) like it)", n)
+	}
+	return vs
+}
+
+func hasMessage(task *a2a.Task, id string) bool {
+	for _, m := range task.History {
+		if m.MessageID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// namedTask is the task a request names: GetTask's and CancelTask's id,
+// a message's taskId (a follow-up), on either binding.
+func namedTask(body, rawURL, op string) string {
+	var doc struct {
+		Params  json.RawMessage `json:"params"`
+		ID      string          `json:"id"`
+		Message *struct {
+			TaskID string `json:"taskId"`
+		} `json:"message"`
+	}
+	raw := []byte(body)
+	var rpc struct {
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(raw, &rpc) == nil && len(rpc.Params) > 0 {
+		raw = rpc.Params
+	}
+	_ = json.Unmarshal(raw, &doc)
+	if op == "SendMessage" {
+		if doc.Message != nil {
+			return doc.Message.TaskID
+		}
+		return ""
+	}
+	if doc.ID != "" {
+		return doc.ID
+	}
+	if u, err := url.Parse(rawURL); err == nil {
+		if _, rest, ok := strings.Cut(u.Path, "/tasks/"); ok {
+			id, _, _ := strings.Cut(rest, "/")
+			id, _, _ = strings.Cut(id, ":")
+			return id
+		}
+	}
+	return ""
+}
+
+// messageID is the id of the message a SendMessage request sends.
+func messageID(body string) string {
+	var doc struct {
+		Params struct {
+			Message struct {
+				MessageID string `json:"messageId"`
+			} `json:"message"`
+		} `json:"params"`
+		Message struct {
+			MessageID string `json:"messageId"`
+		} `json:"message"`
+	}
+	_ = json.Unmarshal([]byte(body), &doc)
+	if doc.Params.Message.MessageID != "" {
+		return doc.Params.Message.MessageID
+	}
+	return doc.Message.MessageID
+}
+
+// taskNotFound says whether an answer is TaskNotFoundError, on either
+// binding (JSON-RPC code -32001, HTTP+JSON's TASK_NOT_FOUND reason).
+func taskNotFound(status int, body []byte) bool {
+	var rpc struct {
+		Error *struct {
+			Code int `json:"code"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &rpc) == nil && rpc.Error != nil && rpc.Error.Code == -32001 {
+		return true
+	}
+	return status == http.StatusNotFound && bytes.Contains(body, []byte(`"TASK_NOT_FOUND"`))
+}
+
+// parse reads an answer or an event on either binding: the stream response
+// it is, and the task snapshot it holds (nil for none).
+func parse(data []byte) (a2a.StreamResponse, *a2a.Task, bool) {
+	var doc struct {
+		Result json.RawMessage `json:"result"`
+	}
+	raw := data
+	if json.Unmarshal(raw, &doc) == nil && len(doc.Result) > 0 {
+		raw = doc.Result
+	}
+	raw = bytes.TrimSpace(raw)
+	var ev a2a.StreamResponse
+	if json.Unmarshal(raw, &ev) != nil {
+		return ev, nil, false
+	}
+	if ev.Task == nil && ev.StatusUpdate == nil && ev.ArtifactUpdate == nil && ev.Message == nil {
+		var t a2a.Task
+		if json.Unmarshal(raw, &t) == nil && t.ID != "" {
+			return ev, &t, true
+		}
+		return ev, nil, true
+	}
+	return ev, ev.Task, true
+}
+
+// taskIn is the task snapshot an answer holds, nil for none.
+func taskIn(data []byte) *a2a.Task {
+	_, t, _ := parse(data)
+	return t
 }
 
 // eventsText joins the data of a recorded exchange's events.
@@ -332,26 +809,9 @@ func operation(body, rawURL string) string {
 // observe records the task state (and artifacts) an answer or event shows,
 // on either binding, and returns the task it names and its state.
 func observe(h *invariants.History, src invariants.Source, channel, data string, issued time.Duration, ref string) (string, a2a.TaskState) {
-	var doc struct {
-		Result json.RawMessage `json:"result"`
-	}
-	raw := []byte(data)
-	if json.Unmarshal(raw, &doc) == nil && len(doc.Result) > 0 {
-		raw = doc.Result
-	}
-	raw = bytes.TrimSpace(raw)
-	var ev a2a.StreamResponse
-	if json.Unmarshal(raw, &ev) != nil {
+	ev, task, ok := parse([]byte(data))
+	if !ok {
 		return "", ""
-	}
-	var task *a2a.Task
-	if ev.Task == nil && ev.StatusUpdate == nil && ev.ArtifactUpdate == nil && ev.Message == nil {
-		var t a2a.Task
-		if json.Unmarshal(raw, &t) == nil && t.ID != "" {
-			task = &t
-		}
-	} else {
-		task = ev.Task
 	}
 	o := invariants.Observation{Source: src, Issued: issued, Received: h.Now(), Channel: channel, Ref: ref}
 	switch {

@@ -22,6 +22,7 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/fakes"
 	"github.com/a2a-conform/a2a-conform/internal/cli"
+	"github.com/a2a-conform/a2a-conform/internal/replay"
 	"github.com/a2a-conform/a2a-conform/reports"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
@@ -358,6 +359,9 @@ func TestHooksDriverCatchesTheRotationFaults(t *testing.T) {
 			if r.exit != 1 {
 				t.Errorf("exit %d, want 1", r.exit)
 			}
+			if c.fault == "lose-tasks-on-restart" {
+				checkHookStepBundle(t, r, "ROLL-002")
+			}
 		})
 	}
 }
@@ -551,5 +555,27 @@ func TestHookFlagsThatAreUsageErrors(t *testing.T) {
 		if code := cli.Main(args, &so, &se); code != 2 || !strings.Contains(se.String(), c.want) {
 			t.Errorf("%v: exit %d, want 2 with %q\n%s", c.args, code, c.want, se.String())
 		}
+	}
+}
+
+// checkHookStepBundle checks that spec's failure under the hooks driver
+// records the hook it ran as a step, and that its replay bundle carries it,
+// at its offset, for a replay to perform with the same command.
+func checkHookStepBundle(t *testing.T, r cliRun, spec string) {
+	t.Helper()
+	for _, res := range r.report.Results {
+		if res.ID != spec {
+			continue
+		}
+		if len(res.Steps) == 0 || res.Steps[0].Kind != "hook" || res.Steps[0].DurMs <= 0 {
+			t.Errorf("%s: steps %+v, want the hook it ran", spec, res.Steps)
+		}
+	}
+	b, err := replay.Read(filepath.Join(r.out, "replay", spec+".json"))
+	if err != nil {
+		t.Fatalf("%s: no replay bundle: %v", spec, err)
+	}
+	if len(b.Steps) == 0 || b.Steps[0].Kind != "hook" || !slices.Contains(b.Roles(), replay.RoleTarget) {
+		t.Errorf("%s: bundle steps %+v, roles %v: want the hook, through the target", spec, b.Steps, b.Roles())
 	}
 }

@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"time"
+
 	"github.com/a2a-conform/a2a-conform/internal/directive"
 	"github.com/a2a-conform/a2a-conform/internal/recorder"
 	"github.com/a2a-conform/a2a-conform/reports"
@@ -21,3 +23,7 @@ func newRecorder(secrets, second []string) *transcript {
 func (t *transcript) Owned(owner string) []reports.Exchange { return t.r.Owned(owner) }
 
 func (t *transcript) AddSecret(values ...string) { t.r.AddSecret(values...) }
+
+// Start is when the transcript's clock (AtMs) began, for the steps a spec
+// records (suites.T.Changed).
+func (t *transcript) Start() time.Time { return t.r.Start() }

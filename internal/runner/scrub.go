@@ -77,6 +77,14 @@ func scrub(r *reports.Report, secrets []string) {
 		for k, v := range res.Observations {
 			res.Observations[k] = redact(v, secrets)
 		}
+		// A step's error quotes a hook's output, as its reason does.
+		for j := range res.Steps {
+			st := &res.Steps[j]
+			st.Error = redact(st.Error, secrets)
+			for k := range st.TaskIDs {
+				st.TaskIDs[k] = redact(st.TaskIDs[k], secrets)
+			}
+		}
 		for _, list := range [][]string{res.Unchecked, res.Findings} {
 			for j := range list {
 				list[j] = redact(list[j], secrets)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/reports"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
 
@@ -144,6 +145,9 @@ type change struct {
 	roller suites.Roller
 	hooks  suites.HookRunner
 	point  string
+	// points are the hook points the spec takes, in its order (recorded
+	// with the change, so that a replay may run any of them).
+	points []string
 }
 
 // changeFor returns the change the driver offers: its rolling replacement,
@@ -152,10 +156,10 @@ type change struct {
 // would enable it.
 func changeFor(t *suites.T, points ...string) change {
 	if r, ok := t.Env.Topology.(suites.Roller); ok {
-		return change{roller: r}
+		return change{roller: r, points: points}
 	}
 	if hk, point, ok := hooksFor(t, points...); ok {
-		return change{hooks: hk, point: point}
+		return change{hooks: hk, point: point, points: points}
 	}
 	if _, ok := t.Env.Topology.(suites.Instances); ok {
 		t.CouldNotRun("driver %q cannot replace instances by the next generation; the embedded driver can, and the process driver can with --agent-cmd-next.", driverName(t))
@@ -222,12 +226,14 @@ type pending struct {
 	gen     int
 	account string
 	err     error
+	began   time.Time
 	at      time.Time
+	taskIDs []string
 }
 
 // begin starts the change and returns at once.
 func (c change) begin(ctx context.Context, t *suites.T, taskIDs []string, instance string) *pending {
-	p := &pending{done: make(chan struct{})}
+	p := &pending{done: make(chan struct{}), began: time.Now(), taskIDs: taskIDs}
 	go func() {
 		defer close(p.done)
 		if c.hooks != nil {
@@ -238,6 +244,18 @@ func (c change) begin(ctx context.Context, t *suites.T, taskIDs []string, instan
 		p.at = time.Now()
 	}()
 	return p
+}
+
+// step is the change as a replay bundle performs it (reports.Step).
+func (c change) step(p *pending) reports.Step {
+	s := reports.Step{Kind: "roll", Point: suites.HookRolloutStep, Accepts: c.points, TaskIDs: p.taskIDs, Generation: p.gen}
+	if c.hooks != nil {
+		s.Kind, s.Point = "hook", c.point
+	}
+	if p.err != nil {
+		s.Error = p.err.Error()
+	}
+	return s
 }
 
 // over says whether the change has returned.
@@ -259,6 +277,7 @@ func (c change) finish(t *suites.T, p *pending) int {
 	if p.account != "" {
 		t.Observe("hook."+c.point, p.account)
 	}
+	t.Changed(c.step(p), p.began, p.at)
 	switch {
 	case p.err != nil && c.hooks != nil:
 		t.CouldNotRun("the %s hook did not complete, so the deployment's state after it is unknown and nothing was judged on it: %v.", c.point, p.err)

@@ -11,6 +11,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/internal/client"
 	"github.com/a2a-conform/a2a-conform/internal/invariants"
 	"github.com/a2a-conform/a2a-conform/internal/webhook"
+	"github.com/a2a-conform/a2a-conform/reports"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
 
@@ -69,6 +70,14 @@ var _ = suites.Spec("ROLL-003", func(ctx context.Context, t *suites.T) {
 		replaced[k] = time.Since(began)
 		steps = append(steps, fmt.Sprintf("instance %d at %s", k, since(began)))
 	})
+	rolledStep := reports.Step{Kind: "roll", Point: suites.HookRolloutStep, Accepts: []string{suites.HookRolloutStep}, Generation: gen}
+	for _, jb := range jobs {
+		rolledStep.TaskIDs = append(rolledStep.TaskIDs, jb.task.ID)
+	}
+	if err != nil {
+		rolledStep.Error = err.Error()
+	}
+	t.Changed(rolledStep, began, time.Now())
 	if err != nil {
 		t.Indeterminate("the rolling replacement failed: %v", err)
 	}

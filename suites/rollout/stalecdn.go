@@ -14,6 +14,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
 	"github.com/a2a-conform/a2a-conform/internal/invariants"
+	"github.com/a2a-conform/a2a-conform/reports"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
 
@@ -156,6 +157,7 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 		t.Indeterminate("the rollout to the old build, %s, failed: %v", oldBuild, err)
 	}
 	if back {
+		t.Changed(reports.Step{Kind: "stage", Point: "previous-build", Generation: gen}, began, time.Now())
 		t.Observe("previous-build", fmt.Sprintf("generation %d, %s, rolled to in %s before the hold", gen, oldBuild, since(began)))
 	} else {
 		t.Observe("previous-build", fmt.Sprintf("generation %d, %s, already running: the hold needed no roll", gen, oldBuild))
@@ -167,6 +169,7 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 	h.Set("A2A-Version", "1.0")
 	heldAt := time.Now()
 	etag, window, err := cdn.HoldCard(ctx, h)
+	t.Changed(reports.Step{Kind: "stage", Point: "hold-card"}, heldAt, time.Now())
 	if err != nil {
 		t.CouldNotRun("the CDN cannot keep the card (%v): an agent whose card no cache may keep cannot be served stale through a conforming cache.", err)
 	}
@@ -190,6 +193,7 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 
 	began = time.Now()
 	gen, err = builds.RollNewBuild(ctx)
+	t.Changed(reports.Step{Kind: "stage", Point: "next-build", Generation: gen}, began, time.Now())
 	if err != nil {
 		t.Indeterminate("the rollout to the new build, %s, failed: %v", newBuild, err)
 	}
