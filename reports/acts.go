@@ -25,18 +25,10 @@ import (
 // the document "Version 0.1.0 (Draft)".
 const ACTSVersion = "1.0"
 
-// actsIDs maps a spec to the draft's test ID where both check the same
-// requirement (tests/acts/*.acts.yaml at the same commit). A spec without
-// an entry keeps its own ID, which no ACTS test uses (ours have no
-// three-part CATEGORY-AREA-NNN form).
-var actsIDs = map[string]string{
-	"DISC-001": "CARD-DISC-001",   // the card is served at the well-known URL
-	"DISC-002": "CARD-SCHEMA-001", // the card validates against the AgentCard schema
-	"LIFE-008": "CORE-ERR-004",    // SendMessage to a terminal task: UnsupportedOperationError
-	"LIFE-013": "CORE-ERR-003",    // CancelTask on a terminal task: TaskNotCancelableError
-	"LIFE-021": "CORE-LIST-002",   // ListTasks omits artifacts unless includeArtifacts
-	"LIFE-028": "CORE-SEND-004",   // an unsupported content type: ContentTypeNotSupportedError
-}
+// A spec is reported under the draft's test IDs where it checks the same
+// requirement (ACTSTests, acts_map.go; docs/acts-mapping.md), and under its
+// own ID otherwise, which no ACTS test uses (ours have no three-part
+// CATEGORY-AREA-NNN form).
 
 type actsReport struct {
 	ACTSVersion string            `json:"acts_version"`
@@ -217,14 +209,22 @@ func ACTSReports(r *Report, now time.Time) []actsFile {
 		suiteIdx := map[string]int{}
 		for _, res := range results {
 			test := actsTest{ID: res.ID, Name: res.Title, Level: actsLevelOf(res.Level), Result: actsResult(res.Verdict), DurationMs: res.DurationMs}
-			if id, ok := actsIDs[res.ID]; ok {
-				test.ID, test.Name = id, res.Title+" (a2a-conform "+res.ID+")"
-			}
 			switch {
 			case test.Result == "skip":
 				test.SkipReason = nonEmpty(res.Reason, "not applicable")
 			case test.Result != "pass":
 				test.Failure = &actsFailure{Message: string(res.Verdict) + ": " + nonEmpty(res.Reason, "no reason recorded")}
+			}
+			// A mapped spec is each of its ACTS tests this transport runs,
+			// with one verdict; its level is the draft's (they agree).
+			tests := []actsTest{test}
+			if mapped := actsTestsFor(res.ID, t.name); len(mapped) > 0 {
+				tests = tests[:0]
+				for _, m := range mapped {
+					mt := test
+					mt.ID, mt.Name = m.ID, m.Name+" (a2a-conform "+res.ID+")"
+					tests = append(tests, mt)
+				}
 			}
 			suite := nonEmpty(res.Suite, "other")
 			i, ok := suiteIdx[suite]
@@ -233,11 +233,13 @@ func ACTSReports(r *Report, now time.Time) []actsFile {
 				suiteIdx[suite] = i
 				doc.Suites = append(doc.Suites, actsSuite{ID: slug(suite), Name: "a2a-conform " + suite})
 			}
-			doc.Suites[i].Tests = append(doc.Suites[i].Tests, test)
-			lv := doc.Summary.ByLevel[test.Level]
-			count(&lv, test.Result)
-			doc.Summary.ByLevel[test.Level] = lv
-			count(&doc.Summary.actsLevel, test.Result)
+			for _, test := range tests {
+				doc.Suites[i].Tests = append(doc.Suites[i].Tests, test)
+				lv := doc.Summary.ByLevel[test.Level]
+				count(&lv, test.Result)
+				doc.Summary.ByLevel[test.Level] = lv
+				count(&doc.Summary.actsLevel, test.Result)
+			}
 		}
 		out = append(out, actsFile{name: fmt.Sprintf("acts-report-%s-%s-%s.json", slug(sdk.Name), t.name, stamp), doc: doc})
 	}

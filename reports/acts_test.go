@@ -109,6 +109,7 @@ func TestACTSReportMatchesTheDraftSchema(t *testing.T) {
 			{ID: "PUSH-001", Suite: "webhook", Level: "MUST", Title: "push", Verdict: CouldNotRun, Reason: "no receiver"},
 			{ID: "DISC-016", Suite: "discovery", Level: "MUST", Title: "ext", Verdict: NotApplicable, Reason: "none required"},
 			{ID: "LIFE-011", Suite: "lifecycle", Level: "INVARIANT", Title: "terminal", Verdict: Pass, Transcript: []Exchange{jsonrpc, grpc}},
+			{ID: "DISC-010", Suite: "discovery", Level: "MUST", Title: "version", Verdict: Pass, Transcript: []Exchange{jsonrpc, grpc}},
 		},
 	}
 	dir := t.TempDir()
@@ -119,14 +120,15 @@ func TestACTSReportMatchesTheDraftSchema(t *testing.T) {
 	}
 	sch := actsSchema(t)
 	want := map[string][]string{ // transport → test IDs, grouped by suite in order of appearance
-		"jsonrpc": {"CARD-DISC-001", "DISC-016", "CORE-ERR-003", "LIFE-011", "PUSH-001"},
-		"rest":    {"CARD-DISC-001", "DISC-016", "LIFE-024", "PUSH-001"},
-		"grpc":    {"CARD-DISC-001", "DISC-016", "LIFE-024", "LIFE-004", "LIFE-011", "PUSH-001"},
+		"jsonrpc": {"DISC-001", "DISC-016", "VER-NEG-001", "CORE-CANCEL-002", "CORE-ERR-003", "LIFE-011", "PUSH-001"},
+		"rest":    {"DISC-001", "DISC-016", "LIFE-024", "PUSH-001"},
+		"grpc":    {"DISC-001", "DISC-016", "DISC-010", "LIFE-024", "LIFE-004", "LIFE-011", "PUSH-001"},
 	}
 	if len(files) != 3 {
 		t.Fatalf("files %v", files)
 	}
 	results := map[string]string{}
+	names := map[string]string{}
 	for _, f := range files {
 		m := validateACTS(t, sch, f)
 		tr := m["transport"].(string)
@@ -139,7 +141,11 @@ func TestACTSReportMatchesTheDraftSchema(t *testing.T) {
 				tm := x.(map[string]any)
 				ids = append(ids, tm["id"].(string))
 				results[tm["id"].(string)] = tm["level"].(string) + " " + tm["result"].(string)
+				names[tm["id"].(string)] = tm["name"].(string)
 			}
+		}
+		if total := m["summary"].(map[string]any)["total"].(float64); int(total) != len(ids) {
+			t.Errorf("%s: summary total %v for %d tests", tr, total, len(ids))
 		}
 		if strings.Join(ids, ",") != strings.Join(want[tr], ",") {
 			t.Errorf("%s: tests %v, want %v", tr, ids, want[tr])
@@ -149,12 +155,17 @@ func TestACTSReportMatchesTheDraftSchema(t *testing.T) {
 		}
 	}
 	for id, w := range map[string]string{
-		"CARD-DISC-001": "must pass", "CORE-ERR-003": "must fail", "LIFE-024": "should fail",
+		"DISC-001": "must pass", "CORE-ERR-003": "must fail", "CORE-CANCEL-002": "must fail", "LIFE-024": "should fail",
 		"LIFE-004": "must error", "PUSH-001": "must error", "DISC-016": "must skip", "LIFE-011": "must pass",
+		"VER-NEG-001": "must pass", "DISC-010": "must pass",
 	} {
 		if results[id] != w {
 			t.Errorf("%s: %q, want %q", id, results[id], w)
 		}
+	}
+	// A mapped test carries the draft's name and ours.
+	if n := names["CORE-ERR-003"]; n != "CancelTask on completed task returns TaskNotCancelableError (a2a-conform LIFE-013)" {
+		t.Errorf("CORE-ERR-003 name %q", n)
 	}
 }
 

@@ -532,7 +532,9 @@ func (s *Stream) nextGRPC() (a2a.StreamResponse, error) {
 			}
 			s.final = e
 		}
-		s.glog.End(code, withStatus(mdHeader(s.gheader, s.gs.Trailer()), code), body, recErr)
+		if s.ended.CompareAndSwap(false, true) {
+			s.glog.End(code, withStatus(mdHeader(s.gheader, s.gs.Trailer()), code), body, recErr)
+		}
 		s.Close()
 		return a2a.StreamResponse{}, s.final
 	}

@@ -3,6 +3,7 @@ package client_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/a2a-conform/a2a-conform/fakes"
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
@@ -182,5 +184,85 @@ func TestGRPCURLForms(t *testing.T) {
 		if err == nil && c.Plaintext() != tc.plain {
 			t.Errorf("%s: plaintext %v", tc.url, c.Plaintext())
 		}
+	}
+}
+
+// endLog counts the ends recorded for one call.
+type endLog struct {
+	mu    sync.Mutex
+	ends  int
+	code  int
+	cause string
+}
+
+func (l *endLog) Event([]byte) {}
+func (l *endLog) End(code int, _ http.Header, _ []byte, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.ends++
+	l.code = code
+	if err != nil {
+		l.cause = err.Error()
+	}
+}
+
+// Close from another goroutine, while a Next is blocked in the gRPC
+// receive, ends the stream once: the reader gets a Transport error, and
+// the call is recorded as ended by the client exactly once. Run under
+// -race: Close and the reader used to share the stream's final error
+// unsynchronised.
+func TestGRPCStreamCloseWhileReading(t *testing.T) {
+	t.Parallel()
+	// Every step takes a minute, so the stream stays open until closed.
+	url := grpcAgent(t, fakes.Options{StepDelay: time.Minute})
+	var mu sync.Mutex
+	var logs []*endLog
+	rec := func(ctx context.Context, method, target string, h http.Header, body []byte) client.CallLog {
+		l := &endLog{}
+		mu.Lock()
+		logs = append(logs, l)
+		mu.Unlock()
+		return l
+	}
+	c, err := client.New(a2a.AgentInterface{URL: url, ProtocolBinding: a2a.BindingGRPC}, client.WithCallRecorder(rec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 20 {
+		s, err := c.SendStreamingMessage(context.Background(), &a2a.SendMessageRequest{Message: &a2a.Message{MessageID: fmt.Sprint("close-", i), Role: a2a.RoleUser, Parts: text("hi")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Next(); err != nil { // the Task, read when the stream opened
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() {
+			_, err := s.Next()
+			done <- err
+		}()
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case err := <-done:
+			if ce, ok := client.AsError(err); !ok || ce.Class != client.Transport {
+				t.Fatalf("Next after Close: %v, want a Transport error", err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("Close did not unblock Next")
+		}
+		if _, err := s.Next(); err == nil {
+			t.Fatal("Next after the end returned no error")
+		}
+		s.Close()
+		mu.Lock()
+		l := logs[len(logs)-1]
+		mu.Unlock()
+		l.mu.Lock()
+		if l.ends != 1 || l.code != 1 || l.cause != "closed by the client" {
+			t.Errorf("stream %d: %d ends recorded, last code %d (%q); want one, CANCELLED, closed by the client", i, l.ends, l.code, l.cause)
+		}
+		l.mu.Unlock()
 	}
 }

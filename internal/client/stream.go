@@ -42,6 +42,11 @@ type Stream struct {
 	final  error
 	once   sync.Once
 	closed atomic.Bool
+	// ended is set by whoever records the gRPC call's end first: the
+	// reader that received the status, or Close. Close runs on any
+	// goroutine, so it decides by this flag and never reads final, which
+	// belongs to the reader.
+	ended atomic.Bool
 
 	// gRPC server stream (grpc.go); resp and rd are nil then.
 	gs      grpc.ClientStream
@@ -223,12 +228,15 @@ func (s *Stream) Close() error {
 	var err error
 	s.once.Do(func() {
 		s.closed.Store(true)
+		// A gRPC call closed before its status: record that the client
+		// ended it. The end is claimed before the cancel, so a reader that
+		// the cancel wakes does not record the cancellation as the agent's.
+		if s.resp == nil && s.ended.CompareAndSwap(false, true) {
+			s.glog.End(int(codes.Canceled), mdHeader(s.gheader), nil, errors.New("closed by the client"))
+		}
 		s.cancel()
 		if s.resp != nil {
 			err = s.resp.Body.Close()
-		} else if s.final == nil {
-			// Closed by the client before the end: record how it ended.
-			s.glog.End(int(codes.Canceled), mdHeader(s.gheader), nil, errors.New("closed by the client"))
 		}
 	})
 	return err
