@@ -1,9 +1,11 @@
 package reports
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/invariants"
 	"github.com/chromedp/chromedp"
@@ -30,11 +32,15 @@ func TestBrowserFailureLinks(t *testing.T) {
 	}
 	ctx := page(t, browser(t), file)
 	click(t, ctx, `.failures a[href="#`+id+`"]`)
+	// A link's navigation and the page's hashchange handler run after the
+	// click returns: wait (bounded) for what they do, then look.
+	settle(ctx, `location.hash === "#`+id+`"`)
 	hash, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.hash`))
 	if err != nil || hash != "#"+id {
 		t.Fatalf("the headline link went to %q (%v)", hash, err)
 	}
 	click(t, ctx, `a[href="#x1040"]`)
+	settle(ctx, `(() => { const d = document.getElementById("x1040"); return !!d && d.open && d.getClientRects().length > 0; })()`)
 	open, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const d = document.getElementById("x1040"); return !!d && d.open && d.getClientRects().length > 0; })()`))
 	if err != nil || !open {
 		t.Fatalf("the cited exchange #1040 (past the cut of 16) is not shown open: %v", err)
@@ -43,4 +49,11 @@ func TestBrowserFailureLinks(t *testing.T) {
 	if err != nil || !strings.Contains(repro, "a2a-conform run --target=http://127.0.0.1:1 --focus ") {
 		t.Fatalf("reproduce command %q (%v)", repro, err)
 	}
+}
+
+// settle waits until expr is true in the page, for at most 10 s; it asserts
+// nothing (the caller looks afterwards and says what it found), so a slow
+// machine only waits longer.
+func settle(ctx context.Context, expr string) {
+	_, _ = chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(10*time.Second)))
 }
