@@ -49,7 +49,8 @@ var acrossChange = []string{"task-survives-rotation", "task-survives-rollout", "
 var Unreplayable = map[string]string{
 	"push-config-survives-rollout":     "push deliveries to the harness's own webhook receiver, which a replay does not run, through an old instance held draining by the harness's stepped roll, which no hook command holds",
 	"push-credentials-across-rotation": "push deliveries to the harness's own webhook receiver, which a replay does not run, and the credentials they carried",
-	"card-only-when-ready":             "what one instance answers between its listener opening and its readiness, while the harness holds every other instance stopped; no hook command stops or starts a single instance, and a replay's fixed schedule cannot hit that instant",
+	"card-only-when-ready":             "what one instance does from its first 200 on while it starts (its streams, its pushes to the harness's own webhook receiver, which a replay does not run), while the harness holds every other instance stopped; no hook command stops or starts a single instance, and a replay's fixed schedule cannot hit the instant it first answers",
+	"push-delivered-mid-rollout":       "push deliveries to the harness's own webhook receiver, which a replay does not run, for configs registered while the harness's stepped roll held an old instance beside its ready successor and then draining on its own URL; no hook command holds a rollout at those steps, so a replay could not register them at the moments that failed",
 	"retry-after":                      "what one instance answers while it starts, which no hook command holds",
 	"no-flip-back":                     "the order in which each single instance served the generations while the harness's roll replaced them one at a time, which a hook command's rollout does not repeat",
 }
