@@ -535,6 +535,16 @@ func TestReplayStreamBundleReproducesAStreamAcrossInstances(t *testing.T) {
 		for _, v := range got.Violations {
 			t.Errorf("%s: a deployment whose streams see every instance's events violated %s at %s: %s", name, v.Invariant, v.Where, v.Actual)
 		}
+		// The subscription followed the task on the other instance: the
+		// snapshot and at least its terminal event.
+		for _, sent := range got.Sent {
+			if sent.Events > 0 {
+				t.Logf("%s: the subscription #%d through %s got %d events", name, sent.Seq, sent.Role, sent.Events)
+				if sent.Events < 2 {
+					t.Errorf("%s: the subscription got only %d event(s)", name, sent.Events)
+				}
+			}
+		}
 	}
 }
 
