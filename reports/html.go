@@ -168,6 +168,9 @@ type specRow struct {
 	Attempts string
 	// Reproduce re-runs this spec alone with the run's own flags and seed.
 	Reproduce string
+	// Replay is the command that re-drives a fail's replay bundle, and
+	// ReplayNone why a fail has none (Result.Replay).
+	Replay, ReplayNone string
 }
 
 type exchangeView struct {
@@ -231,6 +234,13 @@ func buildReportView(r *Report) *reportView {
 		row := buildSpecRow(res, &budget)
 		if res.Verdict != Pass && res.Verdict != NotApplicable {
 			row.Reproduce = reproduceCommand(r, res.ID)
+		}
+		if n := res.Replay; n != nil {
+			if n.Bundle != "" {
+				row.Replay = "a2a-conform replay " + ShellQuote(n.Bundle) + " --target [ROLE=]URL… [--hook-POINT COMMAND]…"
+			} else {
+				row.ReplayNone = "No replay bundle: " + n.None + "."
+			}
 		}
 		if res.Verdict == Fail || res.Verdict == Warn {
 			v.Failures = append(v.Failures, failureLink{ID: row.ID, Title: row.Title, Class: row.Class, Label: row.Label})

@@ -244,3 +244,17 @@ func TestHTMLCapsTranscripts(t *testing.T) {
 		t.Error("rows dropped along with transcripts")
 	}
 }
+
+// A fail shows the command that replays its bundle, or why it has none.
+func TestHTMLShowsEachFailsReplay(t *testing.T) {
+	r := &Report{Results: []Result{
+		{ID: "ROLL-001", Title: "t", Verdict: Fail, Replay: &ReplayNote{Bundle: "replay/ROLL-001.json"}},
+		{ID: "ROLL-009", Title: "t", Verdict: Fail, Replay: &ReplayNote{None: "a replay judges none of its invariants (push-delivered-mid-rollout)"}},
+	}}
+	page := render(t, r)
+	for _, want := range []string{"a2a-conform replay replay/ROLL-001.json --target", "No replay bundle: a replay judges none of its invariants (push-delivered-mid-rollout)."} {
+		if !strings.Contains(html.UnescapeString(page), want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+}

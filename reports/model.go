@@ -193,8 +193,12 @@ type Result struct {
 	// (a roll of the harness's instances, a vendor's hook), each at its
 	// offset on the transcript's clock: a replay bundle performs them at
 	// the same point of its schedule.
-	Steps      []Step     `json:"steps,omitempty"`
-	Transcript []Exchange `json:"transcript,omitempty"`
+	Steps []Step `json:"steps,omitempty"`
+	// Replay says, for a fail, where the run wrote the replay bundle that
+	// reproduces it, or why it wrote none: a fail's reproduction is never
+	// silently missing.
+	Replay     *ReplayNote `json:"replay,omitempty"`
+	Transcript []Exchange  `json:"transcript,omitempty"`
 	// Attempts are the re-runs of this spec alone (run --retry-unexpected),
 	// after the attempt whose verdict this is. Verdict never changes: a spec
 	// whose attempts disagree is flaky (Flipped), never a pass.
@@ -204,6 +208,13 @@ type Result struct {
 	// the first ones: a clean run's report stays small, and every other
 	// verdict keeps its transcript whole.
 	TranscriptOmitted int `json:"transcriptOmitted,omitempty"`
+}
+
+// ReplayNote is a fail's replay bundle (Bundle: its path beside the
+// report, "replay/ID.json") or why there is none (None).
+type ReplayNote struct {
+	Bundle string `json:"bundle,omitempty"`
+	None   string `json:"none,omitempty"`
 }
 
 // Step is one change a spec made to the deployment, timed on the clock of

@@ -25,9 +25,12 @@ const replayHelp = `Usage: a2a-conform replay BUNDLE.json --target [ROLE=]URL…
 
 Re-drives a failing spec's requests (a2a-conform-report/replay/ID.json, written
 for every fail whose invariant a replay can judge: terminal immutability,
-cancel finality, a task across a roll or a restart) at their recorded offsets
-and as concurrently as they were sent, with the ids the agent assigns now in
-place of the recorded ones, and judges the same invariants over what comes back.
+cancel finality, a task across a roll or a restart, the card's ETag and its
+revalidation across a change, a subscription across instances) at their
+recorded offsets and as concurrently as they were sent, with the ids and card
+ETags the agent assigns now in place of the recorded ones, and judges the same
+invariants over what comes back. A fail without a bundle says why in its
+result (report.json "replay").
 
 Each request goes to the URL of its role: "target" (the run's target, or the
 harness's load balancer), "instance-K" (an instance the harness pinned it to),

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -332,5 +333,244 @@ func TestReplayWithoutTheHarnessStageCannotSayNotReproduced(t *testing.T) {
 	var so, se bytes.Buffer
 	if code := Main([]string{"replay", path, "--target", u}, &so, &se); code != ExitCannotReplay || strings.Contains(so.String(), "not reproduced") {
 		t.Errorf("exit %d, want %d:\n%s%s", code, ExitCannotReplay, so.String(), se.String())
+	}
+}
+
+// fifoHook returns a hook command (the hooks driver's contract) that has do
+// run in the test, asking through a FIFO and waiting for its answer on
+// another: a change of the deployment the test makes on the vendor's behalf.
+func fifoHook(t *testing.T, do func() error) string {
+	t.Helper()
+	dir := t.TempDir()
+	req, ack := filepath.Join(dir, "req"), filepath.Join(dir, "ack")
+	for _, p := range []string{req, ack} {
+		if err := syscall.Mkfifo(p, 0o600); err != nil {
+			t.Skipf("no FIFO for the hook command: %v", err)
+		}
+	}
+	var stopped atomic.Bool
+	gone := make(chan struct{})
+	go func() {
+		defer close(gone)
+		for {
+			f, err := os.Open(req)
+			if err != nil {
+				return
+			}
+			_, _ = io.ReadAll(f)
+			f.Close()
+			if stopped.Load() {
+				return
+			}
+			answer := "ok"
+			if err := do(); err != nil {
+				answer = "failed"
+				t.Logf("hook: %v", err)
+			}
+			a, err := os.OpenFile(ack, os.O_WRONLY, 0)
+			if err != nil {
+				return
+			}
+			fmt.Fprintln(a, answer)
+			a.Close()
+		}
+	}()
+	t.Cleanup(func() {
+		stopped.Store(true)
+		if f, err := os.OpenFile(req, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+		<-gone
+	})
+	return fmt.Sprintf(`echo "$A2A_CONFORM_POINT" > %s && read r < %s && [ "$r" = ok ]`, req, ack)
+}
+
+// deployRoles starts a balanced embedded deployment of three instances and
+// maps each of b's roles to it: instance-K to instance K's own URL, any
+// other role to the balancer.
+func deployRoles(t *testing.T, b *replay.Bundle, tweak func(*fakes.Options), faults ...string) (*topology.Embedded, map[string]string) {
+	t.Helper()
+	e, err := topology.StartEmbedded(context.Background(), topology.EmbeddedOptions{Faults: faults, Instances: 3, Balance: true, Tweak: tweak})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.Close() })
+	m := map[string]string{}
+	for _, r := range b.Roles() {
+		var k int
+		if _, err := fmt.Sscanf(r, "instance-%d", &k); err == nil {
+			m[r] = e.InstanceURL(k)
+		} else {
+			m[r] = e.BalancerURL()
+		}
+	}
+	return e, m
+}
+
+var slowAgent = func(o *fakes.Options) { o.StepDelay = 2 * time.Second; o.PromptMap = true; o.DisableDirective = true }
+
+// A card whose validators do not follow it across a change of the
+// deployment is reproduced from its bundle alone: ROLL-001 on
+// etag-never-changes (a new card under the old ETag, and the old ETag
+// revalidated with 304) and ROLL-008 on any-etag-not-modified (every
+// revalidation answered 304). The change is the bundle's step, performed by
+// the vendor's rotate-card command (here one that rotates the card of every
+// instance); a deployment whose validators follow the card, quick or slow,
+// does not reproduce it, and without the command the replay cannot.
+func TestReplayCardBundleReproducesAStaleValidator(t *testing.T) {
+	for _, c := range []struct {
+		spec, fault string
+		judges      []string
+	}{
+		{"ROLL-001", "etag-never-changes", []string{"etag-tracks-card", "revalidate-gets-new-card"}},
+		{"ROLL-008", "any-etag-not-modified", []string{"revalidate-gets-new-card"}},
+	} {
+		t.Run(c.spec, func(t *testing.T) {
+			path := runFailing(t, c.fault, c.spec)
+			b, err := replay.Read(path)
+			if err != nil {
+				t.Fatalf("no bundle: %v", err)
+			}
+			if len(b.Steps) != 1 || !slices.Contains(b.Steps[0].Accepts, "rotate-card") {
+				t.Fatalf("steps %+v: want the change, accepting rotate-card", b.Steps)
+			}
+			for _, j := range c.judges {
+				if !slices.Contains(b.Judges, j) {
+					t.Errorf("judges %v lack %s", b.Judges, j)
+				}
+			}
+			ctx := context.Background()
+			_, urls := deployRoles(t, b, nil, c.fault)
+			if _, err := replay.Run(ctx, b, replay.Options{Targets: urls}); !strings.Contains(fmt.Sprint(err), "--hook-rotate-card") {
+				t.Errorf("a replay without a command for the change: got %v, want a CannotReplay naming --hook-rotate-card", err)
+			}
+			for name, faulty := range map[string]bool{"faulty": true, "clean": false, "slow": false} {
+				var tweak func(*fakes.Options)
+				var faults []string
+				if name == "slow" {
+					tweak = slowAgent
+				}
+				if faulty {
+					faults = []string{c.fault}
+				}
+				e, urls := deployRoles(t, b, tweak, faults...)
+				rotate := fifoHook(t, func() error { e.Rotate(fakes.Rotation{}); return nil })
+				got, err := replay.Run(ctx, b, replay.Options{Targets: urls, Hooks: map[string]string{"rotate-card": rotate}})
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if len(got.Steps) != 1 {
+					t.Errorf("%s: steps performed %+v", name, got.Steps)
+				}
+				switch {
+				case faulty:
+					for _, j := range c.judges {
+						if !slices.ContainsFunc(got.Violations, func(v invariants.Violation) bool { return v.Invariant == j }) {
+							t.Errorf("%s not reproduced against a deployment with %s: %+v (other: %+v)", j, c.fault, got.Violations, got.Other)
+						}
+					}
+					t.Logf("%d requests replayed; the first violation: %+v", len(got.Sent), got.Violations[:min(1, len(got.Violations))])
+				default:
+					for _, v := range got.Violations {
+						t.Errorf("%s: a deployment whose validators follow its card violated %s at %s: %s", name, v.Invariant, v.Where, v.Actual)
+					}
+				}
+			}
+			// Through the CLI, with the command as a hook flag: exit 1.
+			e, urls := deployRoles(t, b, nil, c.fault)
+			args := []string{"replay", path, "--hook-rotate-card", fifoHook(t, func() error { e.Rotate(fakes.Rotation{}); return nil })}
+			for r, u := range urls {
+				args = append(args, "--target", r+"="+u)
+			}
+			var so, se bytes.Buffer
+			if code := Main(args, &so, &se); code != runner.ExitFailed {
+				t.Errorf("replay with the hook: exit %d, want %d:\n%s%s", code, runner.ExitFailed, so.String(), se.String())
+			}
+		})
+	}
+}
+
+// A subscription through one instance to a task worked on another that
+// gets the snapshot and then silence (ROLL-005 on stream-events-stay-local)
+// is reproduced from its bundle against a deployment with the bug, and not
+// against one without it, quick or slow: the stream is held, past its
+// recorded end and past the task seen terminal through the other instance,
+// for the grace the spec gave it (at least 2 s).
+func TestReplayStreamBundleReproducesAStreamAcrossInstances(t *testing.T) {
+	path := runFailing(t, "stream-events-stay-local", "ROLL-005")
+	b, err := replay.Read(path)
+	if err != nil {
+		t.Fatalf("no bundle: %v", err)
+	}
+	if !slices.Contains(b.Judges, "stream-across-instances") || len(b.Roles()) < 2 {
+		t.Fatalf("judges %v, roles %v: want stream-across-instances over two instances", b.Judges, b.Roles())
+	}
+	ctx := context.Background()
+	for name, faulty := range map[string]bool{"faulty": true, "clean": false, "slow": false} {
+		var tweak func(*fakes.Options)
+		var faults []string
+		if name == "slow" {
+			tweak = slowAgent
+		}
+		if faulty {
+			faults = []string{"stream-events-stay-local"}
+		}
+		_, urls := deployRoles(t, b, tweak, faults...)
+		got, err := replay.Run(ctx, b, replay.Options{Targets: urls})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		streamed := slices.ContainsFunc(got.Sent, func(s replay.Sent) bool { return s.Events > 0 })
+		if !streamed {
+			t.Errorf("%s: no replayed request streamed events: %+v", name, got.Sent)
+		}
+		if faulty {
+			if !slices.ContainsFunc(got.Violations, func(v invariants.Violation) bool { return v.Invariant == "stream-across-instances" }) {
+				t.Errorf("not reproduced against a deployment with the bug: %+v (other: %+v)", got.Violations, got.Other)
+			} else {
+				t.Logf("reproduced: %+v", got.Violations[0])
+			}
+			continue
+		}
+		for _, v := range got.Violations {
+			t.Errorf("%s: a deployment whose streams see every instance's events violated %s at %s: %s", name, v.Invariant, v.Where, v.Actual)
+		}
+		// The subscription followed the task on the other instance: the
+		// snapshot and at least its terminal event.
+		for _, sent := range got.Sent {
+			if sent.Events > 0 {
+				t.Logf("%s: the subscription #%d through %s got %d events", name, sent.Seq, sent.Role, sent.Events)
+				if sent.Events < 2 {
+					t.Errorf("%s: the subscription got only %d event(s)", name, sent.Events)
+				}
+			}
+		}
+	}
+}
+
+// A conditional card read sends the ETag the replay's own earlier read got
+// in place of the recorded one, so a deployment whose ETags differ from the
+// recording's is revalidated as the spec revalidated it.
+func TestReplayRevalidatesWithTheReplayedETag(t *testing.T) {
+	u := serveFake(t)
+	card := "http://127.0.0.1:9/.well-known/agent-card.json"
+	r := &reports.Report{Run: reports.Run{Target: "http://127.0.0.1:9"}}
+	res := reports.Result{ID: "ROLL-001", Verdict: reports.Fail,
+		Violations: []invariants.Violation{{Invariant: "etag-tracks-card"}},
+		Steps:      []reports.Step{{AtMs: 20, DurMs: 1, Kind: "hook", Point: "rotate-card"}},
+		Transcript: []reports.Exchange{
+			{Seq: 1, AtMs: 1, DurMs: 1, Direction: "out", Method: "GET", URL: card, Status: 200, RespHeader: http.Header{"Etag": {`"recorded-1"`}}},
+			{Seq: 2, AtMs: 5, DurMs: 1, Direction: "out", Method: "GET", URL: card, Status: 304, ReqHeader: http.Header{"If-None-Match": {`"recorded-1"`}}},
+		}}
+	b, why := replay.For(r, res)
+	if b == nil {
+		t.Fatalf("no bundle: %s", why)
+	}
+	got, err := replay.Run(context.Background(), b, replay.Options{Target: u, Hooks: map[string]string{"rotate-card": "true"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Sent) != 2 || got.Sent[1].Status != http.StatusNotModified {
+		t.Errorf("the conditional read: %+v, want 304 for the ETag the replay's first read got", got.Sent)
 	}
 }

@@ -27,15 +27,49 @@ const Kind = "ReplayBundle"
 
 // Judged are the invariants a replay can judge from the answers it gets:
 // terminal immutability and cancel finality (on one endpoint or across the
-// roles of several), and what a task must be across a change of the
-// deployment the bundle performs as a step (a roll, a hook). A spec failing
-// only others (a stale CDN, a push delivery, a card's ETag) gets no bundle.
-var Judged = []string{"terminal-immutable", "cancel-acknowledged-is-final",
-	"task-survives-rotation", "task-survives-rollout", "lost-task-not-recreated"}
+// roles of several), a stream through one instance of a task worked on
+// another (stream-across-instances), and what a task or the card must be
+// across a change of the deployment the bundle performs as a step (a roll,
+// a hook): the task the same or not found, the card's ETag new with a new
+// card, and a revalidation with the ETag held from before answered with the
+// new card. A spec failing only others gets no bundle, and its result says
+// why (Unreplayable).
+var Judged = []string{"terminal-immutable", "cancel-acknowledged-is-final", "stream-across-instances",
+	"task-survives-rotation", "task-survives-rollout", "lost-task-not-recreated",
+	"etag-tracks-card", "revalidate-gets-new-card"}
 
 // acrossChange are the Judged invariants that only a change of the
 // deployment can show: a bundle judging them needs its steps.
-var acrossChange = []string{"task-survives-rotation", "task-survives-rollout", "lost-task-not-recreated"}
+var acrossChange = []string{"task-survives-rotation", "task-survives-rollout", "lost-task-not-recreated",
+	"etag-tracks-card", "revalidate-gets-new-card"}
+
+// Unreplayable says, for an invariant a replay does not judge, why it
+// cannot: what the failure rests on that a bundle's requests and the
+// vendor's hook commands cannot bring about again.
+var Unreplayable = map[string]string{
+	"push-config-survives-rollout":     "push deliveries to the harness's own webhook receiver, which a replay does not run, through an old instance held draining by the harness's stepped roll, which no hook command holds",
+	"push-credentials-across-rotation": "push deliveries to the harness's own webhook receiver, which a replay does not run, and the credentials they carried",
+	"card-only-when-ready":             "what one instance does from its first 200 on while it starts (its streams, its pushes to the harness's own webhook receiver, which a replay does not run), while the harness holds every other instance stopped; no hook command stops or starts a single instance, and a replay's fixed schedule cannot hit the instant it first answers",
+	"push-delivered-mid-rollout":       "push deliveries to the harness's own webhook receiver, which a replay does not run, for configs registered while the harness's stepped roll held an old instance beside its ready successor and then draining on its own URL; no hook command holds a rollout at those steps, so a replay could not register them at the moments that failed",
+	"retry-after":                      "what one instance answers while it starts, which no hook command holds",
+	"no-flip-back":                     "the order in which each single instance served the generations while the harness's roll replaced them one at a time, which a hook command's rollout does not repeat",
+}
+
+// whyNot is Unreplayable's entry for inv, or the reason shared by its
+// family: a push-… invariant rests on webhook deliveries, a stale-… one on
+// the harness's CDN.
+func whyNot(inv string) (string, bool) {
+	if why, ok := Unreplayable[inv]; ok {
+		return why, true
+	}
+	switch {
+	case strings.HasPrefix(inv, "push-"):
+		return "push deliveries to the harness's own webhook receiver, which a replay does not run (the bundle's push config calls name that receiver)", true
+	case strings.HasPrefix(inv, "stale-"):
+		return "the harness's own CDN holding a card across its builds (its stage), which no command of the vendor's stands for", true
+	}
+	return "", false
+}
 
 // PinHeader is the request header by which the harness's balancer sends a
 // request to one instance (topology.PinHeader): a request that carried it
@@ -135,7 +169,7 @@ func For(r *reports.Report, res reports.Result) (*Bundle, string) {
 		}
 	}
 	if len(judges) == 0 {
-		return nil, "a replay judges none of its invariants (" + invariantNames(res.Violations) + ")"
+		return nil, "a replay judges none of its invariants (" + invariantNames(res.Violations) + ")" + unreplayable(res.Violations)
 	}
 	if len(res.Steps) == 0 && !slices.ContainsFunc(judges, func(j string) bool { return !slices.Contains(acrossChange, j) }) {
 		return nil, "its invariants need the change of the deployment it crossed, and the result records none (" + strings.Join(judges, ", ") + ")"
@@ -230,6 +264,24 @@ func originOf(raw string) string {
 // its URL is the harness's own receiver's, which a replay does not run.
 func pushConfigOp(ex reports.Exchange) bool {
 	return strings.Contains(operation(ex.ReqBody, ex.URL), "PushNotificationConfig") || strings.Contains(ex.URL, "/pushNotificationConfigs")
+}
+
+// unreplayable gives, for the invariants of vs Unreplayable explains, what
+// their failure rests on ("" when it explains none).
+func unreplayable(vs []invariants.Violation) string {
+	var out, seen []string
+	for _, v := range vs {
+		why, ok := whyNot(v.Invariant)
+		if !ok || slices.Contains(seen, why) {
+			continue
+		}
+		seen = append(seen, why)
+		out = append(out, v.Invariant+" rests on "+why)
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(out, "; ")
 }
 
 func invariantNames(vs []invariants.Violation) string {

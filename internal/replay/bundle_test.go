@@ -25,7 +25,7 @@ func exchange(seq int, at float64, url, pin, body string) reports.Exchange {
 func TestBundleOfARolloutFailure(t *testing.T) {
 	r := &reports.Report{Run: reports.Run{Target: "http://127.0.0.1:9000", Seed: 7}}
 	res := reports.Result{ID: "ROLL-002", Verdict: reports.Fail,
-		Violations: []invariants.Violation{{Invariant: "lost-task-not-recreated"}, {Invariant: "etag-tracks-card"}},
+		Violations: []invariants.Violation{{Invariant: "lost-task-not-recreated"}, {Invariant: "push-config-survives-rollout"}},
 		Steps:      []reports.Step{{AtMs: 30, DurMs: 5, Kind: "roll", Point: "rollout-step", Accepts: []string{"rollout-step", "restart-instance"}}},
 		Transcript: []reports.Exchange{
 			exchange(1, 10, "http://127.0.0.1:9000/a2a/jsonrpc", "", `{"method":"SendMessage"}`),
@@ -68,8 +68,15 @@ func TestBundleOfARolloutFailure(t *testing.T) {
 		t.Errorf("a failure only a change shows, without the change: bundle %v, why %q", b != nil, why)
 	}
 	res.Violations = []invariants.Violation{{Invariant: "etag-tracks-card"}}
-	if b, _ := For(r, res); b != nil {
-		t.Error("a bundle for an invariant no replay judges")
+	if b, why := For(r, res); b != nil || !strings.Contains(why, "change") {
+		t.Errorf("a card's ETag across a change, without the change: bundle %v, why %q", b != nil, why)
+	}
+	// A fail no replay judges says what it rests on.
+	for inv, want := range map[string]string{"push-delivered": "webhook receiver", "card-only-when-ready": "no hook command stops or starts"} {
+		res.Violations = []invariants.Violation{{Invariant: inv}}
+		if b, why := For(r, res); b != nil || !strings.Contains(why, want) {
+			t.Errorf("%s: bundle %v, why %q: want it to say %q", inv, b != nil, why, want)
+		}
 	}
 }
 

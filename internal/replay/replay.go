@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
@@ -52,6 +53,11 @@ type Options struct {
 	// Wait bounds how long a request waits for an id an earlier answer
 	// must give it (default 10 s).
 	Wait time.Duration
+	// StreamGrace is how long a subscription is given, past its recorded
+	// end and past the moment another answer showed its task terminal, to
+	// deliver the terminal event and close (default: the recording's own
+	// gap between them, at least 2 s).
+	StreamGrace time.Duration
 }
 
 // CannotReplay says why a bundle cannot be replayed as given: a step
@@ -178,6 +184,38 @@ type answer struct {
 	got      *a2a.Task // the task the answer holds (nil for none)
 }
 
+// cardRead is one replayed read of the agent card, for the judgments of
+// its validators across a step.
+type cardRead struct {
+	seq      int
+	role     string
+	issued   time.Duration
+	received time.Duration
+	status   int
+	sentTag  string // the If-None-Match sent ("" for a plain read)
+	etag     string
+	body     []byte
+}
+
+// streamRead is one replayed subscription, for stream-across-instances.
+type streamRead struct {
+	seq      int
+	role     string
+	task     string
+	events   []string // each event's label
+	first    bool     // the first event was the Task
+	last     a2a.TaskState
+	closed   bool // by the agent, not cut by the replay
+	endedAt  time.Time
+	cutAfter time.Duration // how long after its task was seen terminal it was cut
+}
+
+// isCard says whether a recorded request reads the agent card.
+func isCard(ex reports.Exchange) bool {
+	u, err := url.Parse(ex.URL)
+	return err == nil && ex.Method == http.MethodGet && strings.Contains(u.Path, "/.well-known/") && strings.HasSuffix(u.Path, ".json")
+}
+
 // Run re-drives b's requests at their recorded offsets, each to the URL of
 // its role, concurrently as they were sent, and performs b's steps at
 // theirs with the commands in o.Hooks. A request waits for every request
@@ -252,7 +290,20 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 		answers []answer
 		firstOf = map[string]string{} // replayed task id → the message id that created it
 		stepErr error
+		// etags maps each ETag the recording's card reads got to the one
+		// the replay's got, for the If-None-Match a later read sends.
+		etags   = map[string]string{}
+		cards   []cardRead
+		streams []streamRead
+		// terminalAt is when an answer other than a stream first showed a
+		// replayed task terminal, terminal in which state, through which
+		// role.
+		terminalAt = map[string]time.Time{}
+		terminal   = map[string][2]string{}
 	)
+	if o.StreamGrace <= 0 {
+		o.StreamGrace = 2 * time.Second
+	}
 	first := b.Requests[0].AtMs
 	// Every id a recorded request names must come from an earlier answer,
 	// or be the client's own (message ids, a client-chosen context id).
@@ -291,6 +342,14 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 				}
 			}
 		}
+	}
+	substTag := func(v string) string {
+		mu.Lock()
+		defer mu.Unlock()
+		for old, n := range etags {
+			v = strings.ReplaceAll(v, old, n)
+		}
+		return v
 	}
 	start := time.Now()
 	// The schedule: done[i] closes when request i has its answer, and
@@ -443,6 +502,9 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 					if strings.EqualFold(v, "[REDACTED]") {
 						v = o.Header.Get(n)
 					}
+					if http.CanonicalHeaderKey(n) == "If-None-Match" {
+						v = substTag(v)
+					}
 					if v != "" {
 						req.Header.Add(n, v)
 					}
@@ -462,11 +524,65 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 			defer resp.Body.Close()
 			s.Status = resp.StatusCode
 			op := operation(ex.ReqBody, ex.URL)
+			if isCard(ex.Exchange) {
+				data, _ := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+				c := cardRead{seq: ex.Seq, role: ex.role(), issued: issued, received: hist.Now(), status: resp.StatusCode,
+					sentTag: req.Header.Get("If-None-Match"), etag: resp.Header.Get("ETag"), body: data}
+				mu.Lock()
+				defer mu.Unlock()
+				if old := ex.RespHeader.Get("ETag"); old != "" && c.etag != "" && ex.Status == http.StatusOK && c.status == http.StatusOK {
+					if _, has := etags[old]; !has {
+						etags[old] = c.etag
+					}
+				}
+				cards = append(cards, c)
+				return
+			}
 			if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 				dec := sse.NewDecoder(sse.WithMaxEventSize(1<<20), sse.WithMaxLineLength(1<<20))
 				var recorded [][2]string
 				if len(ex.Events) > 0 {
 					recorded = ids(ex.Events[0].Data)
+				}
+				sentAt := time.Now()
+				sr := streamRead{seq: ex.Seq, role: ex.role(), task: namedTask(body, s.URL, op)}
+				var cut atomic.Int64 // how long after its task was seen terminal the replay cut it (ns)
+				if op == "SubscribeToTask" && sr.task != "" {
+					// A subscription is cut once it has had the grace past
+					// its recorded end and past its task seen terminal.
+					grace := max(o.StreamGrace, recordedGap(b, ex))
+					recEndAt := sentAt.Add(time.Duration(ex.DurMs * float64(time.Millisecond)))
+					stop := make(chan struct{})
+					defer close(stop)
+					go func() {
+						tick := time.NewTicker(20 * time.Millisecond)
+						defer tick.Stop()
+						for {
+							select {
+							case <-stop:
+								return
+							case <-rctx.Done():
+								return
+							case <-tick.C:
+							}
+							mu.Lock()
+							seen, ok := terminalAt[sr.task]
+							mu.Unlock()
+							deadline := recEndAt.Add(grace)
+							if ok && seen.Add(grace).After(deadline) {
+								deadline = seen.Add(grace)
+							}
+							if time.Now().After(deadline) {
+								if ok {
+									cut.Store(int64(max(time.Since(seen), 1)))
+								} else {
+									cut.Store(-1)
+								}
+								cancel()
+								return
+							}
+						}
+					}()
 				}
 				buf := make([]byte, 32<<10)
 				n := 0
@@ -478,12 +594,28 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 						}
 						n++
 						observe(hist, invariants.FromStream, fmt.Sprintf("stream #%d", ex.Seq), e.Data, hist.Now(), fmt.Sprintf("replayed stream #%d event %d", ex.Seq, n))
+						label, st, isTask := eventLabel(e.Data)
+						if n == 1 {
+							sr.first = isTask
+						}
+						if st != "" {
+							sr.last = st
+						}
+						sr.events = append(sr.events, label)
 					})
 					if rerr != nil {
+						sr.closed = errors.Is(rerr, io.EOF) && cut.Load() == 0
 						break
 					}
 				}
 				s.Events = n
+				sr.endedAt = time.Now()
+				if c := cut.Load(); c > 0 {
+					sr.cutAfter = time.Duration(c)
+				}
+				mu.Lock()
+				streams = append(streams, sr)
+				mu.Unlock()
 				return
 			}
 			data, _ := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
@@ -496,8 +628,37 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 				src = invariants.FromCancel
 			}
 			id, st := observe(hist, src, "", string(data), issued, fmt.Sprintf("replayed %s #%d", op, ex.Seq))
+			// A read that found the task terminal ended the spec's wait for
+			// it: while the replayed one still shows it running, it is read
+			// again (bounded by Wait), as the spec's wait would have: late
+			// is not lost.
+			if rec := taskIn([]byte(ex.RespBody)); op == "GetTask" && rec != nil && rec.Status.State.Terminal() {
+				for again := time.Now().Add(o.Wait); id != "" && st != "" && !st.Terminal() && time.Now().Before(again); {
+					if !sleepUntil(time.Now().Add(50 * time.Millisecond)) {
+						break
+					}
+					r2 := req.Clone(rctx)
+					r2.Body = io.NopCloser(strings.NewReader(body))
+					issued = hist.Now()
+					resp2, err := hc.Do(r2)
+					if err != nil {
+						break
+					}
+					data, _ = io.ReadAll(io.LimitReader(resp2.Body, 8<<20))
+					resp2.Body.Close()
+					s.Status = resp2.StatusCode
+					id, st = observe(hist, src, "", string(data), issued, fmt.Sprintf("replayed %s #%d (read again)", op, ex.Seq))
+				}
+			}
+			if st.Terminal() && id != "" {
+				mu.Lock()
+				if _, has := terminalAt[id]; !has {
+					terminalAt[id], terminal[id] = time.Now(), [2]string{string(st), fmt.Sprintf("%s #%d through %s", op, ex.Seq, ex.role())}
+				}
+				mu.Unlock()
+			}
 			an := answer{seq: ex.Seq, role: ex.role(), op: op, task: namedTask(body, s.URL, op), issued: issued,
-				notFound: taskNotFound(resp.StatusCode, data), got: taskIn(data)}
+				notFound: taskNotFound(s.Status, data), got: taskIn(data)}
 			mu.Lock()
 			defer mu.Unlock()
 			answers = append(answers, an)
@@ -568,6 +729,36 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 	}
 	for k, st := range steps {
 		vs = append(vs, acrossStep(answers, firstOf, stepAt[k], stepName(st), named, judges)...)
+		vs = append(vs, acrossCardStep(cards, stepAt[k], stepName(st))...)
+	}
+	sort.Slice(streams, func(i, j int) bool { return streams[i].seq < streams[j].seq })
+	for _, sr := range streams {
+		end, ok := terminal[sr.task]
+		if !ok || (!sr.closed && sr.cutAfter == 0) {
+			// Its task was never seen terminal elsewhere, or the stream
+			// ended for another reason (a timeout): nothing to hold it to.
+			continue
+		}
+		where := fmt.Sprintf("SubscribeToTask %s through %s (replayed #%d), the task seen %s by %s", named(sr.task), sr.role, sr.seq, end[0], end[1])
+		got := strings.Join(sr.events, ", ")
+		if got == "" {
+			got = "no events"
+		}
+		if !sr.first {
+			vs = append(vs, invariants.Violation{Invariant: "stream-across-instances", Where: where + ", event 1",
+				Expected: "the Task as its first event (§3.1.6)", Actual: got})
+		}
+		switch {
+		case string(sr.last) != end[0] && sr.closed:
+			vs = append(vs, invariants.Violation{Invariant: "stream-across-instances", Where: where,
+				Expected: "every event up to the terminal state " + end[0], Actual: got + "; closed by the agent at its last state " + orNone(sr.last)})
+		case string(sr.last) != end[0]:
+			vs = append(vs, invariants.Violation{Invariant: "stream-across-instances", Where: where,
+				Expected: "every event up to the terminal state " + end[0], Actual: fmt.Sprintf("%s; the stream's last state %s, %s after the task was seen terminal", got, orNone(sr.last), sr.cutAfter.Round(time.Millisecond))})
+		case !sr.closed:
+			vs = append(vs, invariants.Violation{Invariant: "stream-across-instances", Where: where,
+				Expected: "the stream closed after the terminal event", Actual: "still open " + sr.cutAfter.Round(time.Millisecond).String() + " after the task was seen terminal"})
+		}
 	}
 	for _, v := range vs {
 		if slices.Contains(judges, v.Invariant) {
@@ -800,6 +991,8 @@ func operation(body, rawURL string) string {
 	switch {
 	case strings.HasSuffix(rawURL, ":cancel"):
 		return "CancelTask"
+	case strings.HasSuffix(rawURL, ":subscribe"):
+		return "SubscribeToTask"
 	case strings.Contains(rawURL, "message:send"), strings.Contains(rawURL, "message:stream"):
 		return "SendMessage"
 	}
@@ -830,4 +1023,151 @@ func observe(h *invariants.History, src invariants.Source, channel, data string,
 	}
 	h.Add(o)
 	return o.TaskID, o.State
+}
+
+// recordedGap is how long the recorded subscription ex stayed open after
+// the first other recorded answer that showed its task terminal ended: the
+// grace the spec gave it (0 when no answer showed that).
+func recordedGap(b *Bundle, ex Request) time.Duration {
+	task := namedTask(ex.ReqBody, ex.URL, "SubscribeToTask")
+	seen := -1.0
+	for _, o := range b.Requests {
+		if o.Seq == ex.Seq || o.RespBody == "" {
+			continue
+		}
+		if t := taskIn([]byte(o.RespBody)); t != nil && t.ID == task && t.Status.State.Terminal() {
+			if end := o.AtMs + o.DurMs; seen < 0 || end < seen {
+				seen = end
+			}
+		}
+	}
+	if seen < 0 {
+		return 0
+	}
+	return time.Duration((ex.AtMs + ex.DurMs - seen) * float64(time.Millisecond))
+}
+
+// eventLabel names a stream event for the reader, with the task state it
+// shows and whether it is the Task itself.
+func eventLabel(data string) (string, a2a.TaskState, bool) {
+	ev, task, ok := parse([]byte(data))
+	switch {
+	case !ok:
+		return "unreadable", "", false
+	case ev.Task != nil:
+		return "task " + string(ev.Task.Status.State), ev.Task.Status.State, true
+	case ev.StatusUpdate != nil:
+		return "status " + string(ev.StatusUpdate.Status.State), ev.StatusUpdate.Status.State, false
+	case ev.ArtifactUpdate != nil:
+		return "artifact", "", false
+	case ev.Message != nil:
+		return "message", "", false
+	case task != nil:
+		return "task " + string(task.Status.State), task.Status.State, true
+	}
+	return "other", "", false
+}
+
+func orNone(s a2a.TaskState) string {
+	if s == "" {
+		return "(none)"
+	}
+	return string(s)
+}
+
+// acrossCardStep judges the card's validators across a step (at: when it
+// began and ended, on the history clock), role by role, as ROLL-001 and
+// ROLL-008 do: a card read after the change that differs from one read
+// before must not carry the same ETag (etag-tracks-card), and a conditional
+// GET after the change with an ETag a read before got must not be answered
+// 304 while every plain read of that role after the change served one card,
+// not the one that ETag named (revalidate-gets-new-card). A role whose reads
+// after the change still show several cards may reach an instance that
+// rightly serves the old one: its 304s are not judged.
+func acrossCardStep(cards []cardRead, at [2]time.Duration, step string) []invariants.Violation {
+	sort.Slice(cards, func(i, j int) bool { return cards[i].seq < cards[j].seq })
+	var roles []string
+	for _, c := range cards {
+		if !slices.Contains(roles, c.role) {
+			roles = append(roles, c.role)
+		}
+	}
+	var vs []invariants.Violation
+	for _, role := range roles {
+		var before, after, plain []cardRead
+		for _, c := range cards {
+			switch {
+			case c.role != role:
+			case c.status == http.StatusOK && c.received < at[0] && len(c.body) > 0:
+				before = append(before, c)
+			case c.issued >= at[1]:
+				after = append(after, c)
+				if c.status == http.StatusOK && c.sentTag == "" {
+					plain = append(plain, c)
+				}
+			}
+		}
+		var tracks, reval *invariants.Violation
+		tracksMore, revalMore := 0, 0
+		for _, now := range after {
+			if now.status != http.StatusOK || now.etag == "" {
+				continue
+			}
+			for _, old := range before {
+				if old.etag == now.etag && !bytes.Equal(old.body, now.body) {
+					if tracks != nil {
+						tracksMore++
+						break
+					}
+					tracks = &invariants.Violation{Invariant: "etag-tracks-card",
+						Where:    fmt.Sprintf("card through %s after %s (replayed #%d)", role, step, now.seq),
+						Expected: fmt.Sprintf("a new ETag: the card changed from the one read before (replayed #%d)", old.seq),
+						Actual:   "the same ETag " + now.etag}
+					break
+				}
+			}
+		}
+		// The one card every plain read of the role served after the step.
+		var served []byte
+		for i, c := range plain {
+			if i == 0 {
+				served = c.body
+			} else if !bytes.Equal(served, c.body) {
+				served = nil
+				break
+			}
+		}
+		for _, c := range after {
+			if c.status != http.StatusNotModified || c.sentTag == "" || served == nil {
+				continue
+			}
+			for _, old := range before {
+				if old.etag == "" || !strings.Contains(c.sentTag, old.etag) || bytes.Equal(old.body, served) {
+					continue
+				}
+				if reval != nil {
+					revalMore++
+					break
+				}
+				reval = &invariants.Violation{Invariant: "revalidate-gets-new-card",
+					Where:    fmt.Sprintf("card through %s after %s (replayed #%d), If-None-Match: %s", role, step, c.seq, c.sentTag),
+					Expected: fmt.Sprintf("200 with the new card, which every plain read through %s after the change served (%d read(s)): the ETag held is from before it", role, len(plain)),
+					Actual:   fmt.Sprintf("304 Not Modified: a revalidating client keeps the card read before (replayed #%d)", old.seq)}
+				break
+			}
+		}
+		for _, v := range []struct {
+			v    *invariants.Violation
+			more int
+		}{{tracks, tracksMore}, {reval, revalMore}} {
+			if v.v == nil {
+				continue
+			}
+			if v.more > 0 {
+				v.v.Actual += fmt.Sprintf(" (and %d more answer(s) like it)", v.more)
+			}
+			vs = append(vs, *v.v)
+		}
+	}
+	return vs
 }

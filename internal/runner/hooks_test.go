@@ -361,6 +361,10 @@ func TestHooksDriverCatchesTheRotationFaults(t *testing.T) {
 			}
 			if c.fault == "lose-tasks-on-restart" {
 				checkHookStepBundle(t, r, "ROLL-002")
+			} else {
+				// The card's validators across the hook: a bundle each.
+				checkHookStepBundle(t, r, "ROLL-001")
+				checkHookStepBundle(t, r, "ROLL-008")
 			}
 		})
 	}

@@ -10,12 +10,16 @@ import (
 )
 
 // writeReplays writes DIR/replay/ID.json for every failing spec whose
-// invariants a replay can judge (replay.For), and returns the files.
+// invariants a replay can judge (replay.For), and returns the files. Every
+// fail's result says where its bundle is, or why it has none.
 func writeReplays(dir string, r *reports.Report) ([]string, error) {
 	var files []string
-	for _, res := range r.Results {
-		b, _ := replay.For(r, res)
+	for i, res := range r.Results {
+		b, why := replay.For(r, res)
 		if b == nil {
+			if res.Verdict == reports.Fail {
+				r.Results[i].Replay = &reports.ReplayNote{None: why}
+			}
 			continue
 		}
 		data, err := json.MarshalIndent(b, "", "  ")
@@ -30,6 +34,7 @@ func writeReplays(dir string, r *reports.Report) ([]string, error) {
 			return files, err
 		}
 		files = append(files, p)
+		r.Results[i].Replay = &reports.ReplayNote{Bundle: "replay/" + res.ID + ".json"}
 	}
 	return files, nil
 }
