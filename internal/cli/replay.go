@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -175,6 +176,20 @@ func replayCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "cannot reproduce: no violation of %s in %d answers, but the replay left out %s, the harness's own stage, on which the failure may rest; nothing was judged about it\n",
 			strings.Join(judges(b), ", "), answered, strings.Join(res.LeftOut, "; "))
 		return ExitCannotReplay
+	}
+	if len(res.Violations) == 0 && len(res.Unjudged) > 0 {
+		names := make([]string, 0, len(res.Unjudged))
+		for inv := range res.Unjudged {
+			names = append(names, inv)
+		}
+		sort.Strings(names)
+		for _, inv := range names {
+			fmt.Fprintf(stdout, "  not judged: %s: %s\n", inv, res.Unjudged[inv])
+		}
+		if len(names) == len(judges(b)) {
+			fmt.Fprintf(stdout, "cannot reproduce: this replay gave nothing to judge %s by; this is not \"not reproduced\"\n", strings.Join(names, ", "))
+			return ExitCannotReplay
+		}
 	}
 	if len(res.Violations) == 0 {
 		fmt.Fprintf(stdout, "not reproduced this time: no violation of %s in %d answers (a race may need several tries)\n", strings.Join(judges(b), ", "), answered)

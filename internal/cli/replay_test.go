@@ -535,6 +535,10 @@ func TestReplayStreamBundleReproducesAStreamAcrossInstances(t *testing.T) {
 		for _, v := range got.Violations {
 			t.Errorf("%s: a deployment whose streams see every instance's events violated %s at %s: %s", name, v.Invariant, v.Where, v.Actual)
 		}
+		// No violation means something only if a stream was judged.
+		if why, unjudged := got.Unjudged["stream-across-instances"]; unjudged {
+			t.Errorf("%s: no violation, but no stream was judged: %s", name, why)
+		}
 		// The subscription followed the task on the other instance: the
 		// snapshot and at least its terminal event.
 		for _, sent := range got.Sent {

@@ -104,6 +104,11 @@ type Result struct {
 	// harness's own stage): without a violation, the replay says nothing
 	// about what they did.
 	LeftOut []string
+	// Unjudged maps each invariant of the bundle's Judges that this replay
+	// had nothing to judge by (no cancel acknowledged, no stream whose task
+	// another answer showed terminal, no card read on both sides of the
+	// change) to why: its silence is not "not reproduced".
+	Unjudged map[string]string
 }
 
 // targets resolves the URL of each role of b.
@@ -568,9 +573,16 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 							mu.Lock()
 							seen, ok := terminalAt[sr.task]
 							mu.Unlock()
-							deadline := recEndAt.Add(grace)
-							if ok && seen.Add(grace).After(deadline) {
-								deadline = seen.Add(grace)
+							// Until its task is seen terminal the
+							// stream also waits as long as a re-read
+							// task does (Wait): on a slower agent the
+							// end comes later, and late is not lost.
+							deadline := recEndAt.Add(grace + o.Wait)
+							if ok {
+								deadline = recEndAt.Add(grace)
+								if seen.Add(grace).After(deadline) {
+									deadline = seen.Add(grace)
+								}
 							}
 							if time.Now().After(deadline) {
 								if ok {
@@ -731,6 +743,16 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 		vs = append(vs, acrossStep(answers, firstOf, stepAt[k], stepName(st), named, judges)...)
 		vs = append(vs, acrossCardStep(cards, stepAt[k], stepName(st))...)
 	}
+	res.Unjudged = map[string]string{}
+	if len(acked) == 0 {
+		res.Unjudged["cancel-acknowledged-is-final"] = "no replayed CancelTask was answered TASK_STATE_CANCELED, so no cancel's finality was held to anything"
+	}
+	if !cardsBothSides(cards, stepAt) {
+		why := "no card was read through one role both before and after a performed change"
+		res.Unjudged["etag-tracks-card"] = why
+		res.Unjudged["revalidate-gets-new-card"] = why
+	}
+	streamsJudged := 0
 	sort.Slice(streams, func(i, j int) bool { return streams[i].seq < streams[j].seq })
 	for _, sr := range streams {
 		end, ok := terminal[sr.task]
@@ -739,6 +761,7 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 			// ended for another reason (a timeout): nothing to hold it to.
 			continue
 		}
+		streamsJudged++
 		where := fmt.Sprintf("SubscribeToTask %s through %s (replayed #%d), the task seen %s by %s", named(sr.task), sr.role, sr.seq, end[0], end[1])
 		got := strings.Join(sr.events, ", ")
 		if got == "" {
@@ -758,6 +781,14 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 		case !sr.closed:
 			vs = append(vs, invariants.Violation{Invariant: "stream-across-instances", Where: where,
 				Expected: "the stream closed after the terminal event", Actual: "still open " + sr.cutAfter.Round(time.Millisecond).String() + " after the task was seen terminal"})
+		}
+	}
+	if streamsJudged == 0 {
+		res.Unjudged["stream-across-instances"] = fmt.Sprintf("none of the %d replayed subscriptions had a task another answer showed terminal (or each ended by a timeout), so no stream was held to a terminal state", len(streams))
+	}
+	for inv := range res.Unjudged {
+		if !slices.Contains(judges, inv) {
+			delete(res.Unjudged, inv)
 		}
 	}
 	for _, v := range vs {
@@ -1084,6 +1115,28 @@ func orNone(s a2a.TaskState) string {
 // not the one that ETag named (revalidate-gets-new-card). A role whose reads
 // after the change still show several cards may reach an instance that
 // rightly serves the old one: its 304s are not judged.
+// cardsBothSides reports whether some role's card was read (200, with a
+// body) before a performed change and read again after it.
+func cardsBothSides(cards []cardRead, steps [][2]time.Duration) bool {
+	for _, at := range steps {
+		before, after := map[string]bool{}, map[string]bool{}
+		for _, c := range cards {
+			if c.status == http.StatusOK && c.received < at[0] && len(c.body) > 0 {
+				before[c.role] = true
+			}
+			if c.issued >= at[1] {
+				after[c.role] = true
+			}
+		}
+		for r := range before {
+			if after[r] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func acrossCardStep(cards []cardRead, at [2]time.Duration, step string) []invariants.Violation {
 	sort.Slice(cards, func(i, j int) bool { return cards[i].seq < cards[j].seq })
 	var roles []string
