@@ -60,6 +60,8 @@ func actionFollowUp(ctx context.Context, d *Driver) error {
 			// Hangs: it never reports (the CLI then blocks until the
 			// harness kills it).
 			return errHung
+		case d.variants.has(variantResubmitsOpenly):
+			return d.resubmit(ctx, t)
 		case d.faults.has(faultResubmitsSilently):
 			nt, nerr := d.send(ctx, message(d.env.FollowUpText, "", ""), nil)
 			if nerr != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -194,6 +195,9 @@ func runPush(ctx context.Context, d *Driver, cancel bool) error {
 					return err
 				}
 				continue
+			case d.variants.has(variantRaisesAfter401):
+				return &client.Error{Class: client.HTTP, Op: "push", HTTPStatus: http.StatusUnauthorized,
+					Message: fmt.Sprintf("the push receiver refused a push for task %s (401): the card generation may have changed; not trusting the task any further", t.ID)}
 			}
 			st, err := d.refetchPushed(ctx, t.ID, cancel, finish)
 			if err != nil {
@@ -234,15 +238,24 @@ func runPush(ctx context.Context, d *Driver, cancel bool) error {
 func (d *Driver) refetchPushed(ctx context.Context, id string, cancel bool, finish func()) (a2a.TaskState, error) {
 	d.logf("a push was refused (401): revalidating the card and re-fetching task %s", id)
 	var t *a2a.Task
-	if err := d.do(ctx, true, func(c *client.Client) error {
-		var e error
-		t, e = c.GetTask(ctx, &a2a.GetTaskRequest{ID: id})
-		return e
-	}); err != nil {
-		return "", err
+	via := "poll"
+	if d.variants.has(variantResyncsBySubscribe) {
+		var err error
+		if t, err = d.snapshot(ctx, id); err != nil {
+			return "", err
+		}
+		via = "stream"
+	} else {
+		if err := d.do(ctx, true, func(c *client.Client) error {
+			var e error
+			t, e = c.GetTask(ctx, &a2a.GetTaskRequest{ID: id})
+			return e
+		}); err != nil {
+			return "", err
+		}
+		d.taskEvent("poll", t)
 	}
-	d.taskEvent("poll", t)
-	d.merge("poll", t.ID, t.ContextID, t.Status.State)
+	d.merge(via, t.ID, t.ContextID, t.Status.State)
 	st := t.Status.State
 	if st.Terminal() && (!cancel || !d.canceled() || st != a2a.TaskStateCanceled) {
 		finish()

@@ -54,14 +54,16 @@ func EnvFromOS() Env {
 
 // Driver is one run of one action.
 type Driver struct {
-	env    Env
-	faults faultSet
-	hc     *http.Client
-	log    io.Writer
+	env      Env
+	faults   faultSet
+	variants variantSet
+	hc       *http.Client
+	log      io.Writer
 
 	// card cache
 	card      *a2a.AgentCard
 	etag      string
+	modified  string // Last-Modified, else Date, of the stored card (if-modified-since)
 	maxAge    time.Duration
 	fetchedAt time.Time
 
@@ -97,7 +99,22 @@ var errHung = errors.New("the client hangs")
 // exit status: 0 whenever the action ran (errors go in the result), 2 for
 // an unknown action or fault, ExitHung when a fault made the client hang.
 func Run(ctx context.Context, env Env, faults []string, stdout, stderr io.Writer) int {
-	fs, err := newFaultSet(faults)
+	return RunWith(ctx, env, Config{Faults: faults}, stdout, stderr)
+}
+
+// Config selects the client faults and correct variants of one run.
+type Config struct {
+	Faults, Variants []string
+}
+
+// RunWith is Run with correct variants (variants.go) as well as faults.
+func RunWith(ctx context.Context, env Env, c Config, stdout, stderr io.Writer) int {
+	fs, err := newFaultSet(c.Faults)
+	if err != nil {
+		fmt.Fprintln(stderr, "client-driver:", err)
+		return 2
+	}
+	vs, err := newVariantSet(c.Variants)
 	if err != nil {
 		fmt.Fprintln(stderr, "client-driver:", err)
 		return 2
@@ -114,7 +131,7 @@ func Run(ctx context.Context, env Env, faults []string, stdout, stderr io.Writer
 	}
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	d := &Driver{env: env, faults: fs, hc: &http.Client{}, log: stderr}
+	d := &Driver{env: env, faults: fs, variants: vs, hc: &http.Client{Transport: vs.transport(http.DefaultTransport)}, log: stderr}
 	d.res.Action = env.Action
 	d.res.Events = []clientrun.Event{}
 	if err := act(ctx, d); err != nil {
@@ -240,7 +257,13 @@ func (d *Driver) resolve(ctx context.Context, force bool) error {
 	if d.faults.has(faultNoVersionHeader) {
 		req.Header.Del(client.HeaderVersion)
 	}
-	if d.card != nil && d.etag != "" && !d.faults.has(faultIgnoresETag) {
+	switch {
+	case d.card == nil:
+	case d.variants.has(variantIfModifiedSince):
+		if d.modified != "" {
+			req.Header.Set("If-Modified-Since", d.modified)
+		}
+	case d.etag != "" && !d.faults.has(faultIgnoresETag):
 		req.Header.Set("If-None-Match", d.etag)
 	}
 	resp, err := d.hc.Do(req)
@@ -284,6 +307,9 @@ func (d *Driver) resolve(ctx context.Context, force bool) error {
 		d.rotatedCard = true
 	}
 	d.card, d.etag = card, resp.Header.Get("ETag")
+	if d.modified = resp.Header.Get("Last-Modified"); d.modified == "" {
+		d.modified = resp.Header.Get("Date")
+	}
 	d.event(clientrun.Event{Via: "card", Kind: "card", State: card.Version})
 	if changed {
 		d.logf("the card changed (version %s): choosing the interface again", card.Version)
@@ -323,7 +349,7 @@ func (d *Driver) choose() error {
 			d.candidates = append(d.candidates, i)
 			break
 		}
-		if i.ProtocolBinding == a2a.BindingJSONRPC || i.ProtocolBinding == a2a.BindingHTTPJSON {
+		if d.speaks(i.ProtocolBinding) {
 			d.candidates = append(d.candidates, i)
 		}
 	}
@@ -408,6 +434,9 @@ func (d *Driver) do(ctx context.Context, force bool, op func(c *client.Client) e
 			return err
 		}
 		d.warn("interface %s refused the connection; falling back to the next declared interface", d.cl.Interface().URL)
+		if d.variants.has(variantFallsBackToOtherBinding) {
+			d.preferOtherBinding(d.cl.Interface().ProtocolBinding)
+		}
 		if nerr := d.next(); nerr != nil {
 			return err
 		}
@@ -434,6 +463,10 @@ func (d *Driver) taskEvent(via string, t *a2a.Task) {
 // than CANCELED is refused and warned about (scenario 3).
 func (d *Driver) merge(via, taskID, contextID string, st a2a.TaskState) {
 	if d.canceled() && st != a2a.TaskStateCanceled && !d.mergesAfterCancel(via) {
+		if d.variants.has(variantRaisesTerminalAfterCancel) {
+			d.fail(&client.Error{Class: client.Protocol, Op: via, Message: fmt.Sprintf("%s reported %s for task %s after its cancel was acknowledged; not merged", via, st, taskID)})
+			return
+		}
 		d.warn("%s reported %s for task %s after its cancel was acknowledged; not merged", via, st, taskID)
 		return
 	}
