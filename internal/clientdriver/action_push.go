@@ -118,7 +118,7 @@ func runPush(ctx context.Context, d *Driver, cancel bool) error {
 	}
 	srv := &http.Server{ReadHeaderTimeout: 5 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-		if r.Header.Get(pushTokenHeader) != token && !d.faults.has(faultAcceptsForgedPush) {
+		if !d.authentic(r, token) && !d.faults.has(faultAcceptsForgedPush) {
 			d.warn("refused a push without the config's token (401)")
 			w.WriteHeader(http.StatusUnauthorized)
 			signal(refetch)
@@ -152,7 +152,7 @@ func runPush(ctx context.Context, d *Driver, cancel bool) error {
 	go func() { _ = srv.Serve(ln) }()
 	defer srv.Close()
 	conf := &a2a.SendMessageConfiguration{ReturnImmediately: true,
-		TaskPushNotificationConfig: &a2a.TaskPushNotificationConfig{URL: d.env.WebhookURL, Token: token}}
+		TaskPushNotificationConfig: d.pushConfig(token)}
 	t, err := d.send(ctx, message(d.env.Text, "", ""), conf)
 	if err != nil {
 		return err
@@ -309,4 +309,24 @@ func (d *Driver) cardETag(ctx context.Context) string {
 	}
 	resp.Body.Close()
 	return resp.Header.Get("ETag")
+}
+
+// pushConfig is the push config the client registers: the token, or under
+// push-authentication the same secret as Bearer credentials.
+func (d *Driver) pushConfig(token string) *a2a.TaskPushNotificationConfig {
+	if d.variants.has(variantPushAuthentication) {
+		return &a2a.TaskPushNotificationConfig{URL: d.env.WebhookURL,
+			Authentication: &a2a.AuthenticationInfo{Scheme: "Bearer", Credentials: token}}
+	}
+	return &a2a.TaskPushNotificationConfig{URL: d.env.WebhookURL, Token: token}
+}
+
+// authentic says whether a push carries the credentials the client
+// registered: the token header, or the Authorization its authentication
+// specifies (push-authentication).
+func (d *Driver) authentic(r *http.Request, token string) bool {
+	if d.variants.has(variantPushAuthentication) {
+		return r.Header.Get("Authorization") == "Bearer "+token
+	}
+	return r.Header.Get(pushTokenHeader) == token
 }
