@@ -60,6 +60,8 @@ func runPush(ctx context.Context, d *Driver, cancel bool) error {
 	refetch := make(chan struct{}, 1)
 	working := make(chan struct{}, 1)
 	pushed := make(chan struct{}, 1)
+	// confirm: a push was applied (gets-task-after-push re-reads the task).
+	confirm := make(chan struct{}, 1)
 	signal := func(c chan struct{}) {
 		select {
 		case c <- struct{}{}:
@@ -148,6 +150,7 @@ func runPush(ctx context.Context, d *Driver, cancel bool) error {
 		}
 		mu.Unlock()
 		apply(sr)
+		signal(confirm)
 	})}
 	go func() { _ = srv.Serve(ln) }()
 	defer srv.Close()
@@ -221,6 +224,17 @@ func runPush(ctx context.Context, d *Driver, cancel bool) error {
 		case <-pushed:
 			if quiet != nil {
 				quiet.Reset(pushQuiet)
+			}
+		case <-confirm:
+			if !d.variants.has(variantGetsTaskAfterPush) {
+				continue
+			}
+			st, err := d.confirmPushed(ctx, t.ID)
+			if err != nil {
+				return err
+			}
+			if st.Terminal() && (!cancel || st != a2a.TaskStateCanceled || !asked.Load()) {
+				finish()
 			}
 		case <-quietC:
 			return nil

@@ -510,6 +510,9 @@ func (d *Driver) pollUntilSettled(ctx context.Context, taskID string) error {
 			}
 			return err
 		}
+		if err := d.strict(t, nil); err != nil {
+			return err
+		}
 		d.taskEvent("poll", t)
 		d.merge("poll", t.ID, t.ContextID, t.Status.State)
 		if t.Status.State.Terminal() || (t.Status.State.Interrupted() && !d.faults.has(faultInterruptedReadAsWorking)) {
@@ -534,6 +537,9 @@ func (d *Driver) consume(ctx context.Context, s *client.Stream, via string, onWo
 			return nil
 		}
 		if err != nil {
+			return err
+		}
+		if err := d.strict(ev.Task, ev.Message); err != nil {
 			return err
 		}
 		var id, cid string

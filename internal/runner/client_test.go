@@ -168,8 +168,8 @@ func TestClientVariantsGetNoUnallowedNonPass(t *testing.T) {
 
 // variantTraces is, per variant, a spec whose report shows that the variant
 // took its own branch, not the reference driver's (what the spec observed).
-// query-version, push-authentication and slow leave no trace in a report's
-// text; their branch is seen in the stage's records only.
+// query-version, push-authentication, returns-immediately and slow leave no
+// trace in a report's text; their branch is seen in the stage's records only.
 var variantTraces = map[string]struct{ spec, text string }{
 	"if-modified-since":            {"CLI-020", "with If-Modified-Since"},
 	"raises-after-401":             {"CLI-037", "the client raised"},
@@ -182,6 +182,8 @@ var variantTraces = map[string]struct{ spec, text string }{
 	"raises-unsupported-streaming": {"CLI-039", "error unsupported-operation"},
 	"resubmits-openly":             {"CLI-021", "re-submitted the lost task"},
 	"streaming-refused-sends":      {"CLI-029", "gave up streaming"},
+	"rejects-invalid-payloads":     {"CLI-032", "the client refused the payload (parse"},
+	"gets-task-after-push":         {"CLI-022", `\"via\":\"poll\"`},
 }
 
 // A variant's registry entry names client specs only, and a variant is
