@@ -49,8 +49,11 @@ func runPush(ctx context.Context, d *Driver, cancel bool) error {
 		return err
 	}
 	token := d.env.PushToken
-	if d.faults.has(faultReusesPushToken) {
+	switch {
+	case d.faults.has(faultReusesPushToken):
 		token = sharedPushToken
+	case d.variants.has(variantOwnPushTokens):
+		token = ownPushToken()
 	}
 	done := make(chan struct{})
 	var once sync.Once

@@ -254,7 +254,7 @@ func (d *Driver) resolve(ctx context.Context, force bool) error {
 		return err
 	}
 	req.Header.Set(client.HeaderVersion, a2a.ProtocolVersion)
-	if d.faults.has(faultNoVersionHeader) {
+	if d.faults.has(faultNoVersionHeader) || d.variants.has(variantCardWithoutVersion) {
 		req.Header.Del(client.HeaderVersion)
 	}
 	switch {

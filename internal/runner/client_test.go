@@ -125,13 +125,26 @@ func refVariant(name string) string {
 // one thing differently in a way the spec text allows) runs the whole client
 // suite and gets no fail, and no warning or indeterminate its registry entry
 // does not allow: the specs are not taught to the reference driver. The
-// specs a variant names (whose other reading it takes) must pass it.
+// specs a variant names (whose other reading it takes) must pass it. The
+// slow client runs on the slow scripted agent too.
 func TestClientVariantsGetNoUnallowedNonPass(t *testing.T) {
 	t.Parallel()
+	type run struct {
+		name string
+		v    clientdriver.Variant
+		env  []string
+	}
+	var runs []run
 	for _, v := range clientdriver.Variants() {
-		t.Run(v.Name, func(t *testing.T) {
+		runs = append(runs, run{v.Name, v, nil})
+	}
+	slow, _ := clientdriver.LookupVariant("slow")
+	runs = append(runs, run{"slow on a slow agent", slow, []string{stepDelayEnv + "=700ms"}})
+	for _, tc := range runs {
+		v := tc.v
+		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			r := runClientCLI(t, nil, refVariant(v.Name), "--seed", "5")
+			r := runClientCLI(t, tc.env, refVariant(v.Name), "--seed", "5")
 			if r.report == nil {
 				t.Fatalf("no report (exit %d)\nstdout:\n%s\nstderr:\n%s", r.exit, r.stdout, r.stderr)
 			}
@@ -168,8 +181,8 @@ func TestClientVariantsGetNoUnallowedNonPass(t *testing.T) {
 
 // variantTraces is, per variant, a spec whose report shows that the variant
 // took its own branch, not the reference driver's (what the spec observed).
-// query-version, push-authentication, returns-immediately and slow leave no
-// trace in a report's text; their branch is seen in the stage's records only.
+// push-authentication, returns-immediately and slow leave no trace in a
+// report's text; their branch is seen in the stage's records only.
 var variantTraces = map[string]struct{ spec, text string }{
 	"if-modified-since":            {"CLI-020", "with If-Modified-Since"},
 	"raises-after-401":             {"CLI-037", "the client raised"},
@@ -184,6 +197,11 @@ var variantTraces = map[string]struct{ spec, text string }{
 	"streaming-refused-sends":      {"CLI-029", "gave up streaming"},
 	"rejects-invalid-payloads":     {"CLI-032", "the client refused the payload (parse"},
 	"gets-task-after-push":         {"CLI-022", `\"via\":\"poll\"`},
+	"own-push-tokens":              {"CLI-026", "0 of 2 configs carry the token the driver was given"},
+	"card-without-version":         {"CLI-001", `"case send: card fetches with A2A-Version":"0 of 1`},
+	// The header moved to the query string, on the card fetch as on every
+	// operation.
+	"query-version": {"CLI-001", `"case send: card fetches with A2A-Version":"0 of 1`},
 }
 
 // A variant's registry entry names client specs only, and a variant is
