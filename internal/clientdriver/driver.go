@@ -3,7 +3,9 @@
 // correctly on the harness's own client (internal/client), so that every
 // client spec must pass against it. Its client faults (fault_<name>.go,
 // `client-driver --fault NAME`) each break one client rule on purpose, and
-// name the specs that must catch it.
+// name the specs that must catch it. Its correct variants
+// (variant_<name>.go, `client-driver --variant NAME`) each do one thing
+// differently in a way the text allows, and no client spec may fail them.
 //
 // One file per action (action_<name>.go); driver.go holds what they share:
 // the card cache (If-None-Match revalidation, max-age honoured), interface
