@@ -43,7 +43,7 @@ Usage:
                                      fault against its specs; writes docs/fault-matrix.md
   a2a-conform client --client-cmd T  run a vendor's client driver through the client cases
                                      (docs/client-driver.md); --focus CLI-NNN, --out DIR
-  a2a-conform client-driver [--fault NAME,…]
+  a2a-conform client-driver [--fault NAME,…] [--variant NAME,…]
                                      the reference client driver (reads A2A_CONFORM_*)
   a2a-conform flakes [--runs K]      repeat the default run K times with other seeds; report
                                      specs whose verdict changed and each fault's detection rate

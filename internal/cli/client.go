@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/clientdriver"
@@ -62,12 +63,14 @@ func clientCmd(args []string, stdout, stderr io.Writer) int {
 	return out.Exit
 }
 
-const clientDriverHelp = `Usage: a2a-conform client-driver [--fault NAME,…]
+const clientDriverHelp = `Usage: a2a-conform client-driver [--fault NAME,…] [--variant NAME,…]
 
 The reference client driver (docs/client-driver.md), built on the harness's own
 client: it reads A2A_CONFORM_* from its environment, performs the action, and prints
 one JSON result line. --fault switches on client faults, each of which a client spec
-must catch; --list-faults lists them.
+must catch; --list-faults lists them. --variant switches on correct variants, each a
+client that does one thing differently in a way the spec allows, which no client spec
+may fail; --list-variants lists them.
 
 Flags:
 `
@@ -76,7 +79,10 @@ func clientDriverCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("client-driver", stderr, clientDriverHelp)
 	var faultF listFlag
 	fs.Var(&faultF, "fault", "client faults to switch on (repeatable, comma-separated)")
+	var variantF listFlag
+	fs.Var(&variantF, "variant", "correct variants to switch on (repeatable, comma-separated)")
 	list := fs.Bool("list-faults", false, "list the client faults and the specs that catch each")
+	listVariants := fs.Bool("list-variants", false, "list the correct variants, the specs whose readings each takes, and the non-passes each may get")
 	if done, code := parse(fs, args); done {
 		return code
 	}
@@ -86,12 +92,21 @@ func clientDriverCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
+	if *listVariants {
+		for _, v := range clientdriver.Variants() {
+			fmt.Fprintf(stdout, "%-30s %-24s %s\n", v.Name, strings.Join(v.Specs, ","), v.Description)
+			for _, id := range sortedKeys(v.Allowed) {
+				fmt.Fprintf(stdout, "%-30s   may warn or be indeterminate on %s: %s\n", "", id, v.Allowed[id])
+			}
+		}
+		return 0
+	}
 	env := clientdriver.EnvFromOS()
 	if env.CardURL == "" || env.Action == "" {
 		fmt.Fprintln(stderr, "client-driver: A2A_CONFORM_CARD_URL and A2A_CONFORM_ACTION must be set (the harness sets them; see docs/client-driver.md)")
 		return runner.ExitUsage
 	}
-	code := clientdriver.Run(context.Background(), env, splitComma(faultF), stdout, stderr)
+	code := clientdriver.RunWith(context.Background(), env, clientdriver.Config{Faults: splitComma(faultF), Variants: splitComma(variantF)}, stdout, stderr)
 	if code == clientdriver.ExitHung {
 		select {} // a hung client: the harness kills it at its deadline
 	}

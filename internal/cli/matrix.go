@@ -28,8 +28,9 @@ level), then every correct variant of the agent (slow steps, queued or duplicate
 pushes, an allow-list, auth on every request, …) on every suite through the process
 driver (no spec may fail it, nor call it indeterminate unless the variant allows it),
 then the reference client driver on the client suite, clean (every client spec must
-pass) and with each of its client faults (each spec the fault names must fail or warn),
-each run in a child process, and writes the fault × spec table and the variants
+pass), with each of its client faults (each spec the fault names must fail or warn)
+and as each of its correct client variants (no client spec may fail it, nor warn or
+call it indeterminate unless the variant allows it), each run in a child process, and writes the fault × spec table and the variants
 table. Exits 1 when an expectation did not hold. Other specs a fault happened to break
 are printed, not asserted. --fault takes agent faults and client faults alike: an
 agent fault runs with the clean reference agent, a client fault with the clean
@@ -47,7 +48,7 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 	var faultF listFlag
 	fs.Var(&faultF, "fault", "check only these `faults`, comma-separated: agent faults and client faults of the reference client driver (the table is then not written)")
 	var variantF listFlag
-	fs.Var(&variantF, "variant", "check only these correct `variants`, comma-separated, with no fault unless --fault is also given (the table is then not written)")
+	fs.Var(&variantF, "variant", "check only these correct `variants` (of the agent, or of the reference client driver), comma-separated, with no fault unless --fault is also given (the table is then not written)")
 	if done, code := parse(fs, args); done {
 		return code
 	}
@@ -63,7 +64,11 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 			return runner.ExitUsage
 		}
 	}
-	variants, err := pickVariants(splitComma(variantF), whole)
+	agentVariantNames, clientVariants := splitVariantNames(splitComma(variantF))
+	if whole {
+		clientVariants = clientdriver.Variants()
+	}
+	variants, err := pickVariants(agentVariantNames, whole)
 	if err != nil {
 		fmt.Fprintf(stderr, "matrix: %v\n", err)
 		return runner.ExitUsage
@@ -93,8 +98,8 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 	if whole {
 		nClient = len(clientdriver.Faults())
 	}
-	fmt.Fprintf(stdout, "a2a-conform matrix · %d faults · %d client faults · %d variants · %d at a time · seeds from %d (rerun with --seed %d) · reports in %s\n",
-		len(faults), nClient, len(variants), *parallel, base, base, dir)
+	fmt.Fprintf(stdout, "a2a-conform matrix · %d faults · %d client faults · %d variants · %d client variants · %d at a time · seeds from %d (rerun with --seed %d) · reports in %s\n",
+		len(faults), nClient, len(variants), len(clientVariants), *parallel, base, base, dir)
 	var runs []*harnessRun
 	var clean *harnessRun
 	if withFaults {
@@ -124,6 +129,11 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 				runs = append(runs, c.Run)
 			}
 		}
+	}
+	// Each correct client variant runs the whole client suite.
+	cvrows := newClientVariantRows(dir, base+int64(len(runs)), clientVariants)
+	for _, c := range cvrows {
+		runs = append(runs, c.Run)
 	}
 	// The variants run first: they are the longest runs (every suite, the
 	// slow one at 1 s a step), so the faults fill the other slots meanwhile.
@@ -155,7 +165,7 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 		return runner.ExitFailed
 	}
 
-	m := matrix{Rows: rows, Variants: vrows, Clients: crows}
+	m := matrix{Rows: rows, Variants: vrows, Clients: crows, ClientVariants: cvrows}
 	if clean != nil {
 		m.Clean = judgeClean(clean)
 	}
@@ -168,7 +178,11 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 	for _, row := range crows {
 		row.judge()
 	}
+	for _, row := range cvrows {
+		row.judge()
+	}
 	problems := append(m.problems(), clientProblems(crows)...)
+	problems = append(problems, clientVariantProblems(cvrows)...)
 	for _, row := range rows {
 		if len(row.Others) > 0 {
 			fmt.Fprintf(stdout, "note: %s also broke %s (not named by the fault)\n", row.Fault.Name, strings.Join(row.Others, ", "))
@@ -176,6 +190,9 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, row := range vrows {
 		fmt.Fprintf(stdout, "variant %s: %s\n", row.Variant.Name, row.summary())
+	}
+	for _, row := range cvrows {
+		fmt.Fprintf(stdout, "client variant %s: %s\n", row.Variant.Name, row.summary())
 	}
 	if whole {
 		if err := os.WriteFile(*out, []byte(m.Markdown()), 0o644); err != nil {
@@ -211,6 +228,9 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(vrows) > 0 {
 		fmt.Fprintf(stdout, "%d correct variant(s): no fail, no indeterminate they do not allow\n", len(vrows))
+	}
+	if len(cvrows) > 0 {
+		fmt.Fprintf(stdout, "%d correct client variant(s): no fail, no warning or indeterminate they do not allow\n", len(cvrows))
 	}
 	if temp {
 		os.RemoveAll(dir)
@@ -271,6 +291,8 @@ type matrix struct {
 	Variants []*variantRow
 	// Clients are the reference client driver's runs (matrix_clients.go).
 	Clients []*clientRow
+	// ClientVariants are its correct variants' runs (matrix_clientvariants.go).
+	ClientVariants []*clientVariantRow
 }
 
 // cleanResult is the clean reference agent's run, reduced to what must not
@@ -391,6 +413,9 @@ func ExpectedMatrix() string {
 		m.Variants = append(m.Variants, &variantRow{Variant: v})
 	}
 	m.Clients = expectedClientRows()
+	for _, v := range clientdriver.Variants() {
+		m.ClientVariants = append(m.ClientVariants, &clientVariantRow{Variant: v})
+	}
 	return m.Markdown()
 }
 
@@ -447,6 +472,7 @@ func (m matrix) Markdown() string {
 	}
 	b.WriteString("\n")
 	b.WriteString(clientsMarkdown(m.Clients))
+	b.WriteString(clientVariantsMarkdown(m.ClientVariants))
 	b.WriteString(variantsMarkdown(m.Variants))
 	return b.String()
 }

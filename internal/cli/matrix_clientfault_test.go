@@ -80,3 +80,47 @@ func TestClientRowShowsBrokenExpectations(t *testing.T) {
 		t.Errorf("problems:\n%s", probs)
 	}
 }
+
+// A correct client variant may get no fail, and no warning or
+// indeterminate its entry does not allow; could-not-runs are listed, not
+// asserted. The table shows every non-pass, and the staleness test sees
+// only the registry's cells.
+func TestClientVariantRowsJudgeEveryNonPass(t *testing.T) {
+	v := clientdriver.Variant{Name: "cv", Specs: []string{"CLI-020"}, Allowed: map[string]string{"CLI-036": "allowed here"}}
+	results := []reports.Result{{ID: "CLI-001", Verdict: reports.Pass}, {ID: "CLI-036", Verdict: reports.Warn, Reason: "allowed"},
+		{ID: "CLI-020", Verdict: reports.Warn, Reason: "no conditional GET at http://127.0.0.1:4242/x"},
+		{ID: "CLI-023", Verdict: reports.Fail, Reason: "merged"}, {ID: "CLI-021", Verdict: reports.CouldNotRun, Reason: "no driver"}}
+	row := &clientVariantRow{Variant: v, Run: &harnessRun{Seed: 4, Report: &reports.Report{Results: results}}}
+	row.judge()
+	probs := strings.Join(clientVariantProblems([]*clientVariantRow{row}), "\n")
+	for _, want := range []string{"client variant cv: CLI-020 warn: no conditional GET", "client variant cv: CLI-023 fail: merged (a2a-conform matrix --variant cv --seed 4)"} {
+		if !strings.Contains(probs, want) {
+			t.Errorf("problems lack %q:\n%s", want, probs)
+		}
+	}
+	if strings.Contains(probs, "CLI-036") || strings.Contains(probs, "CLI-021") {
+		t.Errorf("an allowed warning or a could-not-run listed as a problem:\n%s", probs)
+	}
+	md := clientVariantsMarkdown([]*clientVariantRow{row})
+	for _, want := range []string{"| cv | CLI-020 | 1 | 2 | 0 | 1 | 0 | 1 | CLI-020 **warn**, CLI-021 could-not-run, CLI-023 **fail**, CLI-036 warn, **5 results, not one per client spec (27)** |",
+		"- CLI-020 **warn** on cv: no conditional GET at http://127.0.0.1:PORT/x", "CLI-036 may warn or be indeterminate: allowed here"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("table lacks %q:\n%s", want, md)
+		}
+	}
+	if !strings.Contains(probs, "client variant cv: 5 results, not one per client spec") {
+		t.Errorf("a run without every client spec is not a problem:\n%s", probs)
+	}
+	unrun := clientVariantsMarkdown([]*clientVariantRow{{Variant: v}})
+	if maskVariantRuns(md) != maskVariantRuns(unrun) {
+		t.Errorf("masked tables differ by their run cells:\n%s\n%s", maskVariantRuns(md), maskVariantRuns(unrun))
+	}
+	v.Specs = []string{"CLI-021"}
+	if maskVariantRuns(md) == maskVariantRuns(clientVariantsMarkdown([]*clientVariantRow{{Variant: v}})) {
+		t.Error("a changed spec list went unseen by the mask")
+	}
+	agent, client := splitVariantNames([]string{"slow-steps", "slow", "query-version"})
+	if len(agent) != 1 || agent[0] != "slow-steps" || len(client) != 2 {
+		t.Errorf("split: agent %v, client %v", agent, client)
+	}
+}

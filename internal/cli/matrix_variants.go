@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/a2a-conform/a2a-conform/internal/clientdriver"
 	"github.com/a2a-conform/a2a-conform/reports"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
@@ -149,7 +150,11 @@ func pickVariants(names []string, all bool) ([]variant, error) {
 			for _, v := range Variants() {
 				known = append(known, v.Name)
 			}
-			return nil, fmt.Errorf("no variant %q (known: %s)", n, strings.Join(known, ", "))
+			var cknown []string
+			for _, v := range clientdriver.Variants() {
+				cknown = append(cknown, v.Name)
+			}
+			return nil, fmt.Errorf("no variant %q (agent variants: %s; client variants: %s)", n, strings.Join(known, ", "), strings.Join(cknown, ", "))
 		}
 	}
 	return out, nil
@@ -430,30 +435,36 @@ func variantRunCells(row *variantRow) string {
 	return b.String()
 }
 
-// maskVariantRuns blanks what the last run saw in the variants section (the
-// table's run cells, the "Not passed" list), so that the staleness test
-// compares only what the registry decides: names, flags, suites, and what
-// each variant does.
+// maskVariantRuns blanks what the last run saw in the variants sections,
+// the agent's and the client's (the tables' run cells, the "Not passed"
+// lists), so that the staleness test compares only what the registries
+// decide: names, flags, suites, the specs named, and what each variant does.
 func maskVariantRuns(doc string) string {
 	lines := strings.Split(doc, "\n")
 	var out []string
-	in, run := false, false
+	keep, run := 0, false // keep: the registry's cells of a row in this section
 	for _, l := range lines {
 		switch {
 		case strings.HasPrefix(l, "## "):
-			in, run = l == variantsHeading, false
-		case in && strings.HasPrefix(l, "### "):
-			run = l == variantsRunHeading
+			keep, run = 0, false
+			switch l {
+			case variantsHeading:
+				keep = 4
+			case clientVariantsHeading:
+				keep = 2
+			}
+		case keep > 0 && strings.HasPrefix(l, "### "):
+			run = l == variantsRunHeading || l == clientVariantsRunHeading
 			out = append(out, l)
 			continue
 		}
 		switch {
 		case run:
 			continue
-		case in && strings.HasPrefix(l, "| ") && !strings.HasPrefix(l, "| variant |") && !strings.HasPrefix(l, "| --- |"):
+		case keep > 0 && strings.HasPrefix(l, "| ") && !strings.HasPrefix(l, "| variant |") && !strings.HasPrefix(l, "| client variant |") && !strings.HasPrefix(l, "| --- |"):
 			cells := splitRow(l)
-			if len(cells) > 4 {
-				cells = cells[:4]
+			if len(cells) > keep {
+				cells = cells[:keep]
 			}
 			l = "| " + strings.Join(cells, " | ") + " | (run) |"
 		}

@@ -22,6 +22,11 @@ func actionFollowUp(ctx context.Context, d *Driver) error {
 	}
 	if !t.Status.State.Interrupted() && !t.Status.State.Terminal() {
 		if err := d.pollUntilSettled(ctx, t.ID); err != nil {
+			if classify(err) == clientrun.ClassTaskNotFound {
+				d.mu.Lock()
+				d.res.State = "" // the task is lost: the client believes no state of it
+				d.mu.Unlock()
+			}
 			return err
 		}
 	}
@@ -60,6 +65,8 @@ func actionFollowUp(ctx context.Context, d *Driver) error {
 			// Hangs: it never reports (the CLI then blocks until the
 			// harness kills it).
 			return errHung
+		case d.variants.has(variantResubmitsOpenly):
+			return d.resubmit(ctx, t)
 		case d.faults.has(faultResubmitsSilently):
 			nt, nerr := d.send(ctx, message(d.env.FollowUpText, "", ""), nil)
 			if nerr != nil {

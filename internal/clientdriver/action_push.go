@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -48,8 +49,11 @@ func runPush(ctx context.Context, d *Driver, cancel bool) error {
 		return err
 	}
 	token := d.env.PushToken
-	if d.faults.has(faultReusesPushToken) {
+	switch {
+	case d.faults.has(faultReusesPushToken):
 		token = sharedPushToken
+	case d.variants.has(variantOwnPushTokens):
+		token = ownPushToken()
 	}
 	done := make(chan struct{})
 	var once sync.Once
@@ -59,6 +63,8 @@ func runPush(ctx context.Context, d *Driver, cancel bool) error {
 	refetch := make(chan struct{}, 1)
 	working := make(chan struct{}, 1)
 	pushed := make(chan struct{}, 1)
+	// confirm: a push was applied (gets-task-after-push re-reads the task).
+	confirm := make(chan struct{}, 1)
 	signal := func(c chan struct{}) {
 		select {
 		case c <- struct{}{}:
@@ -117,7 +123,7 @@ func runPush(ctx context.Context, d *Driver, cancel bool) error {
 	}
 	srv := &http.Server{ReadHeaderTimeout: 5 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-		if r.Header.Get(pushTokenHeader) != token && !d.faults.has(faultAcceptsForgedPush) {
+		if !d.authentic(r, token) && !d.faults.has(faultAcceptsForgedPush) {
 			d.warn("refused a push without the config's token (401)")
 			w.WriteHeader(http.StatusUnauthorized)
 			signal(refetch)
@@ -147,11 +153,12 @@ func runPush(ctx context.Context, d *Driver, cancel bool) error {
 		}
 		mu.Unlock()
 		apply(sr)
+		signal(confirm)
 	})}
 	go func() { _ = srv.Serve(ln) }()
 	defer srv.Close()
 	conf := &a2a.SendMessageConfiguration{ReturnImmediately: true,
-		TaskPushNotificationConfig: &a2a.TaskPushNotificationConfig{URL: d.env.WebhookURL, Token: token}}
+		TaskPushNotificationConfig: d.pushConfig(token)}
 	t, err := d.send(ctx, message(d.env.Text, "", ""), conf)
 	if err != nil {
 		return err
@@ -194,6 +201,9 @@ func runPush(ctx context.Context, d *Driver, cancel bool) error {
 					return err
 				}
 				continue
+			case d.variants.has(variantRaisesAfter401):
+				return &client.Error{Class: client.HTTP, Op: "push", HTTPStatus: http.StatusUnauthorized,
+					Message: fmt.Sprintf("the push receiver refused a push for task %s (401): the card generation may have changed; not trusting the task any further", t.ID)}
 			}
 			st, err := d.refetchPushed(ctx, t.ID, cancel, finish)
 			if err != nil {
@@ -218,6 +228,17 @@ func runPush(ctx context.Context, d *Driver, cancel bool) error {
 			if quiet != nil {
 				quiet.Reset(pushQuiet)
 			}
+		case <-confirm:
+			if !d.variants.has(variantGetsTaskAfterPush) {
+				continue
+			}
+			st, err := d.confirmPushed(ctx, t.ID)
+			if err != nil {
+				return err
+			}
+			if st.Terminal() && (!cancel || st != a2a.TaskStateCanceled || !asked.Load()) {
+				finish()
+			}
 		case <-quietC:
 			return nil
 		case <-ctx.Done():
@@ -234,15 +255,24 @@ func runPush(ctx context.Context, d *Driver, cancel bool) error {
 func (d *Driver) refetchPushed(ctx context.Context, id string, cancel bool, finish func()) (a2a.TaskState, error) {
 	d.logf("a push was refused (401): revalidating the card and re-fetching task %s", id)
 	var t *a2a.Task
-	if err := d.do(ctx, true, func(c *client.Client) error {
-		var e error
-		t, e = c.GetTask(ctx, &a2a.GetTaskRequest{ID: id})
-		return e
-	}); err != nil {
-		return "", err
+	via := "poll"
+	if d.variants.has(variantResyncsBySubscribe) {
+		var err error
+		if t, err = d.snapshot(ctx, id); err != nil {
+			return "", err
+		}
+		via = "stream"
+	} else {
+		if err := d.do(ctx, true, func(c *client.Client) error {
+			var e error
+			t, e = c.GetTask(ctx, &a2a.GetTaskRequest{ID: id})
+			return e
+		}); err != nil {
+			return "", err
+		}
+		d.taskEvent("poll", t)
 	}
-	d.taskEvent("poll", t)
-	d.merge("poll", t.ID, t.ContextID, t.Status.State)
+	d.merge(via, t.ID, t.ContextID, t.Status.State)
 	st := t.Status.State
 	if st.Terminal() && (!cancel || !d.canceled() || st != a2a.TaskStateCanceled) {
 		finish()
@@ -296,4 +326,24 @@ func (d *Driver) cardETag(ctx context.Context) string {
 	}
 	resp.Body.Close()
 	return resp.Header.Get("ETag")
+}
+
+// pushConfig is the push config the client registers: the token, or under
+// push-authentication the same secret as Bearer credentials.
+func (d *Driver) pushConfig(token string) *a2a.TaskPushNotificationConfig {
+	if d.variants.has(variantPushAuthentication) {
+		return &a2a.TaskPushNotificationConfig{URL: d.env.WebhookURL,
+			Authentication: &a2a.AuthenticationInfo{Scheme: "Bearer", Credentials: token}}
+	}
+	return &a2a.TaskPushNotificationConfig{URL: d.env.WebhookURL, Token: token}
+}
+
+// authentic says whether a push carries the credentials the client
+// registered: the token header, or the Authorization its authentication
+// specifies (push-authentication).
+func (d *Driver) authentic(r *http.Request, token string) bool {
+	if d.variants.has(variantPushAuthentication) {
+		return r.Header.Get("Authorization") == "Bearer "+token
+	}
+	return r.Header.Get(pushTokenHeader) == token
 }

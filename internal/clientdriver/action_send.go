@@ -26,6 +26,9 @@ func actionSend(ctx context.Context, d *Driver) error {
 // send sends one message and records what came back; a Message reply
 // returns a nil task.
 func (d *Driver) send(ctx context.Context, m *a2a.Message, conf *a2a.SendMessageConfiguration) (*a2a.Task, error) {
+	if conf == nil && d.variants.has(variantReturnsImmediately) {
+		conf = &a2a.SendMessageConfiguration{ReturnImmediately: true}
+	}
 	var resp *a2a.SendMessageResponse
 	err := d.transition(ctx, func(c *client.Client) error {
 		var e error
@@ -37,6 +40,9 @@ func (d *Driver) send(ctx context.Context, m *a2a.Message, conf *a2a.SendMessage
 	}
 	if resp.Message != nil && d.faults.has(faultMessageResultDropped) {
 		return nil, &client.Error{Class: client.Protocol, Op: "SendMessage", Message: "the response carries no task"}
+	}
+	if err := d.strict(resp.Task, resp.Message); err != nil {
+		return nil, err
 	}
 	if resp.Message != nil {
 		d.event(clientrun.Event{Via: "response", Kind: "message", TaskID: resp.Message.TaskID})

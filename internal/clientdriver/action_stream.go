@@ -2,6 +2,7 @@ package clientdriver
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
@@ -16,10 +17,17 @@ func actionStream(ctx context.Context, d *Driver) error {
 	if no, err := d.streamingDeclined(ctx); err != nil {
 		return err
 	} else if no {
+		if d.variants.has(variantRaisesUnsupportedStreaming) {
+			return errStreamingDeclined()
+		}
 		d.warn("the card does not claim streaming: sending without it and polling")
 		return actionSend(ctx, d)
 	}
 	s, err := d.openStream(ctx, message(d.env.Text, "", ""))
+	if err != nil && d.variants.has(variantStreamingRefusedSends) && classify(err) == clientrun.ClassUnsupportedOperation {
+		d.warn("the agent refused streaming although its card claims it (%v): downgraded to SendMessage and polling", err)
+		return actionSend(ctx, d)
+	}
 	if err != nil || s == nil {
 		return err
 	}
@@ -42,6 +50,16 @@ func (d *Driver) settleAfterStream(ctx context.Context, streamErr error) error {
 	if streamErr != nil {
 		why = "the stream failed before the task settled (" + streamErr.Error() + ")"
 	}
+	switch {
+	case d.variants.has(variantRaisesStreamCut):
+		if streamErr != nil {
+			return fmt.Errorf("%s: %w", why, streamErr)
+		}
+		return &client.Error{Class: client.Protocol, Op: a2a.MethodSendStreamingMessage, Message: why + " (task " + id + " last seen " + string(st) + ")"}
+	case d.variants.has(variantResyncsBySubscribe):
+		d.warn("%s; subscribing to task %s", why, id)
+		return d.resubscribe(ctx, id)
+	}
 	d.warn("%s; polling GetTask", why)
 	return d.pollUntilSettled(ctx, id)
 }
@@ -62,4 +80,11 @@ func (d *Driver) openStream(ctx context.Context, m *a2a.Message) (*client.Stream
 		}
 	}
 	return s, err
+}
+
+// errStreamingDeclined is what raises-unsupported-streaming raises when the
+// card declines streaming.
+func errStreamingDeclined() error {
+	return &client.Error{Class: client.Protocol, Kind: a2a.ErrUnsupportedOperation,
+		Message: "the card does not claim streaming (capabilities.streaming): not attempted"}
 }

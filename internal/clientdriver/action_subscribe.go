@@ -20,6 +20,9 @@ func actionSubscribe(ctx context.Context, d *Driver) error {
 	if no, err := d.streamingDeclined(ctx); err != nil {
 		return err
 	} else if no {
+		if d.variants.has(variantRaisesUnsupportedStreaming) {
+			return errStreamingDeclined()
+		}
 		d.warn("the card does not claim streaming: polling task %s instead of subscribing", t.ID)
 		return d.pollUntilSettled(ctx, t.ID)
 	}

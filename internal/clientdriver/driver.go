@@ -3,7 +3,9 @@
 // correctly on the harness's own client (internal/client), so that every
 // client spec must pass against it. Its client faults (fault_<name>.go,
 // `client-driver --fault NAME`) each break one client rule on purpose, and
-// name the specs that must catch it.
+// name the specs that must catch it. Its correct variants
+// (variant_<name>.go, `client-driver --variant NAME`) each do one thing
+// differently in a way the text allows, and no client spec may fail them.
 //
 // One file per action (action_<name>.go); driver.go holds what they share:
 // the card cache (If-None-Match revalidation, max-age honoured), interface
@@ -54,14 +56,16 @@ func EnvFromOS() Env {
 
 // Driver is one run of one action.
 type Driver struct {
-	env    Env
-	faults faultSet
-	hc     *http.Client
-	log    io.Writer
+	env      Env
+	faults   faultSet
+	variants variantSet
+	hc       *http.Client
+	log      io.Writer
 
 	// card cache
 	card      *a2a.AgentCard
 	etag      string
+	modified  string // Last-Modified, else Date, of the stored card (if-modified-since)
 	maxAge    time.Duration
 	fetchedAt time.Time
 
@@ -97,7 +101,22 @@ var errHung = errors.New("the client hangs")
 // exit status: 0 whenever the action ran (errors go in the result), 2 for
 // an unknown action or fault, ExitHung when a fault made the client hang.
 func Run(ctx context.Context, env Env, faults []string, stdout, stderr io.Writer) int {
-	fs, err := newFaultSet(faults)
+	return RunWith(ctx, env, Config{Faults: faults}, stdout, stderr)
+}
+
+// Config selects the client faults and correct variants of one run.
+type Config struct {
+	Faults, Variants []string
+}
+
+// RunWith is Run with correct variants (variants.go) as well as faults.
+func RunWith(ctx context.Context, env Env, c Config, stdout, stderr io.Writer) int {
+	fs, err := newFaultSet(c.Faults)
+	if err != nil {
+		fmt.Fprintln(stderr, "client-driver:", err)
+		return 2
+	}
+	vs, err := newVariantSet(c.Variants)
 	if err != nil {
 		fmt.Fprintln(stderr, "client-driver:", err)
 		return 2
@@ -114,7 +133,7 @@ func Run(ctx context.Context, env Env, faults []string, stdout, stderr io.Writer
 	}
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	d := &Driver{env: env, faults: fs, hc: &http.Client{}, log: stderr}
+	d := &Driver{env: env, faults: fs, variants: vs, hc: &http.Client{Transport: vs.transport(http.DefaultTransport)}, log: stderr}
 	d.res.Action = env.Action
 	d.res.Events = []clientrun.Event{}
 	if err := act(ctx, d); err != nil {
@@ -237,10 +256,16 @@ func (d *Driver) resolve(ctx context.Context, force bool) error {
 		return err
 	}
 	req.Header.Set(client.HeaderVersion, a2a.ProtocolVersion)
-	if d.faults.has(faultNoVersionHeader) {
+	if d.faults.has(faultNoVersionHeader) || d.variants.has(variantCardWithoutVersion) {
 		req.Header.Del(client.HeaderVersion)
 	}
-	if d.card != nil && d.etag != "" && !d.faults.has(faultIgnoresETag) {
+	switch {
+	case d.card == nil:
+	case d.variants.has(variantIfModifiedSince):
+		if d.modified != "" {
+			req.Header.Set("If-Modified-Since", d.modified)
+		}
+	case d.etag != "" && !d.faults.has(faultIgnoresETag):
 		req.Header.Set("If-None-Match", d.etag)
 	}
 	resp, err := d.hc.Do(req)
@@ -284,6 +309,9 @@ func (d *Driver) resolve(ctx context.Context, force bool) error {
 		d.rotatedCard = true
 	}
 	d.card, d.etag = card, resp.Header.Get("ETag")
+	if d.modified = resp.Header.Get("Last-Modified"); d.modified == "" {
+		d.modified = resp.Header.Get("Date")
+	}
 	d.event(clientrun.Event{Via: "card", Kind: "card", State: card.Version})
 	if changed {
 		d.logf("the card changed (version %s): choosing the interface again", card.Version)
@@ -323,7 +351,7 @@ func (d *Driver) choose() error {
 			d.candidates = append(d.candidates, i)
 			break
 		}
-		if i.ProtocolBinding == a2a.BindingJSONRPC || i.ProtocolBinding == a2a.BindingHTTPJSON {
+		if d.speaks(i.ProtocolBinding) {
 			d.candidates = append(d.candidates, i)
 		}
 	}
@@ -408,6 +436,9 @@ func (d *Driver) do(ctx context.Context, force bool, op func(c *client.Client) e
 			return err
 		}
 		d.warn("interface %s refused the connection; falling back to the next declared interface", d.cl.Interface().URL)
+		if d.variants.has(variantFallsBackToOtherBinding) {
+			d.preferOtherBinding(d.cl.Interface().ProtocolBinding)
+		}
 		if nerr := d.next(); nerr != nil {
 			return err
 		}
@@ -434,6 +465,10 @@ func (d *Driver) taskEvent(via string, t *a2a.Task) {
 // than CANCELED is refused and warned about (scenario 3).
 func (d *Driver) merge(via, taskID, contextID string, st a2a.TaskState) {
 	if d.canceled() && st != a2a.TaskStateCanceled && !d.mergesAfterCancel(via) {
+		if d.variants.has(variantRaisesTerminalAfterCancel) {
+			d.fail(&client.Error{Class: client.Protocol, Op: via, Message: fmt.Sprintf("%s reported %s for task %s after its cancel was acknowledged; not merged", via, st, taskID)})
+			return
+		}
 		d.warn("%s reported %s for task %s after its cancel was acknowledged; not merged", via, st, taskID)
 		return
 	}
@@ -477,6 +512,9 @@ func (d *Driver) pollUntilSettled(ctx context.Context, taskID string) error {
 			}
 			return err
 		}
+		if err := d.strict(t, nil); err != nil {
+			return err
+		}
 		d.taskEvent("poll", t)
 		d.merge("poll", t.ID, t.ContextID, t.Status.State)
 		if t.Status.State.Terminal() || (t.Status.State.Interrupted() && !d.faults.has(faultInterruptedReadAsWorking)) {
@@ -501,6 +539,9 @@ func (d *Driver) consume(ctx context.Context, s *client.Stream, via string, onWo
 			return nil
 		}
 		if err != nil {
+			return err
+		}
+		if err := d.strict(ev.Task, ev.Message); err != nil {
 			return err
 		}
 		var id, cid string

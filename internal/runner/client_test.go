@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -113,6 +114,117 @@ func TestClientFaultsAreCaughtByTheirSpecs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// refVariant is the reference client driver as one correct variant.
+func refVariant(name string) string {
+	return "'" + os.Args[0] + "' client-driver --variant " + name
+}
+
+// Each correct variant of the reference client driver (a client that does
+// one thing differently in a way the spec text allows) runs the whole client
+// suite and gets no fail, and no warning or indeterminate its registry entry
+// does not allow: the specs are not taught to the reference driver. The
+// specs a variant names (whose other reading it takes) must pass it. The
+// slow client runs on the slow scripted agent too.
+func TestClientVariantsGetNoUnallowedNonPass(t *testing.T) {
+	t.Parallel()
+	type run struct {
+		name string
+		v    clientdriver.Variant
+		env  []string
+	}
+	var runs []run
+	for _, v := range clientdriver.Variants() {
+		runs = append(runs, run{v.Name, v, nil})
+	}
+	slow, _ := clientdriver.LookupVariant("slow")
+	runs = append(runs, run{"slow on a slow agent", slow, []string{stepDelayEnv + "=700ms"}})
+	for _, tc := range runs {
+		v := tc.v
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := runClientCLI(t, tc.env, refVariant(v.Name), "--seed", "5")
+			if r.report == nil {
+				t.Fatalf("no report (exit %d)\nstdout:\n%s\nstderr:\n%s", r.exit, r.stdout, r.stderr)
+			}
+			if want := len(suites.InSuites(suites.Client)); len(r.report.Results) != want {
+				t.Errorf("%d results, want every client spec (%d)", len(r.report.Results), want)
+			}
+			if tr, ok := variantTraces[v.Name]; ok {
+				for _, res := range r.report.Results {
+					if res.ID != tr.spec {
+						continue
+					}
+					if b, _ := json.Marshal(res); !strings.Contains(string(b), tr.text) {
+						t.Errorf("%s's report does not show the variant's own branch (%q): the variant may have done what the reference does\n%s", tr.spec, tr.text, b)
+					}
+				}
+			}
+			named := map[string]bool{}
+			for _, id := range v.Specs {
+				named[id] = true
+			}
+			for _, res := range r.report.Results {
+				_, allowed := v.Allowed[res.ID]
+				switch {
+				case res.Verdict == reports.Pass:
+				case res.Verdict == reports.Fail,
+					named[res.ID],
+					(res.Verdict == reports.Warn || res.Verdict == reports.Indeterminate) && !allowed:
+					t.Errorf("%s on correct client variant %s: %s: %s", res.ID, v.Name, res.Verdict, res.Reason)
+				}
+			}
+		})
+	}
+}
+
+// variantTraces is, per variant, a spec whose report shows that the variant
+// took its own branch, not the reference driver's (what the spec observed).
+// push-authentication, returns-immediately and slow leave no trace in a
+// report's text; their branch is seen in the stage's records only.
+var variantTraces = map[string]struct{ spec, text string }{
+	"if-modified-since":            {"CLI-020", "with If-Modified-Since"},
+	"raises-after-401":             {"CLI-037", "the client raised"},
+	"resyncs-by-subscribe":         {"CLI-037", "SubscribeToTask), after its receiver refused a push"},
+	"raises-stream-cut":            {"CLI-036", "the client raised the broken stream"},
+	"falls-back-to-other-binding":  {"CLI-007", "interface 2 (HTTP+JSON) ×1"},
+	"jsonrpc-only":                 {"CLI-006", `"bindings used":"JSONRPC"`},
+	"http-json-only":               {"CLI-005", "interface 2 (HTTP+JSON)"},
+	"raises-terminal-after-cancel": {"CLI-023", "error protocol"},
+	"raises-unsupported-streaming": {"CLI-039", "error unsupported-operation"},
+	"resubmits-openly":             {"CLI-021", "re-submitted the lost task"},
+	"streaming-refused-sends":      {"CLI-029", "gave up streaming"},
+	"rejects-invalid-payloads":     {"CLI-032", "the client refused the payload (parse"},
+	"gets-task-after-push":         {"CLI-022", `\"via\":\"poll\"`},
+	"own-push-tokens":              {"CLI-026", "0 of 2 configs carry the token the driver was given"},
+	"card-without-version":         {"CLI-001", `"case send: card fetches with A2A-Version":"0 of 1`},
+	// The header moved to the query string, on the card fetch as on every
+	// operation.
+	"query-version": {"CLI-001", `"case send: card fetches with A2A-Version":"0 of 1`},
+}
+
+// A variant's registry entry names client specs only, and a variant is
+// never also a fault.
+func TestClientVariantsNameClientSpecs(t *testing.T) {
+	for _, v := range clientdriver.Variants() {
+		for _, id := range append(append([]string(nil), v.Specs...), sortedIDs(v.Allowed)...) {
+			if info, ok := suites.Lookup(id); !ok || info.Suite != suites.Client {
+				t.Errorf("client variant %s names %s, not a client spec", v.Name, id)
+			}
+		}
+		if _, ok := clientdriver.LookupFault(v.Name); ok {
+			t.Errorf("%s is both a client fault and a client variant", v.Name)
+		}
+	}
+}
+
+func sortedIDs(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }
 
 // Bad drivers never fail a client: a driver that hangs, crashes, prints

@@ -32,7 +32,11 @@
 //  4. Prove it both ways: the reference driver (internal/clientdriver,
 //     `a2a-conform client-driver`) passes it, and a client fault of the
 //     reference driver (internal/clientdriver/fault_<name>.go, naming the
-//     spec in its Specs) fails it; suites/client's tests run both.
+//     spec in its Specs) fails it; suites/client's tests run both. The
+//     correct variants of the reference driver
+//     (internal/clientdriver/variant_<name>.go: clients that read the text
+//     another allowed way) must all pass it too: a spec that fails or
+//     warns one is taught to the reference driver.
 //
 // # What a scripted agent can do
 //

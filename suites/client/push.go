@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -19,7 +20,10 @@ import (
 
 // forged is one push the harness posted to the client's receiver.
 type forged struct {
-	what   string
+	what string
+	// header, when set, is sent instead of what in the token header: the
+	// config's own credentials as the agent puts them (pushHeader).
+	header http.Header
 	taskID string
 	state  a2a.TaskState
 	status int
@@ -75,7 +79,11 @@ func forgeOnWorking(ctx context.Context, agent *Agent, build func(cfg a2a.TaskPu
 				if rec != nil && f.taskID == cfg.TaskID {
 					contextID = rec.Task.ContextID
 				}
-				f.status, f.err = s.Push(ctx, cfg.URL, f.what, statusPush(f.taskID, contextID, f.state))
+				if f.header != nil {
+					f.status, f.err = s.PushWith(ctx, cfg.URL, f.header, statusPush(f.taskID, contextID, f.state))
+				} else {
+					f.status, f.err = s.Push(ctx, cfg.URL, f.what, statusPush(f.taskID, contextID, f.state))
+				}
 				mu.Lock()
 				out = append(out, f)
 				mu.Unlock()
@@ -148,7 +156,10 @@ func describeForged(fs []forged) string {
 
 func (f forged) label() string {
 	tok := "no token"
-	if f.what != "" {
+	switch {
+	case f.header != nil:
+		tok = "the config's own credentials"
+	case f.what != "":
 		tok = "a wrong token"
 	}
 	return fmt.Sprintf("push of %s for task %s with %s", f.state, f.taskID, tok)
@@ -202,7 +213,12 @@ var _ = suites.Spec("CLI-025", func(ctx context.Context, t *suites.T) {
 	agent := Agent{Behaviour: pushBehaviour}
 	hook, wait := forgeOnWorking(ctx, &agent, func(cfg a2a.TaskPushNotificationConfig) []forged {
 		taskID = cfg.TaskID
-		return []forged{{what: configToken(cfg), taskID: other, state: a2a.TaskStateFailed}}
+		// The config's own credentials, carried as the agent carries them
+		// (its token header, or the Authorization its authentication
+		// specifies): a client that registered authentication rather than a
+		// token must be offered an authentic push too, or it refuses this one
+		// for its credentials and the task-id check is never asked.
+		return []forged{{header: pushHeader(cfg), taskID: other, state: a2a.TaskStateFailed}}
 	})
 	agent.Hook = hook
 	o := RunCase(ctx, t, Case{Name: "push-for-another-task", Action: Push, Agent: agent})
@@ -213,7 +229,7 @@ var _ = suites.Spec("CLI-025", func(ctx context.Context, t *suites.T) {
 	if fs[0].err != nil {
 		t.CouldNotRun("the push naming another task did not reach the client's receiver: %v.", fs[0].err)
 	}
-	t.Observe("push for task "+other+" (right token)", fmt.Sprintf("answered %d", fs[0].status))
+	t.Observe("push for task "+other+" (the config's own credentials)", fmt.Sprintf("answered %d", fs[0].status))
 	r := o.Result
 	var took []string
 	if r.TaskID == other {

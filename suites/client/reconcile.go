@@ -11,6 +11,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/fakes"
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/clientrun"
+	"github.com/a2a-conform/a2a-conform/internal/directive"
 	"github.com/a2a-conform/a2a-conform/internal/invariants"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
@@ -164,7 +165,7 @@ var _ = suites.Spec("CLI-038", func(ctx context.Context, t *suites.T) {
 		mu     sync.Mutex
 		wg     sync.WaitGroup
 		late   *latePush
-		step   = pushBehaviour.Delay()
+		step   = pushCancelBehaviour.Delay()
 		once   sync.Once
 	)
 	hook := func(s *Stage, e HookEvent) {
@@ -215,10 +216,10 @@ var _ = suites.Spec("CLI-038", func(ctx context.Context, t *suites.T) {
 		})
 	}
 	o := RunCase(ctx, t, Case{Name: "push-cancel-then-complete", Action: PushCancel, Agent: Agent{
-		Behaviour: pushBehaviour,
+		Behaviour: pushCancelBehaviour,
 		Options: func(o *fakes.Options) {
 			mu.Lock()
-			step = stepOf(o, pushBehaviour)
+			step = stepOf(o, pushCancelBehaviour)
 			mu.Unlock()
 		},
 		Front: Watch(&served, ""),
@@ -241,6 +242,13 @@ var _ = suites.Spec("CLI-038", func(ctx context.Context, t *suites.T) {
 	t.Observe("pushed after the acknowledged cancel", later[0])
 	judgeAfterCancel(t, o, p.taskID, later)
 })
+
+// pushCancelBehaviour is CLI-038's task: pushBehaviour's pace with eight
+// artifact chunks, so that it stays WORKING for nine steps (5.4 s on the
+// clean agent) and a client that takes a second or more to act on the
+// pushed WORKING still cancels a running task (client variant slow); the
+// agent stops at the cancel, so the chunks cost a prompt client nothing.
+var pushCancelBehaviour = directive.Directive{Version: 1, Outcome: directive.OutcomeCompleted, DelayMs: pushBehaviour.DelayMs, ArtifactChunks: intPtr(8)}
 
 // registered reports whether the client sent a push config with any request.
 func registered(rs []Request) bool {

@@ -18,9 +18,19 @@ import (
 // "completes" anyway, and a card served stale by an edge cache.
 
 // cancelBehaviour is the task of the cancel case: WORKING after one step,
-// then an artifact, then COMPLETED, a step apart, which the agent carries
-// out in spite of the cancel (fault cancel-then-complete).
-var cancelBehaviour = directive.Directive{Version: 1, Outcome: directive.OutcomeCompleted, DelayMs: 300}
+// then eight artifact chunks, then COMPLETED, a step apart, which the agent
+// carries out in spite of the cancel (fault cancel-then-complete). The
+// chunks keep the task WORKING for nine steps (2.7 s on the clean agent),
+// so that a client that takes a second or more to act on WORKING still
+// cancels a task that is running: with one chunk, a client a second slow
+// (client variant slow) found the task completed, and the spec could judge
+// nothing.
+var cancelBehaviour = directive.Directive{Version: 1, Outcome: directive.OutcomeCompleted, DelayMs: 300, ArtifactChunks: intPtr(8)}
+
+func intPtr(n int) *int { return &n }
+
+// cancelSteps is how many steps cancelBehaviour takes.
+var cancelSteps = len(cancelBehaviour.Steps())
 
 // stepOf is how long one step of d takes on the stage's agent: the
 // directive's delay, or the agent's own least step time when that is
@@ -37,10 +47,10 @@ var _ = suites.Spec("CLI-023", func(ctx context.Context, t *suites.T) {
 		canceled = map[string]bool{}
 		// hold bounds how long the stage holds a GetTask that follows the
 		// acknowledged cancel until the agent has moved the task on: the
-		// script's three steps and one more, as this agent takes them. A
-		// client that polls before the agent completes the task is thereby
-		// shown the later state too.
-		hold = 4 * cancelBehaviour.Delay()
+		// script's steps and one more, as this agent takes them. A client
+		// that polls before the agent completes the task is thereby shown
+		// the later state too.
+		hold = time.Duration(cancelSteps+1) * cancelBehaviour.Delay()
 	)
 	hook := func(s *Stage, e HookEvent) {
 		r := e.Request
@@ -66,7 +76,7 @@ var _ = suites.Spec("CLI-023", func(ctx context.Context, t *suites.T) {
 		Behaviour: cancelBehaviour,
 		Options: func(o *fakes.Options) {
 			mu.Lock()
-			hold = 4 * stepOf(o, cancelBehaviour)
+			hold = time.Duration(cancelSteps+1) * stepOf(o, cancelBehaviour)
 			mu.Unlock()
 		},
 		Front: Watch(&served, a2a.TaskStateCompleted),

@@ -1,0 +1,32 @@
+package clientdriver
+
+import (
+	"context"
+
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
+)
+
+// variantGetsTaskAfterPush: after each push it takes, the client reads the
+// task with GetTask for its full state. A2A v1.0 §4.3.3 (receiver duties):
+// "After a push, the usual pattern is to call GetTask for the full state".
+var variantGetsTaskAfterPush = registerVariant(Variant{
+	Name:        "gets-task-after-push",
+	Description: "After each push it takes, calls GetTask for the task's full state (the usual pattern of §4.3.3).",
+	Specs:       []string{"CLI-022", "CLI-024", "CLI-025", "CLI-026", "CLI-037", "CLI-038"},
+})
+
+// confirmPushed reads task id after a push, and merges what it says.
+func (d *Driver) confirmPushed(ctx context.Context, id string) (a2a.TaskState, error) {
+	var t *a2a.Task
+	if err := d.call(ctx, func(c *client.Client) error {
+		var e error
+		t, e = c.GetTask(ctx, &a2a.GetTaskRequest{ID: id})
+		return e
+	}); err != nil {
+		return "", err
+	}
+	d.taskEvent("poll", t)
+	d.merge("poll", t.ID, t.ContextID, t.Status.State)
+	return t.Status.State, nil
+}
