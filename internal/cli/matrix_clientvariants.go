@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/a2a-conform/a2a-conform/internal/clientdriver"
@@ -56,21 +55,10 @@ func splitVariantNames(names []string) (agent []string, client []clientdriver.Va
 }
 
 func (row *clientVariantRow) judge() {
-	row.Counts = map[reports.Verdict]int{}
-	if row.Run == nil {
+	row.Counts, row.NonPass, row.Err = tally(row.Run)
+	if row.Run == nil || row.Run.Err != nil {
 		return
 	}
-	if row.Run.Err != nil {
-		row.Err = row.Run.Err.Error()
-		return
-	}
-	for _, res := range row.Run.Report.Results {
-		row.Counts[res.Verdict]++
-		if res.Verdict != reports.Pass {
-			row.NonPass = append(row.NonPass, res)
-		}
-	}
-	sort.Slice(row.NonPass, func(i, j int) bool { return row.NonPass[i].ID < row.NonPass[j].ID })
 	if n := len(suites.InSuites(suites.Client)); len(row.Run.Report.Results) != n {
 		row.Short = fmt.Sprintf("%d results, not one per client spec (%d)", len(row.Run.Report.Results), n)
 	}
@@ -79,21 +67,11 @@ func (row *clientVariantRow) judge() {
 // notAllowed reports whether a correct client variant may not get this
 // result: a fail, or a warning or indeterminate its entry does not allow.
 func (row *clientVariantRow) notAllowed(res reports.Result) bool {
-	_, allowed := row.Variant.Allowed[res.ID]
-	switch res.Verdict {
-	case reports.Fail:
-		return true
-	case reports.Warn, reports.Indeterminate:
-		return !allowed
-	}
-	return false
+	return disallowed(row.Variant.Allowed, res)
 }
 
 func (row *clientVariantRow) verdictText(res reports.Result) string {
-	if row.notAllowed(res) {
-		return "**" + string(res.Verdict) + "**"
-	}
-	return string(res.Verdict)
+	return markVerdict(row.notAllowed(res), res)
 }
 
 // clientVariantProblems lists what the correct client variants must not get.

@@ -218,22 +218,26 @@ func freePort() (string, error) {
 	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port), nil
 }
 
-func (row *variantRow) judge() {
-	row.Counts = map[reports.Verdict]int{}
-	if row.Run == nil {
-		return
+func (row *variantRow) judge() { row.Counts, row.NonPass, row.Err = tally(row.Run) }
+
+// tally counts a variant run's verdicts and lists every result but a pass,
+// by spec ID; or says why the run gave no report.
+func tally(run *harnessRun) (counts map[reports.Verdict]int, nonPass []reports.Result, errText string) {
+	counts = map[reports.Verdict]int{}
+	if run == nil {
+		return counts, nil, ""
 	}
-	if row.Run.Err != nil {
-		row.Err = row.Run.Err.Error()
-		return
+	if run.Err != nil {
+		return counts, nil, run.Err.Error()
 	}
-	for _, res := range row.Run.Report.Results {
-		row.Counts[res.Verdict]++
+	for _, res := range run.Report.Results {
+		counts[res.Verdict]++
 		if res.Verdict != reports.Pass {
-			row.NonPass = append(row.NonPass, res)
+			nonPass = append(nonPass, res)
 		}
 	}
-	sort.Slice(row.NonPass, func(i, j int) bool { return row.NonPass[i].ID < row.NonPass[j].ID })
+	sort.Slice(nonPass, func(i, j int) bool { return nonPass[i].ID < nonPass[j].ID })
+	return counts, nonPass, ""
 }
 
 // problems lists what a correct variant must not get: no report, any fail,
@@ -392,19 +396,31 @@ const (
 // notAllowed reports whether a correct variant may not get this result: a
 // fail, or a warning or indeterminate the variant does not name.
 func (row *variantRow) notAllowed(res reports.Result) bool {
-	_, allowed := row.Variant.Allowed[res.ID]
-	switch res.Verdict {
-	case reports.Fail:
-		return true
-	case reports.Warn, reports.Indeterminate:
-		return !allowed
-	}
-	return false
+	return disallowed(row.Variant.Allowed, res)
 }
 
 // verdictText is a result's verdict, in bold when the variant may not get it.
 func (row *variantRow) verdictText(res reports.Result) string {
-	if row.notAllowed(res) {
+	return markVerdict(row.notAllowed(res), res)
+}
+
+// disallowed says whether a correct variant (agent or client) whose
+// allowances are allowed may not get res: a fail always, a warning or an
+// indeterminate unless allowed names its spec.
+func disallowed(allowed map[string]string, res reports.Result) bool {
+	_, ok := allowed[res.ID]
+	switch res.Verdict {
+	case reports.Fail:
+		return true
+	case reports.Warn, reports.Indeterminate:
+		return !ok
+	}
+	return false
+}
+
+// markVerdict is a verdict for the tables, in bold when it is not allowed.
+func markVerdict(notAllowed bool, res reports.Result) string {
+	if notAllowed {
 		return "**" + string(res.Verdict) + "**"
 	}
 	return string(res.Verdict)

@@ -94,50 +94,8 @@ func restartable(t *testing.T, tweak func(*fakes.Options), faults ...string) (st
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	req, ack := filepath.Join(dir, "req"), filepath.Join(dir, "ack")
-	for _, p := range []string{req, ack} {
-		if err := syscall.Mkfifo(p, 0o600); err != nil {
-			t.Skipf("no FIFO for the hook command: %v", err)
-		}
-	}
-	var stopped atomic.Bool
-	gone := make(chan struct{})
-	go func() {
-		defer close(gone)
-		for {
-			f, err := os.Open(req) // until the command writes
-			if err != nil {
-				return
-			}
-			_, _ = io.ReadAll(f)
-			f.Close()
-			if stopped.Load() {
-				return
-			}
-			answer := "ok"
-			if err := e.Restart(ctx); err != nil {
-				answer = "failed"
-				t.Logf("restart: %v", err)
-			}
-			a, err := os.OpenFile(ack, os.O_WRONLY, 0)
-			if err != nil {
-				return
-			}
-			fmt.Fprintln(a, answer)
-			a.Close()
-		}
-	}()
-	t.Cleanup(func() {
-		stopped.Store(true)
-		if f, err := os.OpenFile(req, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-			f.Close()
-		}
-		<-gone
-		_ = e.Close()
-	})
-	cmd := fmt.Sprintf(`echo "$A2A_CONFORM_POINT $A2A_CONFORM_TASK_IDS" > %s && read r < %s && [ "$r" = ok ]`, req, ack)
-	return e.URL(), cmd
+	t.Cleanup(func() { _ = e.Close() }) // after the hook's own cleanup (LIFO)
+	return e.URL(), fifoHook(t, func() error { return e.Restart(ctx) })
 }
 
 // every maps each of b's roles to u.

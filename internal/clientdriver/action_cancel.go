@@ -48,15 +48,10 @@ func actionCancel(ctx context.Context, d *Driver) error {
 	if id == "" {
 		return nil
 	}
-	var t *a2a.Task
-	if err := d.call(ctx, func(c *client.Client) error {
-		var e error
-		t, e = c.GetTask(ctx, &a2a.GetTaskRequest{ID: id})
-		return e
-	}); err != nil {
+	t, err := d.getTask(ctx, id, false)
+	if err != nil {
 		return err
 	}
-	d.taskEvent("poll", t)
 	d.merge("poll", t.ID, t.ContextID, t.Status.State)
 	return nil
 }

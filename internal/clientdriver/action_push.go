@@ -263,14 +263,10 @@ func (d *Driver) refetchPushed(ctx context.Context, id string, cancel bool, fini
 		}
 		via = "stream"
 	} else {
-		if err := d.do(ctx, true, func(c *client.Client) error {
-			var e error
-			t, e = c.GetTask(ctx, &a2a.GetTaskRequest{ID: id})
-			return e
-		}); err != nil {
+		var err error
+		if t, err = d.getTask(ctx, id, true); err != nil {
 			return "", err
 		}
-		d.taskEvent("poll", t)
 	}
 	d.merge(via, t.ID, t.ContextID, t.Status.State)
 	st := t.Status.State

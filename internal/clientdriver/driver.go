@@ -407,6 +407,21 @@ func (d *Driver) next() error {
 // call runs one read (GetTask, a subscription), with the card revalidated
 // only when its max-age ran out, and falls back to the next declared
 // interface when the connection is refused.
+// getTask reads task id with GetTask (revalidating the card first when
+// force, as a transition does) and records the answer as a poll event.
+func (d *Driver) getTask(ctx context.Context, id string, force bool) (*a2a.Task, error) {
+	var t *a2a.Task
+	if err := d.do(ctx, force, func(c *client.Client) error {
+		var e error
+		t, e = c.GetTask(ctx, &a2a.GetTaskRequest{ID: id})
+		return e
+	}); err != nil {
+		return nil, err
+	}
+	d.taskEvent("poll", t)
+	return t, nil
+}
+
 func (d *Driver) call(ctx context.Context, op func(c *client.Client) error) error {
 	return d.do(ctx, false, op)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
-	"github.com/a2a-conform/a2a-conform/internal/client"
 )
 
 // variantGetsTaskAfterPush: after each push it takes, the client reads the
@@ -18,15 +17,10 @@ var variantGetsTaskAfterPush = registerVariant(Variant{
 
 // confirmPushed reads task id after a push, and merges what it says.
 func (d *Driver) confirmPushed(ctx context.Context, id string) (a2a.TaskState, error) {
-	var t *a2a.Task
-	if err := d.call(ctx, func(c *client.Client) error {
-		var e error
-		t, e = c.GetTask(ctx, &a2a.GetTaskRequest{ID: id})
-		return e
-	}); err != nil {
+	t, err := d.getTask(ctx, id, false)
+	if err != nil {
 		return "", err
 	}
-	d.taskEvent("poll", t)
 	d.merge("poll", t.ID, t.ContextID, t.Status.State)
 	return t.Status.State, nil
 }

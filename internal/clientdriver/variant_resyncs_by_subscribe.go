@@ -62,16 +62,7 @@ func (d *Driver) snapshot(ctx context.Context, id string) (*a2a.Task, error) {
 		if classify(err) != clientrun.ClassUnsupportedOperation {
 			return nil, err
 		}
-		var t *a2a.Task
-		err = d.call(ctx, func(c *client.Client) error {
-			var e error
-			t, e = c.GetTask(ctx, &a2a.GetTaskRequest{ID: id})
-			return e
-		})
-		if err == nil {
-			d.taskEvent("poll", t)
-		}
-		return t, err
+		return d.getTask(ctx, id, false)
 	}
 	defer s.Close()
 	ev, err := s.Next()
