@@ -294,6 +294,39 @@ func TestReplayWithoutTheHarnessStageCannotSayNotReproduced(t *testing.T) {
 	}
 }
 
+// A replay that had nothing to judge its bundle's invariants by (here: a
+// cancel-finality bundle whose requests hold no cancel) says what it could
+// not judge and exits 4, never "not reproduced".
+func TestReplayWithNothingToJudgeCannotSayNotReproduced(t *testing.T) {
+	u := serveFake(t)
+	r := &reports.Report{Run: reports.Run{Target: "http://127.0.0.1:9"}}
+	res := reports.Result{ID: "LIFE-012", Verdict: reports.Fail,
+		Violations: []invariants.Violation{{Invariant: "cancel-acknowledged-is-final"}},
+		Transcript: []reports.Exchange{{Seq: 1, AtMs: 1, DurMs: 1, Direction: "out", Method: "GET", URL: "http://127.0.0.1:9/.well-known/agent-card.json"}}}
+	b, why := replay.For(r, res)
+	if b == nil {
+		t.Fatalf("no bundle: %s", why)
+	}
+	b.Judges = []string{"cancel-acknowledged-is-final"}
+	got, err := replay.Run(context.Background(), b, replay.Options{Target: u})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := got.Unjudged["cancel-acknowledged-is-final"]; !ok || len(got.Violations) != 0 {
+		t.Fatalf("unjudged %v, violations %v", got.Unjudged, got.Violations)
+	}
+	data, _ := json.Marshal(b)
+	path := filepath.Join(t.TempDir(), "LIFE-012.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var so, se bytes.Buffer
+	code := Main([]string{"replay", path, "--target", u}, &so, &se)
+	if code != ExitCannotReplay || strings.Contains(so.String(), "not reproduced this time") || !strings.Contains(so.String(), "not judged: cancel-acknowledged-is-final") {
+		t.Errorf("exit %d, want %d:\n%s%s", code, ExitCannotReplay, so.String(), se.String())
+	}
+}
+
 // fifoHook returns a hook command (the hooks driver's contract) that has do
 // run in the test, asking through a FIFO and waiting for its answer on
 // another: a change of the deployment the test makes on the vendor's behalf.
