@@ -17,8 +17,11 @@ import (
 func TestAgentThatDiesMidRunIsNotBlamedForTheHarnessErrors(t *testing.T) {
 	t.Parallel()
 	// The shell leads the group: it starts the reference agent, kills it
-	// after a few seconds, says so, and exits 7.
-	cmd := "'" + os.Args[0] + "' fake --listen 127.0.0.1:{port} --store sqlite:{store} --name proc-{instance} & pid=$!; sleep 4; kill -9 $pid; echo 'out of memory, giving up'; exit 7"
+	// after a few seconds, says so, and exits 7. The agent takes 500 ms a
+	// step, so that the suite is still running when it dies: against the
+	// fast agent the whole lifecycle suite could end within those seconds on
+	// a fast machine, and then nothing was left to be blamed.
+	cmd := "'" + os.Args[0] + "' fake --listen 127.0.0.1:{port} --store sqlite:{store} --name proc-{instance} --delay 500ms & pid=$!; sleep 4; kill -9 $pid; echo 'out of memory, giving up'; exit 7"
 	r := runCLI(t, nil, "--agent-cmd", cmd, "--suite", "lifecycle", "--seed", "5", "--header", "Authorization: Bearer x")
 	if r.report == nil {
 		t.Fatalf("no report, exit %d\n%s%s", r.exit, r.stdout, r.stderr)
