@@ -137,6 +137,15 @@ func TestCheckSameEvents(t *testing.T) {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}
+	// A closed by the harness at its patience before B, which attached
+	// later and so had its patience later: B holds a chunk A never had the
+	// time to get. LIFE-017 called that a lost event (stream-broadcast)
+	// against the reference agent at --patience 1s.
+	cutA := &streamLog{timedOut: true, events: []suites.Event{taskEv(submitted), statusEv(working), chunkEv("ab", false, false)}}
+	laterB := &streamLog{timedOut: true, events: []suites.Event{taskEv(working), chunkEv("ab", false, false), chunkEv("cd", true, true)}}
+	if got := invariantsOf(checkSameEvents(cutA, laterB, "A", "B")); got != "" {
+		t.Errorf("streams cut by the harness at different points: %q, want no violation", got)
+	}
 }
 
 func TestCheckTerminalSubscribe(t *testing.T) {

@@ -79,6 +79,9 @@ var _ = suites.Spec("LIFE-017", func(ctx context.Context, t *suites.T) {
 	if !la.broke && !lb.broke {
 		vs = append(vs, checkSameEvents(la, lb, whereA, whereB)...)
 	}
+	if la.timedOut || lb.timedOut {
+		t.Observe("same-events", "not compared: the harness closed a stream at its patience before the task ended")
+	}
 	t.Observe("stream-A", eventLabels(la.responses())+"; "+la.ending())
 	t.Observe("stream-B", eventLabels(lb.responses())+"; "+lb.ending())
 	t.Record(vs...)
@@ -143,6 +146,14 @@ func stateAfterEvents(from a2a.TaskState, events []string) a2a.TaskState {
 // so its events after its snapshot must be the last ones of A's, in the same
 // order, and B's snapshot must be the task as A's earlier events left it.
 func checkSameEvents(a, b *streamLog, whereA, whereB string) []invariants.Violation {
+	if a.timedOut || b.timedOut {
+		// The harness closed a stream at its patience, each stream's
+		// counted from its own start, so one may hold events the other
+		// never had the time to get: that is the harness's cut, not a
+		// lost event. The task's end, which the comparison needs, was
+		// not reached (unfinished makes the spec indeterminate).
+		return nil
+	}
 	snapA, ua := streamUpdates(a)
 	snapB, ub := streamUpdates(b)
 	if snapA == nil || snapB == nil {
