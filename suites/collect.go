@@ -33,6 +33,8 @@ type resultCollector struct {
 	// Ginkgo reported its It; reported, the IDs Ginkgo has reported.
 	told     map[string]reports.Result
 	reported map[string]bool
+	// later are the looks specs registered for the run's end (T.Later).
+	later map[string][]func(*reports.Result) (string, bool)
 }
 
 func (c *resultCollector) start(t *T) {

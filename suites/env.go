@@ -111,6 +111,23 @@ type Options struct {
 	// wait for the target to serve again included (0 without hooks): the
 	// rollout specs' timeouts grow by it.
 	HookTimeout time.Duration
+	// PushRetryWait is how long PUSH-007 waits for the retry of the push
+	// its receiver refused, counted from the refusal (DefaultPushRetryWait
+	// when zero; --push-retry-wait).
+	PushRetryWait time.Duration
+}
+
+// DefaultPushRetryWait is PUSH-007's wait for a retry when the run sets
+// none (suites/webhook.RetryWait says why 25 s).
+const DefaultPushRetryWait = 25 * time.Second
+
+// RetryWait is the run's wait for a push retry: Options.PushRetryWait, or
+// DefaultPushRetryWait.
+func (o Options) RetryWait() time.Duration {
+	if o.PushRetryWait > 0 {
+		return o.PushRetryWait
+	}
+	return DefaultPushRetryWait
 }
 
 // Transcript is the recorder as specs see it.

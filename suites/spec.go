@@ -370,7 +370,7 @@ func (t *T) setVerdict(v reports.Verdict, reason string) {
 // DefaultPatience, since a slower agent needs every wait longer. A spec that
 // changes the deployment gets the hooks driver's HookTimeout on top: a hook
 // (a rollout of a staging deployment) may take minutes, and the spec runs
-// one.
+// one. A push spec gets what --push-retry-wait adds to the default wait.
 func SpecTimeoutOf(info Info, env *Env) time.Duration {
 	timeout := info.Timeout
 	if timeout == 0 {
@@ -381,6 +381,11 @@ func SpecTimeoutOf(info Info, env *Env) time.Duration {
 	}
 	if env != nil && env.Options.HookTimeout > 0 && info.NeedsAny(NeedTopology) {
 		timeout += env.Options.HookTimeout
+	}
+	// A push spec may wait for a retry (PUSH-007): a longer --push-retry-wait
+	// lengthens its bound by as much.
+	if env != nil && info.NeedsAny(NeedPush) && env.Options.RetryWait() > DefaultPushRetryWait {
+		timeout += env.Options.RetryWait() - DefaultPushRetryWait
 	}
 	return timeout
 }

@@ -677,9 +677,11 @@ var registry = []Info{
 			"failures); the event it carried must arrive later, and so must the terminal state. The " +
 			"harness waits for the retry 25 s after the refused attempt (or the patience after the " +
 			"task ended, when later), ending as soon as it came, so a first retry at 15 s is waited " +
-			"for. A retry that does not come in that time while later pushes to the config were " +
-			"acknowledged warns, naming the wait; when nothing at all arrived after the refusal, a " +
-			"slow queue cannot be told from no retry, and the spec is indeterminate. The intervals " +
+			"for (--push-retry-wait sets another wait). A retry that does not come in that time " +
+			"while later pushes to the config were acknowledged warns, naming the wait; when nothing " +
+			"at all arrived after the refusal, a slow queue cannot be told from no retry, and the " +
+			"spec is indeterminate. Either is looked at again when the run ends: a retry that came " +
+			"meanwhile makes the spec pass, saying how late it came. The intervals " +
 			"between attempts are reported, and duplicates are counted (allowed: delivery is at " +
 			"least once).",
 	},

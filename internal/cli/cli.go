@@ -265,6 +265,7 @@ func runFlagSet(stderr io.Writer, a *runArgs) *flag.FlagSet {
 	fs.StringVar(&c.WebhookURL, "webhook-url", "", "base `URL` at which the agent reaches the receiver, when not the listen address")
 	fs.StringVar(&c.SubscribeVerb, "subscribe-verb", "", "HTTP verb for REST SubscribeToTask: POST (spec prose, default) or GET (proto)")
 	fs.IntVar(&c.RaceTrials, "race-trials", 0, fmt.Sprintf("trials of the cancel-then-complete race (default %d; at least 10, so each side can reach the 5 decided trials its bound needs)", runner.DefaultRaceTrials))
+	fs.DurationVar(&c.PushRetryWait, "push-retry-wait", 0, fmt.Sprintf("how long PUSH-007 waits for the retry of the push its receiver answered 503, from the refusal (default %s); raise it for an agent whose first retry backs off longer. A retry that comes later, before the run ends, still passes", suites.DefaultPushRetryWait))
 	fs.StringVar(&c.JWKS, "jwks", "", "JSON Web Key Set `FILE` verifying card signatures that carry no jku")
 	fs.DurationVar(&c.RequestTimeout, "request-timeout", 0, "how long to wait for an answer to start (default 30s); after 3 unanswered requests in a row the target counts as stopped")
 	fs.IntVar(&c.Parallel, "parallel", 0, fmt.Sprintf("how many specs run at once (default %d, or %d for an agent driven by a prompt map, whose tasks take their own time; 1 runs them one after another, with the same verdicts); a spec that needs the agent to itself always runs alone", suites.DefaultParallel, suites.SlowParallel))

@@ -76,6 +76,9 @@ type Config struct {
 	PromptMap     map[string]string `json:"prompt-map,omitempty" yaml:"prompt-map,omitempty"`
 	SubscribeVerb string            `json:"subscribe-verb,omitempty" yaml:"subscribe-verb,omitempty"`
 	RaceTrials    int               `json:"race-trials,omitempty" yaml:"race-trials,omitempty"`
+	// PushRetryWait is how long PUSH-007 waits for the retry of a push its
+	// receiver refused (default suites.DefaultPushRetryWait).
+	PushRetryWait time.Duration `json:"push-retry-wait,omitempty" yaml:"push-retry-wait,omitempty"`
 	// JWKS is a JSON Web Key Set file with the keys that verify the card's
 	// signatures when they carry no jku (DISC-017).
 	JWKS string `json:"jwks,omitempty" yaml:"jwks,omitempty"`
@@ -197,6 +200,9 @@ func (c *Config) Validate() error {
 	}
 	if c.RaceTrials == 0 {
 		c.RaceTrials = DefaultRaceTrials
+	}
+	if c.PushRetryWait < 0 || c.PushRetryWait > time.Hour {
+		add("--push-retry-wait %s: between 1s and 1h", c.PushRetryWait)
 	}
 	if c.Instances < 0 || c.Instances > 16 {
 		add("--instances %d: between 1 and 16", c.Instances)

@@ -127,6 +127,7 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	p.Env.Options = suites.Options{
 		Seed: cfg.Seed, SubscribeVerb: cfg.SubscribeVerb, RaceTrials: cfg.RaceTrials,
 		Settle: 300 * time.Millisecond, Patience: cfg.Patience, Parallel: cfg.Parallel,
+		PushRetryWait: cfg.PushRetryWait,
 	}
 
 	embedded := cfg.Target == "" && cfg.AgentCmd == ""

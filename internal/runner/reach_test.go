@@ -300,3 +300,36 @@ func TestSlowPromptMapAgentLateAndLostPushes(t *testing.T) {
 		}
 	})
 }
+
+// An agent whose first retry comes after PUSH-007's wait retries all the
+// same (§13.2 sets no schedule): the spec looks again when the run ends,
+// and a retry that came while later specs ran makes it pass, with the run's
+// notes and the result saying how late it came. Without later specs to
+// wait through, the look finds nothing yet and the verdict stands, saying
+// it looked. --push-retry-wait 1s stands in for a backoff past 25 s, and
+// --parallel 1 makes the two suites outlast the 4 s backoff.
+func TestRetryAfterTheWaitIsSeenAtTheRunsEnd(t *testing.T) {
+	t.Parallel()
+	t.Run("the run outlasts the backoff", func(t *testing.T) {
+		t.Parallel()
+		r := runVariant(t, fakes.Options{Push: fakes.PushOptions{BaseDelay: 4 * time.Second, MaxDelay: 8 * time.Second}},
+			"--suite", "webhook,lifecycle", "--parallel", "1", "--push-retry-wait", "1s", "--patience", "1s", "--seed", "73")
+		res := result(t, r, "PUSH-007")
+		if res.Verdict != reports.Pass || !strings.Contains(res.Observations["late-retry"], "retried") {
+			t.Fatalf("PUSH-007 %s, want pass from the run's-end look (late-retry %q): %s", res.Verdict, res.Observations["late-retry"], res.Reason)
+		}
+		if !strings.Contains(strings.Join(r.report.Run.Notes, "\n"), "PUSH-007") || !strings.Contains(r.stdout, "-> pass at the run's end") {
+			t.Errorf("the change is not in the run's notes and output: %q\n%s", r.report.Run.Notes, r.stdout)
+		}
+	})
+	t.Run("the run ends first", func(t *testing.T) {
+		t.Parallel()
+		r := runVariant(t, fakes.Options{Push: fakes.PushOptions{BaseDelay: 30 * time.Second, MaxDelay: 60 * time.Second}},
+			"--focus", "PUSH-007", "--push-retry-wait", "1s", "--patience", "1s", "--seed", "74")
+		res := result(t, r, "PUSH-007")
+		if res.Verdict == reports.Pass || res.Verdict == reports.Fail || !strings.Contains(res.Reason, "Looked again when the run ended") ||
+			!strings.Contains(res.Reason, "--push-retry-wait") {
+			t.Fatalf("PUSH-007 %s, want a non-pass that names the wait's flag and says it looked again: %s", res.Verdict, res.Reason)
+		}
+	})
+}
