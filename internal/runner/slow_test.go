@@ -319,7 +319,10 @@ func TestRaceStopsOnceBothSidesHaveTheirTrials(t *testing.T) {
 	}
 	r := runVariant(t, fakes.Options{}, "--focus", "LIFE-014", "--seed", "4")
 	res := result(t, r, "LIFE-014")
-	if res.Verdict != reports.Pass || res.Observations["race.trials"] != "200" || res.Observations["race.stopped"] != "" {
-		t.Errorf("LIFE-014 on the fast reference agent: %s, %s trials, stopped %q; want pass with all 200", res.Verdict, res.Observations["race.trials"], res.Observations["race.stopped"])
+	// Every trial runs: 200, or more when a loaded machine left a side
+	// short after the first round and a re-centred round ran (300 at load
+	// 6 in a clean-clone .ci/run), but never a round cut short.
+	if n, err := strconv.Atoi(res.Observations["race.trials"]); res.Verdict != reports.Pass || err != nil || n < 200 || res.Observations["race.stopped"] != "" {
+		t.Errorf("LIFE-014 on the fast reference agent: %s, %s trials, stopped %q; want pass with all 200 or more, none cut short", res.Verdict, res.Observations["race.trials"], res.Observations["race.stopped"])
 	}
 }
