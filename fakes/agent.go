@@ -150,6 +150,10 @@ type Options struct {
 	// agent whose cancels go through a queue does: a correct agent on
 	// which a cancel sent at once can still lose the race to a short task.
 	CancelLatency time.Duration
+	// AnswerLatency makes a non-blocking SendMessage answer this long
+	// after it created the task, as a loaded agent (or machine) does: a
+	// short task may have ended by the time its client first looks at it.
+	AnswerLatency time.Duration
 	// PollInterval bounds how late an instance sees another process's writes:
 	// events for its streams, due deliveries, orphaned tasks (default 20ms).
 	// Writes through the same *Store are seen at once.

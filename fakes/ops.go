@@ -226,6 +226,12 @@ func (a *Agent) send(ctx context.Context, req *a2a.SendMessageRequest, streaming
 		})}, nil
 	}
 	if !blocking {
+		if d := a.opts.AnswerLatency; d > 0 {
+			select {
+			case <-time.After(d):
+			case <-ctx.Done():
+			}
+		}
 		return &sendResult{task: rec, historyLength: cfg.HistoryLength}, nil
 	}
 	defer sub.close()

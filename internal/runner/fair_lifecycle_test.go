@@ -291,3 +291,30 @@ func TestLevelsOfTheBadInputSpecs(t *testing.T) {
 		})
 	}
 }
+
+// An agent that answers a non-blocking SendMessage 1.2 s after it created
+// the task (a loaded agent, or machine) has ended a task of 150 ms steps (LIFE-012) or 200 ms (LIFE-018) by
+// the first look. The harness sets the task's length (the directive), so
+// LIFE-012 and LIFE-018 try again with longer steps instead of being
+// indeterminate for want of a running task: the JS SDK agent under load
+// drifted from its baseline this way in a clean-clone .ci/run.
+func TestShortTasksAreLengthenedForASlowAnswer(t *testing.T) {
+	t.Parallel()
+	r := runVariant(t, fakes.Options{AnswerLatency: 1200 * time.Millisecond}, "--focus", "LIFE-012,LIFE-018", "--seed", "72")
+	for _, id := range []string{"LIFE-012", "LIFE-018"} {
+		res := result(t, r, id)
+		if res.Verdict != reports.Pass {
+			t.Errorf("%s %s on an agent that answers 1.2 s late: %s", id, res.Verdict, res.Reason)
+			continue
+		}
+		lengthened := false
+		for k, v := range res.Observations {
+			if strings.HasPrefix(k, "lengthened-") && strings.Contains(v, "already") {
+				lengthened = true
+			}
+		}
+		if !lengthened {
+			t.Errorf("%s passed without saying it lengthened the task: %v", id, res.Observations)
+		}
+	}
+}

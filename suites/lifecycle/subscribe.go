@@ -188,7 +188,7 @@ var _ = suites.Spec("LIFE-018", func(ctx context.Context, t *suites.T) {
 	t.Each(len(cs), func(i int) {
 		c := cs[i]
 		script := suites.Script{Outcome: directive.OutcomeCompleted, Delay: subscribeStep, Chunks: 3, Text: text, Least: suites.PromptSlow}
-		task := startTask(ctx, t, c, script)
+		task, _ := startRunning(ctx, t, c, script)
 		before := t.WaitFor(ctx, c, task.ID, "working", func(s a2a.TaskState) bool { return s != a2a.TaskStateSubmitted })
 		t.ShowedRunning(script, before, "there is no running task to subscribe to")
 		where := "SubscribeToTask " + task.ID + " (" + c.Binding() + ")"
