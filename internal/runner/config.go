@@ -201,7 +201,7 @@ func (c *Config) Validate() error {
 	if c.RaceTrials == 0 {
 		c.RaceTrials = DefaultRaceTrials
 	}
-	if c.PushRetryWait < 0 || c.PushRetryWait > time.Hour {
+	if c.PushRetryWait < 0 || c.PushRetryWait > 0 && c.PushRetryWait < time.Second || c.PushRetryWait > time.Hour {
 		add("--push-retry-wait %s: between 1s and 1h", c.PushRetryWait)
 	}
 	if c.Instances < 0 || c.Instances > 16 {
