@@ -40,6 +40,7 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	listHostile := fs.Bool("list-hostile", false, "list the hostile agent's behaviours and exit")
 	generation := fs.Int("generation", 1, "card `GENERATION` to start at (card version 1.<N>.0); the process driver passes {generation}")
 	warmUp := fs.Duration("warm-up", 0, "answer 503 with Retry-After for this long after start-up, as an instance loading its state would")
+	answerLatency := fs.Duration("answer-latency", 0, "answer a non-blocking SendMessage this long after creating its task, as a loaded agent does: a short task may have ended by the client's first look")
 	drainGrace := fs.Duration("drain-grace", 0, "after SIGTERM, keep answering for this long, draining (refusing new tasks, answering the rest), before shutting down, as a pod does during its termination grace period")
 	noStreaming := fs.Bool("no-streaming", false, "withdraw streaming: the card says false and streaming calls are refused (UnsupportedOperationError), as a build that dropped it")
 	noPush := fs.Bool("no-push", false, "withdraw push notifications: the card says false and push-config calls are refused (PushNotificationNotSupportedError), as a build that dropped them")
@@ -85,7 +86,7 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	opts := fakes.Options{Name: *name, Faults: splitComma(faultF), StepDelay: *delay, PromptMap: *prompts, DisableDirective: *noDirective,
 		WebhookAllow: splitComma(allowF), Generation: *generation, WarmUp: *warmUp, RefusePushConfigs: *refusePush,
-		DrainGrace: *drainGrace, DisableStreaming: *noStreaming, DisablePush: *noPush, PreviousBuild: *previousBuild,
+		DrainGrace: *drainGrace, AnswerLatency: *answerLatency, DisableStreaming: *noStreaming, DisablePush: *noPush, PreviousBuild: *previousBuild,
 		PushDelay: *pushDelay, DuplicatePushes: *pushTwice, TerminalPushesOnly: *pushTerminal,
 		Push: fakes.PushOptions{MaxAttempts: *attempts, BaseDelay: *retryBase, MaxDelay: *retryMax}, EmptySkills: *emptySkills,
 		PlainInputRequired: *plainInput}
@@ -94,6 +95,10 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	if *generation < 1 || *warmUp < 0 || *warmUp > 10*time.Minute || *refusePush < 0 {
 		fmt.Fprintf(stderr, "fake: --generation %d, --warm-up %s, --refuse-push-configs %d: want a generation ≥ 1, a warm-up between 0 and 10m and a count ≥ 0\n", *generation, *warmUp, *refusePush)
+		return runner.ExitUsage
+	}
+	if *answerLatency < 0 || *answerLatency > time.Minute {
+		fmt.Fprintf(stderr, "fake: --answer-latency %s: between 0 and 1m\n", *answerLatency)
 		return runner.ExitUsage
 	}
 	if *drainGrace < 0 || *drainGrace > 10*time.Minute {

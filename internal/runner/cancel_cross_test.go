@@ -124,3 +124,38 @@ func TestCrossInstanceCancelUnderTheProcessDriver(t *testing.T) {
 		})
 	}
 }
+
+// An agent that answers SendMessage 1.5 s after it created the task (a
+// loaded deployment) has ended ROLL-006's 400 ms-step task, and every race
+// task, before the harness can cancel them. The harness sets the tasks'
+// length (the directive), so the deterministic half tries again with
+// longer steps and the race runs a second round of longer tasks: the clean
+// agent passes with both halves judged, and the cross-instance cancel bug
+// still fails. Before, the deterministic half was indeterminate ("no
+// running task to cancel"), as the JS SDK agent's was once under load.
+func TestCrossInstanceCancelOnAnAgentThatAnswersLate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two 25 s cross-instance races")
+	}
+	t.Parallel()
+	for _, c := range []struct {
+		name, flags string
+		want        reports.Verdict
+	}{
+		{"clean", "", reports.Pass},
+		{crossCancelFaults[1], " --fault " + crossCancelFaults[1], reports.Fail},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			r := runCLI(t, nil, "--agent-cmd", referenceAgentCmd(" --answer-latency 1500ms"+c.flags), "--instances", "2",
+				"--focus", "ROLL-006", "--seed", "4", "--header", "Authorization: Bearer x")
+			res := checkCross(t, r, c.want, "on an agent that answers 1.5 s late ("+c.name+")")
+			if c.want != reports.Pass {
+				return
+			}
+			if !strings.Contains(res.Observations["lengthened-JSONRPC"], "already") || !strings.Contains(res.Observations["race"], "; then ") {
+				t.Errorf("passed without lengthening both halves: lengthened %q, race %q", res.Observations["lengthened-JSONRPC"], res.Observations["race"])
+			}
+		})
+	}
+}

@@ -6,7 +6,6 @@ package lifecycle
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -35,34 +34,11 @@ func startTask(ctx context.Context, t *suites.T, c *client.Client, s suites.Scri
 	return resp.Task
 }
 
-// startRunning starts a task scripted to stay working for a while (s has
-// a delay) and returns it as the first look saw it (the answer, or a
-// GetTask right after when the answer was not at rest), with the script it
-// used. When the harness sets the task's length (the directive) and the
-// first look found the task already at rest, the agent (or a loaded
-// machine) took longer to answer than the task's steps: it tries again
-// with steps four times longer, twice at most, since the spec needs a
-// running task, not a particular length. A prompt map's task takes the
-// time it takes, so it gets one try; the caller judges what it got.
+// startRunning starts a task scripted to stay working for a while, and
+// lengthens it when the agent answered too late to see it run
+// (suites.T.StartRunning).
 func startRunning(ctx context.Context, t *suites.T, c *client.Client, s suites.Script) (*a2a.Task, suites.Script) {
-	var tries []string
-	for try := 0; ; try++ {
-		task := startTask(ctx, t, c, s)
-		if !atRest(task) {
-			if got, err := t.Get(ctx, c, task.ID); err == nil {
-				task = got
-			}
-		}
-		directed := t.Env.Behaviour != nil && t.Env.Behaviour.Kind() == "directive"
-		if !atRest(task) || !directed || s.Delay <= 0 || try == 2 || ctx.Err() != nil {
-			if len(tries) > 0 {
-				t.Observe("lengthened-"+c.Binding(), strings.Join(tries, "; ")+fmt.Sprintf("; then %s steps", s.Delay))
-			}
-			return task, s
-		}
-		tries = append(tries, fmt.Sprintf("task %s was already %s at the first look with %s steps", task.ID, task.Status.State, s.Delay))
-		s.Delay *= 4
-	}
+	return t.StartRunning(ctx, c, s, func(s suites.Script) *a2a.Task { return startTask(ctx, t, c, s) })
 }
 
 // atRest reports whether a task has come to rest: terminal, or interrupted
