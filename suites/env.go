@@ -117,8 +117,27 @@ type Options struct {
 	PushRetryWait time.Duration
 }
 
-// DefaultPushRetryWait is PUSH-007's wait for a retry when the run sets
-// none (suites/webhook.RetryWait says why 25 s).
+// DefaultPushRetryWait is how long PUSH-007 (suites/webhook) waits by
+// default for the retry of a refused push, counted from the refused
+// attempt (or the patience after the task ended, when later);
+// --push-retry-wait sets another. A2A leaves the
+// schedule to the agent: it "MAY retry with exponential backoff", §13.2
+// makes retrying a SHOULD, and 10–30 s is the recommended timeout of one
+// webhook call (A2A v1.0 §4.3.3). Since the receiver refuses only one
+// attempt (suites/webhook's failFirst), the retry it acknowledges is the first one: 25 s
+// waits for a first retry at 15 s with 10 s to spare (the issue 17 figure:
+// such an agent must not warn), and for the push-backoff variant's 5 s
+// (internal/cli/matrix_variants.go) five times over. The wait ends as soon
+// as the retry is acknowledged, so an agent that retries at once costs no
+// more. An agent that never retries holds the spec for this long, which is
+// why the scheduler starts PUSH-007 among the first (suites.Info.Long): the
+// wait overlaps the rest of the run.
+//
+// No wait proves that a retry will never come (the text sets no bound), so
+// a verdict that rests on its absence is looked at again when every spec
+// of the run has ended (suites.T.Later): a retry that came meanwhile makes
+// the spec pass, and a warn that stands names the wait and the flag that
+// lengthens it, for an agent whose first retry comes later still.
 const DefaultPushRetryWait = 25 * time.Second
 
 // RetryWait is the run's wait for a push retry: Options.PushRetryWait, or

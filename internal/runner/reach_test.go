@@ -176,7 +176,7 @@ func TestPushesLaterThanThePatienceAreNotFailed(t *testing.T) {
 }
 
 // An agent whose first retry comes 15 s after a failure retries with
-// backoff as §13.2 asks: PUSH-007 waits for it (up to RetryWait after the
+// backoff as §13.2 asks: PUSH-007 waits for it (up to suites.DefaultPushRetryWait after the
 // refused attempt) and passes. It waited only the patience before, and
 // warned.
 func TestSlowRetriesAreWaitedFor(t *testing.T) {
@@ -202,7 +202,7 @@ func TestSlowRetriesAreWaitedFor(t *testing.T) {
 // indeterminate, naming the wait, and never warns.
 func TestNoRetryWarnsOnlyWhenLaterPushesCame(t *testing.T) {
 	if testing.Short() {
-		t.Skip("waits out PUSH-007's RetryWait twice")
+		t.Skip("waits out PUSH-007's retry wait twice")
 	}
 	t.Parallel()
 	for _, tc := range []struct {

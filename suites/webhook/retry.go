@@ -45,28 +45,6 @@ func eventKey(d webhook.Delivery) string {
 	return "undecodable"
 }
 
-// RetryWait is how long PUSH-007 waits by default for the retry of a
-// refused push, counted from the refused attempt (or the patience after the
-// task ended, when later); --push-retry-wait sets another. A2A leaves the
-// schedule to the agent: it "MAY retry with exponential backoff", §13.2
-// makes retrying a SHOULD, and 10–30 s is the recommended timeout of one
-// webhook call (A2A v1.0 §4.3.3). Since the receiver refuses only one
-// attempt (failFirst), the retry it acknowledges is the first one: 25 s
-// waits for a first retry at 15 s with 10 s to spare (the issue 17 figure:
-// such an agent must not warn), and for the push-backoff variant's 5 s
-// (internal/cli/matrix_variants.go) five times over. The wait ends as soon
-// as the retry is acknowledged, so an agent that retries at once costs no
-// more. An agent that never retries holds the spec for this long, which is
-// why the scheduler starts PUSH-007 among the first (suites.Info.Long): the
-// wait overlaps the rest of the run.
-//
-// No wait proves that a retry will never come (the text sets no bound), so
-// a verdict that rests on its absence is looked at again when every spec
-// of the run has ended (suites.T.Later): a retry that came meanwhile makes
-// the spec pass, and a warn that stands names the wait and the flag that
-// lengthens it, for an agent whose first retry comes later still.
-const RetryWait = suites.DefaultPushRetryWait
-
 // PUSH-007 (§4.3.3, §13.2 SHOULD): retries after 5xx.
 var _ = suites.Spec("PUSH-007", func(ctx context.Context, t *suites.T) {
 	needPush(t)
@@ -78,17 +56,13 @@ var _ = suites.Spec("PUSH-007", func(ctx context.Context, t *suites.T) {
 	_, ended := follow(ctx, t, c, task.ID, h.Acked)
 	// The events the failed attempts carried, and whether each arrived.
 	outstanding := func() (failed []string, missing []string) {
-		ok := map[string]bool{}
-		for _, d := range h.Deliveries(t) {
-			if d.Trusted() && d.Acknowledged() {
-				ok[eventKey(d)] = true
-			}
-		}
-		for _, d := range h.Deliveries(t) {
+		ds := h.Deliveries(t)
+		ok := acknowledged(ds)
+		for _, d := range ds {
 			if d.Scripted {
 				k := eventKey(d)
 				failed = append(failed, k)
-				if !ok[k] {
+				if _, came := ok[k]; !came {
 					missing = append(missing, k)
 				}
 			}
@@ -226,14 +200,7 @@ var _ = suites.Spec("PUSH-007", func(ctx context.Context, t *suites.T) {
 func lateRetry(t *suites.T, h *hook, taskID, contextID string, refused []string, wait time.Duration) func(*reports.Result) (string, bool) {
 	return func(r *reports.Result) (string, bool) {
 		ds := h.Deliveries(t)
-		acked := map[string]time.Time{}
-		for _, d := range ds {
-			if k := eventKey(d); d.Trusted() && d.Acknowledged() && !d.Scripted {
-				if _, seen := acked[k]; !seen {
-					acked[k] = d.At
-				}
-			}
-		}
+		acked := acknowledged(ds)
 		at, _ := refusedAt(ds)
 		since := "after the task ended"
 		if !at.IsZero() {
@@ -276,6 +243,20 @@ func lateRetry(t *suites.T, h *hook, taskID, contextID string, refused []string,
 		r.Observations["late-retry"] = saw
 		return saw, true
 	}
+}
+
+// acknowledged maps each event the receiver acknowledged, with the
+// config's credentials, to when it first did (eventKey).
+func acknowledged(ds []webhook.Delivery) map[string]time.Time {
+	acked := map[string]time.Time{}
+	for _, d := range ds {
+		if k := eventKey(d); d.Trusted() && d.Acknowledged() {
+			if _, seen := acked[k]; !seen {
+				acked[k] = d.At
+			}
+		}
+	}
+	return acked
 }
 
 func refusedAt(ds []webhook.Delivery) (time.Time, bool) {
