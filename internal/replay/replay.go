@@ -690,6 +690,11 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 	if stepErr != nil {
 		return nil, stepErr
 	}
+	if err := ctx.Err(); err != nil {
+		// Stopped (a signal, a deadline) before every request was sent:
+		// what did not happen proves nothing either way.
+		return nil, &CannotReplay{Reason: "the replay was stopped before its schedule ended: " + err.Error()}
+	}
 	res.Sent = sent
 	mu.Lock()
 	defer mu.Unlock()
@@ -739,11 +744,26 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 	if len(judges) == 0 {
 		judges = Judged
 	}
+	var across stepJudged
 	for k, st := range steps {
-		vs = append(vs, acrossStep(answers, firstOf, stepAt[k], stepName(st), named, judges)...)
+		v, j := acrossStep(answers, firstOf, stepAt[k], stepName(st), named, judges)
+		vs = append(vs, v...)
+		across.reads += j.reads
+		across.followUps += j.followUps
 		vs = append(vs, acrossCardStep(cards, stepAt[k], stepName(st))...)
 	}
 	res.Unjudged = map[string]string{}
+	if across.reads == 0 {
+		why := "no task the replay saw before a performed change was read after it, so no task was held to surviving it"
+		res.Unjudged["task-survives-rotation"] = why
+		res.Unjudged["task-survives-rollout"] = why
+	}
+	if across.followUps == 0 {
+		res.Unjudged["lost-task-not-recreated"] = "no follow-up message named a task answered TaskNotFound after a performed change, so no lost task was held to staying lost"
+	}
+	if !slices.ContainsFunc(obs, func(o invariants.Observation) bool { return o.State.Terminal() }) {
+		res.Unjudged["terminal-immutable"] = "no replayed answer showed a task terminal, so no terminal state was held to staying final"
+	}
 	if len(acked) == 0 {
 		res.Unjudged["cancel-acknowledged-is-final"] = "no replayed CancelTask was answered TASK_STATE_CANCELED, so no cancel's finality was held to anything"
 	}
@@ -826,7 +846,13 @@ func stepName(st reports.Step) string {
 // must be found (task-survives-rollout); and a follow-up message naming a
 // task that was answered TaskNotFound after the change must not get a task
 // (lost-task-not-recreated).
-func acrossStep(answers []answer, firstOf map[string]string, at [2]time.Duration, step string, named func(string) string, judges []string) []invariants.Violation {
+// stepJudged counts what acrossStep could hold to its invariants: reads
+// after the step of a task seen before it, and follow-ups naming a task
+// lost across it. Zero of either leaves its invariants unjudged.
+type stepJudged struct{ reads, followUps int }
+
+func acrossStep(answers []answer, firstOf map[string]string, at [2]time.Duration, step string, named func(string) string, judges []string) ([]invariants.Violation, stepJudged) {
+	var judged stepJudged
 	before := map[string]a2a.TaskState{}
 	for _, a := range answers {
 		if a.got != nil && a.issued < at[0] {
@@ -857,9 +883,10 @@ func acrossStep(answers []answer, firstOf map[string]string, at [2]time.Duration
 			continue
 		}
 		was, ok := before[a.task]
-		if !ok {
+		if !ok || (!a.notFound && a.got == nil) {
 			continue
 		}
+		judged.reads++
 		where := fmt.Sprintf("GetTask %s through %s after %s (replayed #%d)", named(a.task), a.role, step, a.seq)
 		switch {
 		case a.notFound:
@@ -878,7 +905,11 @@ func acrossStep(answers []answer, firstOf map[string]string, at [2]time.Duration
 		}
 	}
 	for _, a := range answers {
-		if a.issued < at[1] || a.op != "SendMessage" || !lost[a.task] || a.got == nil {
+		if a.issued < at[1] || a.op != "SendMessage" || !lost[a.task] {
+			continue
+		}
+		judged.followUps++
+		if a.got == nil {
 			continue
 		}
 		add("lost-task-not-recreated", a.task, fmt.Sprintf("SendMessage naming the lost %s through %s after %s (replayed #%d)", named(a.task), a.role, step, a.seq),
@@ -888,7 +919,7 @@ func acrossStep(answers []answer, firstOf map[string]string, at [2]time.Duration
 	for i, n := range more {
 		vs[i].Actual += fmt.Sprintf(" (and %d more answer(s) like it)", n)
 	}
-	return vs
+	return vs, judged
 }
 
 func hasMessage(task *a2a.Task, id string) bool {
