@@ -119,6 +119,14 @@ func TestClientVariantRowsJudgeEveryNonPass(t *testing.T) {
 	if maskVariantRuns(md) == maskVariantRuns(clientVariantsMarkdown([]*clientVariantRow{{Variant: v}})) {
 		t.Error("a changed spec list went unseen by the mask")
 	}
+	// A spec whose reading the variant takes must pass it: a could-not-run
+	// there left the reading unchecked, as TestClientVariantsGetNoUnallowedNonPass holds.
+	named := &clientVariantRow{Variant: clientdriver.Variant{Name: "cn", Specs: []string{"CLI-021"}},
+		Run: &harnessRun{Seed: 4, Report: &reports.Report{Results: results}}}
+	named.judge()
+	if p := strings.Join(clientVariantProblems([]*clientVariantRow{named}), "\n"); !strings.Contains(p, "client variant cn: CLI-021 could-not-run: no driver") {
+		t.Errorf("a could-not-run on a spec the variant names is not a problem:\n%s", p)
+	}
 	agent, client := splitVariantNames([]string{"slow-steps", "slow", "query-version"})
 	if len(agent) != 1 || agent[0] != "slow-steps" || len(client) != 2 {
 		t.Errorf("split: agent %v, client %v", agent, client)

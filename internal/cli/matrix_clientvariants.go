@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/a2a-conform/a2a-conform/internal/clientdriver"
@@ -65,8 +66,13 @@ func (row *clientVariantRow) judge() {
 }
 
 // notAllowed reports whether a correct client variant may not get this
-// result: a fail, or a warning or indeterminate its entry does not allow.
+// result: a fail, a warning or indeterminate its entry does not allow, or
+// anything but a pass on a spec whose reading the variant takes (its
+// Specs: a could-not-run there means the reading went unchecked).
 func (row *clientVariantRow) notAllowed(res reports.Result) bool {
+	if res.Verdict != reports.Pass && slices.Contains(row.Variant.Specs, res.ID) {
+		return true
+	}
 	return disallowed(row.Variant.Allowed, res)
 }
 
@@ -191,18 +197,5 @@ func clientVariantRunCells(row *clientVariantRow) string {
 
 // summary is one line for the console: counts, then every non-pass.
 func (row *clientVariantRow) summary() string {
-	if row.Err != "" {
-		return "no report: " + row.Err
-	}
-	var parts []string
-	for _, v := range variantVerdicts {
-		if n := row.Counts[v]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, v))
-		}
-	}
-	s := strings.Join(parts, ", ") + fmt.Sprintf(" in %.0fs", row.Run.Took.Seconds())
-	for _, res := range row.NonPass {
-		s += fmt.Sprintf("\n    %s %s: %s", res.ID, res.Verdict, shortReason(res.Reason, 200))
-	}
-	return s
+	return runSummary(row.Err, row.Run, row.Counts, row.NonPass)
 }

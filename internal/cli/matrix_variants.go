@@ -524,17 +524,23 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // summary is one line for the console: counts, then every non-pass.
 func (row *variantRow) summary() string {
-	if row.Err != "" {
-		return "no report: " + row.Err
+	return runSummary(row.Err, row.Run, row.Counts, row.NonPass)
+}
+
+// runSummary is a variant run's console line, agent or client: counts,
+// then every non-pass (or why there is no report).
+func runSummary(err string, run *harnessRun, counts map[reports.Verdict]int, nonPass []reports.Result) string {
+	if err != "" {
+		return "no report: " + err
 	}
 	var parts []string
 	for _, v := range variantVerdicts {
-		if n := row.Counts[v]; n > 0 {
+		if n := counts[v]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, v))
 		}
 	}
-	s := strings.Join(parts, ", ") + fmt.Sprintf(" in %.0fs", row.Run.Took.Seconds())
-	for _, res := range row.NonPass {
+	s := strings.Join(parts, ", ") + fmt.Sprintf(" in %.0fs", run.Took.Seconds())
+	for _, res := range nonPass {
 		s += fmt.Sprintf("\n    %s %s: %s", res.ID, res.Verdict, shortReason(res.Reason, 200))
 	}
 	return s
