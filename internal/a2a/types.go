@@ -336,3 +336,13 @@ type GetExtendedAgentCardRequest struct {
 	Tenant string `json:"tenant,omitempty"`
 	Extra  Extras `json:"-"`
 }
+
+// HasMessage reports whether the task's history holds the message id.
+func (t *Task) HasMessage(id string) bool {
+	for _, m := range t.History {
+		if m.MessageID == id {
+			return true
+		}
+	}
+	return false
+}

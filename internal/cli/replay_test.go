@@ -221,20 +221,7 @@ func TestReplayCrossInstanceBundleReproducesTheFailure(t *testing.T) {
 	}
 	ctx := context.Background()
 	deploy := func(faults ...string) map[string]string {
-		e, err := topology.StartEmbedded(ctx, topology.EmbeddedOptions{Faults: faults, Instances: 3, Balance: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = e.Close() })
-		m := map[string]string{}
-		for _, r := range b.Roles() {
-			var k int
-			if _, err := fmt.Sscanf(r, "instance-%d", &k); err == nil {
-				m[r] = e.InstanceURL(k)
-			} else {
-				m[r] = e.BalancerURL()
-			}
-		}
+		_, m := deployRoles(t, b, nil, faults...)
 		return m
 	}
 	if _, err := replay.Run(ctx, b, replay.Options{Target: "http://127.0.0.1:1"}); err == nil || !strings.Contains(err.Error(), "ROLE=URL") {

@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/a2a-conform/a2a-conform/internal/invariants"
+	"github.com/a2a-conform/a2a-conform/internal/topology"
 	"github.com/a2a-conform/a2a-conform/reports"
 )
 
@@ -75,7 +76,7 @@ func whyNot(inv string) (string, bool) {
 // request to one instance (topology.PinHeader): a request that carried it
 // went to that instance, and a replay sends it to the URL given for the
 // instance's role instead.
-const PinHeader = "A2A-Conform-Pin"
+const PinHeader = topology.PinHeader
 
 // Role names: RoleTarget is the run's target (the harness's balancer when
 // it ran instances of its own); an instance the harness pinned a request to

@@ -899,7 +899,7 @@ func acrossStep(answers []answer, firstOf map[string]string, at [2]time.Duration
 					add(inv, a.task, where, "the task as it was ("+string(was)+" or later)", "TASK_STATE_SUBMITTED: a fresh task under the same id")
 				}
 			}
-			if m := firstOf[a.task]; m != "" && !hasMessage(a.got, m) {
+			if m := firstOf[a.task]; m != "" && !a.got.HasMessage(m) {
 				add("task-survives-rotation", a.task, where, "its history to hold the first message "+m, fmt.Sprintf("%d history messages without it", len(a.got.History)))
 			}
 		}
@@ -920,15 +920,6 @@ func acrossStep(answers []answer, firstOf map[string]string, at [2]time.Duration
 		vs[i].Actual += fmt.Sprintf(" (and %d more answer(s) like it)", n)
 	}
 	return vs, judged
-}
-
-func hasMessage(task *a2a.Task, id string) bool {
-	for _, m := range task.History {
-		if m.MessageID == id {
-			return true
-		}
-	}
-	return false
 }
 
 // namedTask is the task a request names: GetTask's and CancelTask's id,

@@ -149,17 +149,6 @@ func isKind(err error, k a2a.ErrorKind) bool {
 	ce, ok := client.AsError(err)
 	return ok && ce.Kind == k
 }
-
-// hasMessage reports whether the task's history holds the message id.
-func hasMessage(task *a2a.Task, id string) bool {
-	for _, m := range task.History {
-		if m.MessageID == id {
-			return true
-		}
-	}
-	return false
-}
-
 func since(t0 time.Time) string { return time.Since(t0).Round(time.Millisecond).String() }
 
 func plural(n int, one string) string {

@@ -232,7 +232,7 @@ var _ = suites.Spec("ROLL-002", func(ctx context.Context, t *suites.T) {
 					t.Record(invariants.Violation{Invariant: "task-survives-rotation", Where: where,
 						Expected: "the task as it was (" + string(first.Status.State) + " or later)", Actual: "TASK_STATE_SUBMITTED: a fresh task under the same id"})
 				}
-				if !hasMessage(got, msg.MessageID) {
+				if !got.HasMessage(msg.MessageID) {
 					t.Record(invariants.Violation{Invariant: "task-survives-rotation", Where: where,
 						Expected: "its history to hold the first message " + msg.MessageID, Actual: fmt.Sprintf("%d history messages without it", len(got.History))})
 				}
