@@ -3,6 +3,7 @@ package runner_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -336,5 +337,23 @@ func TestClientFallbackCatchesALastPicker(t *testing.T) {
 				t.Errorf("CLI-007: %s, want %s\n%s", got, tc.want, r.stdout)
 			}
 		})
+	}
+}
+
+// CLI-037 takes an error as the client's decision to raise the refused
+// push only when it is one: the raises-after-401 variant passes with its
+// auth error, and the same client reporting a transport error instead (it
+// could not go on, whatever it would have decided) is indeterminate, not
+// a pass.
+func TestCLI037TransportErrorIsNoDecision(t *testing.T) {
+	t.Parallel()
+	raw := runClientCLI(t, nil, refVariant("raises-after-401"), "--seed", "5", "--focus", "CLI-037")
+	if res := result(t, raw, "CLI-037"); res.Verdict != reports.Pass {
+		t.Fatalf("CLI-037 %s on a client that raises the refusal: %s", res.Verdict, res.Reason)
+	}
+	wrapped := fmt.Sprintf(`/bin/sh -c "'%s' client-driver --variant raises-after-401 | sed 's/\"class\":\"auth\"/\"class\":\"transport\"/'"`, os.Args[0])
+	r := runClientCLI(t, nil, wrapped, "--seed", "5", "--focus", "CLI-037")
+	if res := result(t, r, "CLI-037"); res.Verdict != reports.Indeterminate || !strings.Contains(res.Reason, "transport error") {
+		t.Fatalf("CLI-037 %s on a client that stopped on a transport error, want indeterminate naming it: %s", res.Verdict, res.Reason)
 	}
 }

@@ -142,6 +142,10 @@ var _ = suites.Spec("CLI-037", func(ctx context.Context, t *suites.T) {
 		t.Violated(invariants.Violation{Invariant: "client-refetch-after-401", Where: Where(after[0]),
 			Expected: "GetTask (or SubscribeToTask) for the task before anything else about it, " + refused,
 			Actual:   fmt.Sprintf("%s naming the task with no GetTask before it: the client acts on a task it has not re-fetched", after[0].Op)})
+	case r.ErrorClass() == clientrun.ClassTransport || r.ErrorClass() == clientrun.ClassParse:
+		// The client stopped because it could not talk to the agent or
+		// read it, not because it chose to raise the refusal.
+		t.Indeterminate("%s the client neither re-fetched the task nor sent anything about it, and stopped on a %s error (%s): that says it could not go on, not that it raised the refusal for reconciliation.", refused, r.ErrorClass(), r.Error.Message)
 	case r.ErrorClass() != "" && r.ErrorClass() != clientrun.ClassTimeout:
 		t.Observe("outcome", fmt.Sprintf("the client raised %q (%s) rather than go on with the task", r.ErrorClass(), r.Error.Message))
 	case (r.TaskID == "" || r.TaskID == p.taskID) && isTerminal(r.State):
