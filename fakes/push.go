@@ -242,6 +242,22 @@ func (a *Agent) post(ctx context.Context, cfg a2a.TaskPushNotificationConfig, bo
 	return resp.StatusCode, nil
 }
 
+// PushCredentials is what a push for cfg carries when the agent follows
+// its config (A2A v1.0 §4.3.3): the config's token in TokenHeader and its
+// authentication, "<scheme> <credentials>", in Authorization. The client
+// suite's scripted agent pushes with it too, so that its authentic pushes
+// are the reference agent's.
+func PushCredentials(cfg a2a.TaskPushNotificationConfig) http.Header {
+	h := http.Header{}
+	if cfg.Token != "" {
+		h.Set(TokenHeader, cfg.Token)
+	}
+	if a := cfg.Authentication; a != nil && a.Scheme != "" {
+		h.Set("Authorization", strings.TrimSpace(a.Scheme+" "+a.Credentials))
+	}
+	return h
+}
+
 // pushAuthorization is "<scheme> <credentials>" from the task's own config
 // (spec §4.3.3); under push-auth-from-card it is derived from what the card
 // currently advertises instead, as in scenario 1.
@@ -257,13 +273,7 @@ func (a *Agent) pushAuthorization(cfg a2a.TaskPushNotificationConfig) string {
 	if auth, ok := a.rotatedPushAuthorization(); ok {
 		return auth
 	}
-	if cfg.Authentication == nil || cfg.Authentication.Scheme == "" {
-		return ""
-	}
-	if cfg.Authentication.Credentials == "" {
-		return cfg.Authentication.Scheme
-	}
-	return cfg.Authentication.Scheme + " " + cfg.Authentication.Credentials
+	return PushCredentials(cfg).Get("Authorization")
 }
 
 func (a *Agent) finish(ctx context.Context, d store.Delivery, reason string) {

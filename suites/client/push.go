@@ -218,7 +218,7 @@ var _ = suites.Spec("CLI-025", func(ctx context.Context, t *suites.T) {
 		// specifies): a client that registered authentication rather than a
 		// token must be offered an authentic push too, or it refuses this one
 		// for its credentials and the task-id check is never asked.
-		return []forged{{header: pushHeader(cfg), taskID: other, state: a2a.TaskStateFailed}}
+		return []forged{{header: fakes.PushCredentials(cfg), taskID: other, state: a2a.TaskStateFailed}}
 	})
 	agent.Hook = hook
 	o := RunCase(ctx, t, Case{Name: "push-for-another-task", Action: Push, Agent: agent})

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
@@ -20,20 +19,6 @@ import (
 // after a card rotation sends the client back to the agent for the task
 // (scenario 1), and a terminal state pushed after its acknowledged cancel
 // is not merged (scenario 3, the push channel of CLI-023).
-
-// pushHeader is the header the reference agent puts on a push for config
-// c (fakes: the token in fakes.TokenHeader, the authentication in
-// Authorization): a push with the config's real credentials.
-func pushHeader(c a2a.TaskPushNotificationConfig) http.Header {
-	h := http.Header{}
-	if c.Token != "" {
-		h.Set(fakes.TokenHeader, c.Token)
-	}
-	if a := c.Authentication; a != nil && a.Scheme != "" {
-		h.Set("Authorization", strings.TrimSpace(a.Scheme+" "+a.Credentials))
-	}
-	return h
-}
 
 // stepWait waits one step d of the stage's agent, or until ctx ends: the
 // time a worker that ignored a cancel takes to send its next push.
@@ -212,7 +197,7 @@ var _ = suites.Spec("CLI-038", func(ctx context.Context, t *suites.T) {
 					contextID = rec.Task.ContextID
 				}
 				p := &latePush{taskID: cfg.TaskID}
-				p.status, p.err = s.PushWith(ctx, cfg.URL, pushHeader(*cfg), statusPush(cfg.TaskID, contextID, a2a.TaskStateCompleted))
+				p.status, p.err = s.PushWith(ctx, cfg.URL, fakes.PushCredentials(*cfg), statusPush(cfg.TaskID, contextID, a2a.TaskStateCompleted))
 				mu.Lock()
 				late = p
 				mu.Unlock()
