@@ -201,20 +201,33 @@ func StartProcess(ctx context.Context, o ProcessOptions) (*Process, error) {
 	// The ports are free when chosen but released before the agent binds
 	// them, so another process may take one in between. An instance that
 	// says so is started again on fresh ports, a bounded number of times.
-	for attempt := 1; ; attempt++ {
-		p, err := startOnce(ctx, o)
-		var se *StartError
-		if err == nil || attempt == portAttempts || !errors.As(err, &se) || !portTaken(se) {
-			return p, err
-		}
-		if o.Log != nil {
-			fmt.Fprintf(o.Log, "[harness] instance %d's port was taken before it could bind it; starting again on fresh ports (attempt %d of %d)\n", se.Instance, attempt+1, portAttempts)
-		}
-	}
+	var se *StartError
+	return onFreshPorts(func() (*Process, error) { return startOnce(ctx, o) },
+		func(_ *Process, err error) bool { return errors.As(err, &se) && portTaken(se) },
+		func(next int) {
+			if o.Log != nil {
+				fmt.Fprintf(o.Log, "[harness] instance %d's port was taken before it could bind it; starting again on fresh ports (attempt %d of %d)\n", se.Instance, next, portAttempts)
+			}
+		})
 }
 
 // portAttempts bounds the restarts after a port race.
 const portAttempts = 3
+
+// onFreshPorts runs start, which picks fresh ports each time, again while
+// it fails because another program took a port between the choice and the
+// bind (raced), at most portAttempts times in all; say is told before each
+// new attempt, with its number. Agents started at once (StartProcess) and
+// one by one in a roll (Process.launch) retry the same way.
+func onFreshPorts[T any](start func() (T, error), raced func(T, error) bool, say func(next int)) (T, error) {
+	for attempt := 1; ; attempt++ {
+		v, err := start()
+		if err == nil || attempt == portAttempts || !raced(v, err) {
+			return v, err
+		}
+		say(attempt + 1)
+	}
+}
 
 // portTaken reports an instance that failed because its port was in use.
 func portTaken(se *StartError) bool {

@@ -98,17 +98,20 @@ func (p *Process) Pin(k int) client.Option { return client.WithHeader(PinHeader,
 // agent exit, so it is started again on a fresh port (a bounded number of
 // times) and its death is not recorded among UnexpectedExits.
 func (p *Process) launch(ctx context.Context, k, gen int, tmpl string, wait bool) (*procInstance, error) {
-	for attempt := 1; ; attempt++ {
-		in, err := p.launchOnce(ctx, k, gen, tmpl, wait)
-		var se *StartError
-		if err == nil {
-			return in, nil
-		}
-		if attempt == portAttempts || !errors.As(err, &se) || in == nil || !p.lostPort(in, se) {
-			return nil, err
-		}
-		p.log.line(fmt.Sprintf("[harness] agent %d generation %d: its port %d was taken by another program before it bound it; starting it again on a fresh port (attempt %d of %d)", k, gen, in.port, attempt+1, portAttempts))
+	var last *procInstance
+	in, err := onFreshPorts(func() (*procInstance, error) { return p.launchOnce(ctx, k, gen, tmpl, wait) },
+		func(in *procInstance, err error) bool {
+			var se *StartError
+			last = in
+			return errors.As(err, &se) && in != nil && p.lostPort(in, se)
+		},
+		func(next int) {
+			p.log.line(fmt.Sprintf("[harness] agent %d generation %d: its port %d was taken by another program before it bound it; starting it again on a fresh port (attempt %d of %d)", k, gen, last.port, next, portAttempts))
+		})
+	if err != nil {
+		return nil, err
 	}
+	return in, nil
 }
 
 // lostPort reports an instance that exited before it served because its port
