@@ -787,21 +787,9 @@ func Run(ctx context.Context, b *Bundle, o Options) (*Result, error) {
 		if got == "" {
 			got = "no events"
 		}
-		if !sr.first {
-			vs = append(vs, invariants.Violation{Invariant: "stream-across-instances", Where: where + ", event 1",
-				Expected: "the Task as its first event (§3.1.6)", Actual: got})
-		}
-		switch {
-		case string(sr.last) != end[0] && sr.closed:
-			vs = append(vs, invariants.Violation{Invariant: "stream-across-instances", Where: where,
-				Expected: "every event up to the terminal state " + end[0], Actual: got + "; closed by the agent at its last state " + orNone(sr.last)})
-		case string(sr.last) != end[0]:
-			vs = append(vs, invariants.Violation{Invariant: "stream-across-instances", Where: where,
-				Expected: "every event up to the terminal state " + end[0], Actual: fmt.Sprintf("%s; the stream's last state %s, %s after the task was seen terminal", got, orNone(sr.last), sr.cutAfter.Round(time.Millisecond))})
-		case !sr.closed:
-			vs = append(vs, invariants.Violation{Invariant: "stream-across-instances", Where: where,
-				Expected: "the stream closed after the terminal event", Actual: "still open " + sr.cutAfter.Round(time.Millisecond).String() + " after the task was seen terminal"})
-		}
+		vs = append(vs, invariants.StreamToTerminal(invariants.StreamSeen{Where: where, FirstIsTask: sr.first,
+			Events: got, Last: sr.last, Closed: sr.closed, Held: sr.cutAfter,
+			End: a2a.TaskState(end[0]), SeenBy: end[1]})...)
 	}
 	if streamsJudged == 0 {
 		res.Unjudged["stream-across-instances"] = fmt.Sprintf("none of the %d replayed subscriptions had a task another answer showed terminal (or each ended by a timeout), so no stream was held to a terminal state", len(streams))
@@ -1119,13 +1107,6 @@ func eventLabel(data string) (string, a2a.TaskState, bool) {
 		return "task " + string(task.Status.State), task.Status.State, true
 	}
 	return "other", "", false
-}
-
-func orNone(s a2a.TaskState) string {
-	if s == "" {
-		return "(none)"
-	}
-	return string(s)
 }
 
 // acrossCardStep judges the card's validators across a step (at: when it
