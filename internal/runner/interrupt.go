@@ -1,16 +1,16 @@
 package runner
 
 import (
-	"fmt"
-	"io"
-	"time"
-
 	"context"
 	"errors"
-	"github.com/a2a-conform/a2a-conform/reports"
-	"github.com/a2a-conform/a2a-conform/suites"
+	"fmt"
+	"io"
 	"os"
 	"syscall"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/reports"
+	"github.com/a2a-conform/a2a-conform/suites"
 )
 
 // Interrupted is the cause a run's context carries when a signal stopped
