@@ -123,29 +123,31 @@ func outcomeOfKey(k string) directive.Outcome {
 }
 
 // StartRunning starts a task scripted to stay working for a while (s has a
-// delay) with start, and returns it as the first look saw it (start's
-// answer, or a GetTask right after when the answer was not at rest), with
-// the script it used. When the harness sets the task's length (the
-// directive) and the answer showed the task still running but the GetTask
-// right after found it at rest, the agent (or a loaded machine) took
-// longer to answer than the task's steps: it
-// tries again with steps four times longer, twice at most, since the spec
-// needs a running task, not a particular length, and observes that it did
-// (lengthened-BINDING). A prompt map's task takes the time it takes, so it
-// gets one try; the caller judges what it got (ShowedRunning).
-func (t *T) StartRunning(ctx context.Context, c *client.Client, s Script, start func(Script) *a2a.Task) (*a2a.Task, Script) {
+// delay) with start, and returns it as the first look saw it, with the
+// script it used. The first look is look's (nil: a GetTask right after the
+// answer), taken when the answer was not already at rest. When the harness
+// sets the task's length (the directive) and the first look found the task
+// at rest, the agent (or a loaded machine) took longer to answer than the
+// task's steps: it tries again with steps four times longer, twice at
+// most, since the spec needs a running task, not a particular length, and
+// observes that it did (lengthened-BINDING). A prompt map's task takes the
+// time it takes, so it gets one try; the caller judges what it got
+// (ShowedRunning).
+func (t *T) StartRunning(ctx context.Context, c *client.Client, s Script, start func(Script) *a2a.Task, look func(*a2a.Task) *a2a.Task) (*a2a.Task, Script) {
+	if look == nil {
+		look = func(task *a2a.Task) *a2a.Task {
+			if got, err := t.Get(ctx, c, task.ID); err == nil {
+				return got
+			}
+			return task
+		}
+	}
 	var tries []string
 	for try := 0; ; try++ {
 		task := start(s)
 		rest := func() bool { return task.Status.State.Terminal() || task.Status.State.Interrupted() }
-		if rest() {
-			// The answer itself was at rest: the agent held it until the
-			// task ended (it ignores returnImmediately), and no length
-			// would let the spec see the task run.
-			return task, s
-		}
-		if got, err := t.Get(ctx, c, task.ID); err == nil {
-			task = got
+		if !rest() {
+			task = look(task)
 		}
 		directed := t.Env.Behaviour != nil && t.Env.Behaviour.Kind() == "directive"
 		if !rest() || !directed || s.Delay <= 0 || try == 2 || ctx.Err() != nil {

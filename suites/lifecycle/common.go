@@ -38,7 +38,7 @@ func startTask(ctx context.Context, t *suites.T, c *client.Client, s suites.Scri
 // lengthens it when the agent answered too late to see it run
 // (suites.T.StartRunning).
 func startRunning(ctx context.Context, t *suites.T, c *client.Client, s suites.Script) (*a2a.Task, suites.Script) {
-	return t.StartRunning(ctx, c, s, func(s suites.Script) *a2a.Task { return startTask(ctx, t, c, s) })
+	return t.StartRunning(ctx, c, s, func(s suites.Script) *a2a.Task { return startTask(ctx, t, c, s) }, nil)
 }
 
 // atRest reports whether a task has come to rest: terminal, or interrupted

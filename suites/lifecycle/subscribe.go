@@ -188,8 +188,13 @@ var _ = suites.Spec("LIFE-018", func(ctx context.Context, t *suites.T) {
 	t.Each(len(cs), func(i int) {
 		c := cs[i]
 		script := suites.Script{Outcome: directive.OutcomeCompleted, Delay: subscribeStep, Chunks: 3, Text: text, Least: suites.PromptSlow}
-		task, _ := startRunning(ctx, t, c, script)
-		before := t.WaitFor(ctx, c, task.ID, "working", func(s a2a.TaskState) bool { return s != a2a.TaskStateSubmitted })
+		// The first look waits past SUBMITTED: the task is subscribed to
+		// once it works.
+		before, _ := t.StartRunning(ctx, c, script, func(s suites.Script) *a2a.Task { return startTask(ctx, t, c, s) },
+			func(task *a2a.Task) *a2a.Task {
+				return t.WaitFor(ctx, c, task.ID, "working", func(s a2a.TaskState) bool { return s != a2a.TaskStateSubmitted })
+			})
+		task := before
 		t.ShowedRunning(script, before, "there is no running task to subscribe to")
 		where := "SubscribeToTask " + task.ID + " (" + c.Binding() + ")"
 		s, err := c.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: task.ID})

@@ -149,7 +149,7 @@ var _ = suites.Spec("ROLL-006", func(ctx context.Context, t *suites.T) {
 	task, used := t.StartRunning(ctx, clients[0], one, func(s suites.Script) *a2a.Task {
 		tk, _ := start(ctx, t, clients[0], s, nil)
 		return tk
-	})
+	}, nil)
 	created := time.Now()
 	if used != one {
 		// Lengthened: the agent answered too late to see the first try run.
