@@ -156,7 +156,16 @@ func runPush(ctx context.Context, d *Driver, cancel bool) error {
 		signal(confirm)
 	})}
 	go func() { _ = srv.Serve(ln) }()
-	defer srv.Close()
+	defer func() {
+		// Let a push being answered (the 401 the client raises on) get
+		// its answer before the receiver goes: an abrupt close cut it
+		// (EOF at the agent), which left CLI-037 unable to run.
+		sctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		if srv.Shutdown(sctx) != nil {
+			srv.Close()
+		}
+	}()
 	conf := &a2a.SendMessageConfiguration{ReturnImmediately: true,
 		TaskPushNotificationConfig: d.pushConfig(token)}
 	t, err := d.send(ctx, message(d.env.Text, "", ""), conf)

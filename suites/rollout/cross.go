@@ -210,19 +210,21 @@ var _ = suites.Spec("ROLL-006", func(ctx context.Context, t *suites.T) {
 	}
 
 	// The race: cancels at seeded offsets around the task's end, each through
-	// the instance after the one that runs the task. When the harness sets
-	// the tasks' length (the directive) and the cancels rarely landed before
-	// a task ended (an agent, or a machine, slower to answer than the
-	// task's steps), a second round scripts tasks four times longer.
+	// the instance after the one that runs the task. When the cancels rarely
+	// landed before a task ended (an agent, or a machine, slower to answer
+	// than the task's steps), a second round scripts tasks four times
+	// longer when the harness sets their length (the directive), or cancels
+	// within the first half of the task's life when a prompt map drives it.
 	trials := min(crossTrials, max(t.Env.Options.RaceTrials, 1))
 	rng := rand.New(rand.NewSource(t.Env.Options.Seed))
 	need := 3
 	var results []invariants.TrialResult
 	var rounds []string
+	span := 2 * expected
 	for round := 0; round < 2; round++ {
 		offsets := make([]time.Duration, trials)
 		for i := range offsets {
-			offsets[i] = time.Duration(rng.Int63n(int64(2*expected) + 1))
+			offsets[i] = time.Duration(rng.Int63n(int64(span) + 1))
 		}
 		got := make([]invariants.TrialResult, trials)
 		sem := make(chan struct{}, crossParallel)
@@ -240,13 +242,18 @@ var _ = suites.Spec("ROLL-006", func(ctx context.Context, t *suites.T) {
 		results = append(results, got...)
 		sides := invariants.TallyRace(got)
 		rounds = append(rounds, fmt.Sprintf("%d trials, offsets 0..%s after creation (task takes about %s): %d canceled, %d completed first",
-			trials, (2*expected).Round(time.Millisecond), expected.Round(time.Millisecond), sides.Canceled, sides.CompletedFirst))
-		directed := t.Env.Behaviour != nil && t.Env.Behaviour.Kind() == "directive"
-		if sides.Canceled >= need || !directed || ctx.Err() != nil {
+			trials, span.Round(time.Millisecond), expected.Round(time.Millisecond), sides.Canceled, sides.CompletedFirst))
+		if sides.Canceled >= need || ctx.Err() != nil {
 			break
 		}
-		script.Delay *= 4
-		expected = t.Expected(ctx, clients[0], script)
+		if t.Env.Behaviour != nil && t.Env.Behaviour.Kind() == "directive" {
+			script.Delay *= 4
+			expected = t.Expected(ctx, clients[0], script)
+			span = 2 * expected
+		} else {
+			// A prompt map's task takes its own time: cancel earlier in it.
+			span = expected / 2
+		}
 	}
 	tally := invariants.TallyRace(results)
 	t.Record(tally.Violations...)
