@@ -185,7 +185,7 @@ func (t *T) Scripted(s Script) a2a.Message {
 	if t.Env.Behaviour == nil {
 		t.CouldNotRun("the agent offers no scripted behaviour: its card does not advertise the directive extension and the config has no prompt map.")
 	}
-	m, err := t.Env.Behaviour.Message(s)
+	m, err := t.Env.Behaviour.Message(t.Stretched(s))
 	if err != nil {
 		t.CouldNotRun("%v.", err)
 	}

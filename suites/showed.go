@@ -87,7 +87,7 @@ func (t *T) ShowedRunning(s Script, first *a2a.Task, judge string) {
 		return
 	}
 	if st := first.Status.State; st.Terminal() || st.Interrupted() {
-		t.Indeterminate("the agent did not show the behaviour asked of it: %s asked for a task that stays working for a while, and task %s was already %s at the first look; %s",
+		t.TooFast("the agent did not show the behaviour asked of it: %s asked for a task that stays working for a while, and task %s was already %s at the first look; %s",
 			t.servedBy(s), first.ID, st, judge)
 	}
 }
@@ -152,11 +152,11 @@ func (t *T) StartRunning(ctx context.Context, c *client.Client, s Script, start 
 		directed := t.Env.Behaviour != nil && t.Env.Behaviour.Kind() == "directive"
 		if !rest() || !directed || s.Delay <= 0 || try == 2 || ctx.Err() != nil {
 			if len(tries) > 0 {
-				t.Observe("lengthened-"+c.Binding(), strings.Join(tries, "; ")+fmt.Sprintf("; then %s steps", s.Delay))
+				t.Observe("lengthened-"+c.Binding(), strings.Join(tries, "; ")+fmt.Sprintf("; then %s steps", t.Stretched(s).Delay))
 			}
 			return task, s
 		}
-		tries = append(tries, fmt.Sprintf("task %s was already %s at the first look with %s steps", task.ID, task.Status.State, s.Delay))
+		tries = append(tries, fmt.Sprintf("task %s was already %s at the first look with %s steps", task.ID, task.Status.State, t.Stretched(s).Delay))
 		s.Delay *= 4
 	}
 }

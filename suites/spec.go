@@ -53,6 +53,12 @@ type T struct {
 	// ran is how long the body took (the It may have waited for its turn).
 	ran     time.Duration
 	history *invariants.History
+	// stretch multiplies the step delay of every directive script the spec
+	// sends (1 before a retry, Stretched); outran is set when the body ended
+	// through TooFast; retries lists each attempt that did.
+	stretch int
+	outran  bool
+	retries []string
 }
 
 // Observe records which reading of an ambiguous rule the agent took, or a
@@ -232,6 +238,74 @@ func (t *T) Indeterminate(format string, args ...any) {
 	t.end(reports.Indeterminate, fmt.Sprintf(format, args...))
 }
 
+// TooFast ends the spec indeterminate because a task the spec scripted to
+// work for a while got somewhere before the harness did: it had ended before
+// a cancel, a subscription or a push config reached it. Nothing is wrong with
+// the agent (a loaded machine or a slow answer does this), and the spec
+// needs a task that runs, not a particular length: under the directive
+// extension the whole body is tried again with steps four times longer,
+// twice at most (runBody). A prompt map's task takes the time it takes, so
+// there the spec stays indeterminate.
+func (t *T) TooFast(format string, args ...any) {
+	GinkgoHelper()
+	t.mu.Lock()
+	if t.stopped == "" {
+		t.outran = true
+	}
+	t.mu.Unlock()
+	t.end(reports.Indeterminate, fmt.Sprintf(format, args...))
+}
+
+// maxStretch bounds the retries of TooFast: steps 4 and then 16 times longer.
+const maxStretch = 16
+
+// Stretched is s as this attempt of the spec sends it: its step delay
+// multiplied after each TooFast retry.
+func (t *T) Stretched(s Script) Script {
+	t.mu.Lock()
+	k := t.stretch
+	t.mu.Unlock()
+	if k > 1 {
+		s.Delay *= time.Duration(k)
+	}
+	return s
+}
+
+// mayRetry reports whether the body that just ended should run again with
+// longer steps: it ended through TooFast with nothing violated or missed,
+// the agent is scripted through the directive extension, the steps have
+// room to grow, and at least half the spec's time is left.
+func (t *T) mayRetry(ctx context.Context, timeout time.Duration) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.outran || t.stoppedAs != reports.Indeterminate || t.failMsg != "" || t.harnessErr != "" ||
+		len(t.violations)+len(t.pending)+len(t.soft) > 0 {
+		return false
+	}
+	if t.Env == nil || t.Env.Behaviour == nil || t.Env.Behaviour.Kind() != "directive" || max(t.stretch, 1)*4 > maxStretch {
+		return false
+	}
+	deadline, ok := ctx.Deadline()
+	return ctx.Err() == nil && (!ok || time.Until(deadline) >= timeout/2)
+}
+
+// retry makes t ready for the body's next attempt: the ending, the parts
+// left unchecked and what was observed are cleared (the transcript keeps
+// every exchange of every attempt), the steps grow fourfold, and the
+// observation "retried" says why each attempt was given up.
+func (t *T) retry() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	k := max(t.stretch, 1)
+	t.retries = append(t.retries, fmt.Sprintf("attempt %d (steps x%d) ended indeterminate: %s", len(t.retries)+1, k, t.stopped))
+	t.stretch = k * 4
+	t.outran, t.stoppedAs, t.stopped, t.override, t.reason = false, "", "", "", ""
+	t.unchecked, t.findings, t.history = nil, nil, nil
+	t.observations = map[string]string{
+		"retried": strings.Join(t.retries, "; ") + fmt.Sprintf("; then steps x%d", t.stretch),
+	}
+}
+
 func (t *T) end(v reports.Verdict, reason string) {
 	GinkgoHelper()
 	t.mu.Lock()
@@ -293,20 +367,30 @@ func runBody(parent context.Context, t *T, body func(context.Context, *T)) {
 	ctx, cancel := context.WithTimeout(recorder.WithOwner(parent, t.Info.ID), timeout)
 	defer cancel()
 	began := time.Now()
+	for attempt(ctx, t, body) && t.mayRetry(ctx, timeout) {
+		t.retry()
+	}
+	t.mu.Lock()
+	t.ran = time.Since(began)
+	t.mu.Unlock()
+	if ctx.Err() == context.DeadlineExceeded && parent.Err() == nil {
+		t.mu.Lock()
+		t.timedOut = timeout
+		t.mu.Unlock()
+	}
+}
+
+// attempt runs the body once; it reports false when the body panicked (a
+// harness error, kept in t).
+func attempt(ctx context.Context, t *T, body func(context.Context, *T)) (ended bool) {
 	defer func() {
 		r := recover()
-		t.mu.Lock()
-		t.ran = time.Since(began)
-		t.mu.Unlock()
-		if ctx.Err() == context.DeadlineExceeded && parent.Err() == nil {
-			t.mu.Lock()
-			t.timedOut = timeout
-			t.mu.Unlock()
-		}
 		if r == nil {
+			ended = true
 			return
 		}
 		if _, ok := r.(specEnded); ok {
+			ended = true
 			return
 		}
 		t.mu.Lock()
@@ -320,6 +404,7 @@ func runBody(parent context.Context, t *T, body func(context.Context, *T)) {
 	}
 	body(ctx, t)
 	t.finishBody()
+	return true
 }
 
 // replay reports in the It what the body ended with: a harness error or a

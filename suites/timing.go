@@ -119,6 +119,7 @@ func (t *T) Patience() time.Duration {
 func (t *T) Expected(ctx context.Context, c *client.Client, s Script) time.Duration {
 	GinkgoHelper()
 	if t.Env.Behaviour == nil || t.Env.Behaviour.Kind() == "directive" {
+		s = t.Stretched(s)
 		return directive.Directive{Outcome: s.Outcome, DelayMs: s.Delay.Milliseconds(), ArtifactChunks: chunksOf(s)}.Duration()
 	}
 	key := KeyOf(t.Env.Behaviour, s)

@@ -318,3 +318,23 @@ func TestShortTasksAreLengthenedForASlowAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestRacesLostToASlowAnswerAreTriedAgain: on an agent that answers 1.2 s
+// late, a 150 ms-step task has ended before the spec's cancel or push config
+// reaches it. That is no fault of the agent, and the spec needs a task that
+// runs, not a particular length: it tries again with longer steps
+// (suites.T.TooFast) and passes, saying so in the observation "retried".
+func TestRacesLostToASlowAnswerAreTriedAgain(t *testing.T) {
+	t.Parallel()
+	r := runVariant(t, fakes.Options{AnswerLatency: 1200 * time.Millisecond}, "--focus", "LIFE-013,PUSH-004,PUSH-008", "--seed", "73")
+	for _, id := range []string{"LIFE-013", "PUSH-004", "PUSH-008"} {
+		res := result(t, r, id)
+		if res.Verdict != reports.Pass {
+			t.Errorf("%s %s on an agent that answers 1.2 s late: %s", id, res.Verdict, res.Reason)
+			continue
+		}
+		if got := res.Observations["retried"]; !strings.Contains(got, "attempt 1 (steps x1) ended indeterminate") {
+			t.Errorf("%s passed without saying it tried again with longer steps: retried %q", id, got)
+		}
+	}
+}

@@ -72,6 +72,7 @@ func scriptDuration(t *suites.T, s suites.Script) (time.Duration, bool) {
 	if t.Env.Behaviour == nil || t.Env.Behaviour.Kind() != "directive" {
 		return 0, false
 	}
+	s = t.Stretched(s)
 	d := directive.Directive{Version: directive.Version, Outcome: s.Outcome, DelayMs: s.Delay.Milliseconds()}
 	if s.Chunks > 0 {
 		n := s.Chunks

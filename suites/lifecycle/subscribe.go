@@ -52,7 +52,7 @@ var _ = suites.Spec("LIFE-017", func(ctx context.Context, t *suites.T) {
 	if err != nil {
 		ra.wait()
 		if task, gerr := t.Get(ctx, ca, id); gerr == nil && task.Status.State.Terminal() {
-			t.Indeterminate("the task was %s before the second stream could attach (%s)", task.Status.State, suites.ErrText(err))
+			t.TooFast("the task was %s before the second stream could attach (%s)", task.Status.State, suites.ErrText(err))
 		}
 		t.Violated(invariants.Violation{Invariant: "stream-open", Where: whereB,
 			Expected: "a second stream of the working task", Actual: suites.ErrText(err)})
@@ -91,7 +91,7 @@ var _ = suites.Spec("LIFE-017", func(ctx context.Context, t *suites.T) {
 	}
 	if resA.terminal {
 		if end := terminalEventAt(la); end >= 0 && end < cClosed {
-			t.Indeterminate("the task ended (%s) before stream C was closed (%s), so closing one stream while others run was not exercised",
+			t.TooFast("the task ended (%s) before stream C was closed (%s), so closing one stream while others run was not exercised",
 				end.Round(time.Millisecond), cClosed.Round(time.Millisecond))
 		}
 	}
@@ -200,7 +200,7 @@ var _ = suites.Spec("LIFE-018", func(ctx context.Context, t *suites.T) {
 		s, err := c.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: task.ID})
 		if err != nil {
 			if now, gerr := t.Get(ctx, c, task.ID); gerr == nil && now.Status.State.Terminal() {
-				t.Indeterminate("task %s turned %s before the subscription reached the agent (%s)", task.ID, now.Status.State, suites.ErrText(err))
+				t.TooFast("task %s turned %s before the subscription reached the agent (%s)", task.ID, now.Status.State, suites.ErrText(err))
 			}
 			t.Record(invariants.Violation{Invariant: "stream-open", Where: where,
 				Expected: "a stream of the " + string(before.Status.State) + " task", Actual: suites.ErrText(err)})

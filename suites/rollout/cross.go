@@ -61,7 +61,7 @@ var _ = suites.Spec("ROLL-005", func(ctx context.Context, t *suites.T) {
 	s, err := b.SubscribeToTask(ctx, &a2a.SubscribeToTaskRequest{ID: task.ID})
 	if err != nil {
 		if now, gerr := t.Get(ctx, a, task.ID); gerr == nil && now.Status.State.Terminal() {
-			t.Indeterminate("task %s turned %s before the subscription through instance 1 reached it (%s)", task.ID, now.Status.State, suites.ErrText(err))
+			t.TooFast("task %s turned %s before the subscription through instance 1 reached it (%s)", task.ID, now.Status.State, suites.ErrText(err))
 		}
 		t.Violated(invariants.Violation{Invariant: "stream-across-instances", Where: where,
 			Expected: "a stream of the working task", Actual: suites.ErrText(err)})

@@ -44,7 +44,7 @@ var _ = suites.Spec("PUSH-008", func(ctx context.Context, t *suites.T) {
 	if err != nil {
 		now, gerr := t.Get(ctx, c, task.ID)
 		if gerr == nil && now.Status.State.Terminal() && now.Status.State != a2a.TaskStateCanceled {
-			t.Indeterminate("task %s was %s before the cancel landed (%s): the cancel lost the race, which the spec allows, so there is no acknowledged cancel to judge", task.ID, now.Status.State, suites.ErrText(err))
+			t.TooFast("task %s was %s before the cancel landed (%s): the cancel lost the race, which the spec allows, so there is no acknowledged cancel to judge", task.ID, now.Status.State, suites.ErrText(err))
 		}
 		t.Indeterminate("the cancel of working task %s was refused (%s), which the spec allows (LIFE-012 judges cancels)", task.ID, suites.ErrText(err))
 	}

@@ -177,7 +177,7 @@ var _ = suites.Spec("PUSH-007", func(ctx context.Context, t *suites.T) {
 			Actual:   fmt.Sprintf("%s, within %s after the task ended", describe(ds), waited.Round(time.Millisecond))})
 	}
 	if len(failed) < failFirst && len(unacked) == 0 && h.Pushed(t, task.ID, isTerminal) {
-		t.Indeterminate("only %d push attempt(s) arrived before the terminal one was acknowledged, so no failed push was there to retry (the task had too few events after the config)", len(failed))
+		t.TooFast("only %d push attempt(s) arrived before the terminal one was acknowledged, so no failed push was there to retry (the task had too few events after the config)", len(failed))
 	}
 	if (len(unacked) > 0 || terminalMissing) && len(bodies) == 0 {
 		// The verdict rests on what has not come yet (the retry, or the
