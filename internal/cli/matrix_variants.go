@@ -71,6 +71,8 @@ func Variants() []variant {
 	return withAllowed([]variant{
 		{Name: "slow-steps", Agent: "--delay 1s --prompt-map --no-directive", Harness: []string{"--config", "{promptmap}"},
 			Why: "every step and reply takes 1 s, driven by prompt phrases instead of the directive, as an LLM-backed agent is"},
+		{Name: "answers-late", Agent: "--answer-latency 1200ms",
+			Why: "a non-blocking SendMessage is answered 1.2 s after it created the task, as by a loaded deployment: a 150 ms-step task has ended before the harness can cancel it, subscribe to it or give it a push config, and the harness must script a longer one rather than judge"},
 		{Name: "push-queued", Agent: "--push-delay 3s",
 			Why: "each push is delivered 3 s after its event by a queue-backed dispatcher (acknowledged first, delivered later)"},
 		{Name: "push-queued-late", Agent: "--push-delay 12s",

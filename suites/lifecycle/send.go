@@ -57,7 +57,7 @@ func userText(text string) a2a.Message {
 // particular behaviour but use one when they can.
 func scriptedOr(t *suites.T, s suites.Script, text string) (msg a2a.Message, ok bool) {
 	if t.Env.Behaviour != nil {
-		if m, err := t.Env.Behaviour.Message(s); err == nil {
+		if m, err := t.Env.Behaviour.Message(t.Stretched(s)); err == nil {
 			t.Observe("behaviour", t.Env.Behaviour.Kind())
 			return m, true
 		}

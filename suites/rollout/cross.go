@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -230,6 +231,7 @@ var _ = suites.Spec("ROLL-006", func(ctx context.Context, t *suites.T) {
 			offsets[i] = from + time.Duration(rng.Int63n(int64(span)+1))
 		}
 		got := make([]invariants.TrialResult, trials)
+		answered := make([]time.Duration, trials)
 		sem := make(chan struct{}, crossParallel)
 		var wg sync.WaitGroup
 		for i := range offsets {
@@ -238,7 +240,7 @@ var _ = suites.Spec("ROLL-006", func(ctx context.Context, t *suites.T) {
 			go func() {
 				defer wg.Done()
 				defer func() { <-sem }()
-				got[i] = crossTrial(ctx, t, clients, i%n, (i+1)%n, offsets[i], script, expected)
+				got[i], answered[i] = crossTrial(ctx, t, clients, i%n, (i+1)%n, offsets[i], script, expected)
 			}()
 		}
 		wg.Wait()
@@ -255,7 +257,13 @@ var _ = suites.Spec("ROLL-006", func(ctx context.Context, t *suites.T) {
 			// Short of tasks that ended first: cancel after they should have.
 			from, span = expected, 3*expected
 		case t.Env.Behaviour != nil && t.Env.Behaviour.Kind() == "directive":
-			script.Delay *= 4
+			// Four times longer, or long enough that the slowest answer
+			// to a trial's SendMessage came within its first quarter.
+			k := time.Duration(4)
+			if slowest := slices.Max(answered); expected > 0 && 4*slowest > k*expected {
+				k = (4*slowest + expected - 1) / expected
+			}
+			script.Delay *= k
 			expected = t.Expected(ctx, clients[0], script)
 			span = 2 * expected
 		default:
@@ -537,20 +545,21 @@ func watchAll(ctx context.Context, t *suites.T, clients []*client.Client, id str
 // crossTrial runs one race trial: the task on instance a, the cancel
 // through instance b at offset, and GetTask on every instance until past the
 // script's end. It never ends the spec (it runs in its own goroutine).
-func crossTrial(ctx context.Context, t *suites.T, clients []*client.Client, a, b int, offset time.Duration, script suites.Script, expected time.Duration) invariants.TrialResult {
-	msg, err := t.Env.Behaviour.Message(script)
+func crossTrial(ctx context.Context, t *suites.T, clients []*client.Client, a, b int, offset time.Duration, script suites.Script, expected time.Duration) (_ invariants.TrialResult, answered time.Duration) {
+	msg, err := t.Env.Behaviour.Message(t.Stretched(script))
 	if err != nil {
-		return invariants.TrialResult{Indeterminate: "no scripted message: " + err.Error()}
+		return invariants.TrialResult{Indeterminate: "no scripted message: " + err.Error()}, 0
 	}
 	created := time.Now()
 	resp, err := t.Send(ctx, clients[a], &a2a.SendMessageRequest{Message: &msg, Configuration: &a2a.SendMessageConfiguration{ReturnImmediately: true}})
+	answered = time.Since(created)
 	if err != nil || resp.Task == nil {
-		return invariants.TrialResult{Indeterminate: "the trial's task could not be created"}
+		return invariants.TrialResult{Indeterminate: "the trial's task could not be created"}, answered
 	}
 	id := resp.Task.ID
 	select {
 	case <-ctx.Done():
-		return invariants.TrialResult{Indeterminate: "the spec's time ran out"}
+		return invariants.TrialResult{Indeterminate: "the spec's time ran out"}, answered
 	case <-time.After(time.Until(created.Add(offset))):
 	}
 	answer := invariants.CancelUnknown
@@ -565,5 +574,5 @@ func crossTrial(ctx context.Context, t *suites.T, clients []*client.Client, a, b
 	}
 	until := created.Add(expected + expected/2 + 300*time.Millisecond)
 	final := watchAll(ctx, t, clients, id, until)
-	return invariants.CancelRace(id, answer, t.History().Observations(), final)
+	return invariants.CancelRace(id, answer, t.History().Observations(), final), answered
 }

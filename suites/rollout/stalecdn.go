@@ -340,7 +340,7 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			results[i] = crossTrial(ctx, t, clients, 0, 1+i%(len(clients)-1), offset, script, expected)
+			results[i], _ = crossTrial(ctx, t, clients, 0, 1+i%(len(clients)-1), offset, script, expected)
 		}()
 	}
 	wg.Wait()
