@@ -196,3 +196,27 @@ func TestRolloutPushOnASlowAgent(t *testing.T) {
 		}
 	}
 }
+
+// TestRollingConfigAcknowledgedAfterItsTaskEnded: ROLL-003 creates two tasks
+// on each instance and registers each one's push config through the other.
+// Here instance 0 answers a non-blocking SendMessage 2 s after it created
+// the task, later than the 1.2 s the task is scripted to take, so its two
+// tasks have ended before their configs exist, while instance 1's are still
+// running (the spec's own check that a task runs passes). Those configs are
+// owed nothing: the spec must not call their missing push lost, but try
+// again with tasks long enough to outlast the late answer (suites.T.TooFast).
+func TestRollingConfigAcknowledgedAfterItsTaskEnded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs ROLL-003 twice under the process driver")
+	}
+	t.Parallel()
+	late := `$([ {instance} = 0 ] && echo --answer-latency 2s)`
+	r := runCLI(t, nil, "--agent-cmd", referenceAgentCmd(" "+late), "--instances", "2", "--focus", "ROLL-003", "--seed", "5")
+	res := result(t, r, "ROLL-003")
+	if res.Verdict != reports.Pass {
+		t.Fatalf("ROLL-003 %s, want pass: %s\n%v", res.Verdict, res.Reason, res.Observations)
+	}
+	if got := res.Observations["retried"]; !strings.Contains(got, "had already ended when their push config was acknowledged") {
+		t.Errorf("ROLL-003 passed without trying again for the configs acknowledged late: retried %q", got)
+	}
+}
