@@ -189,7 +189,10 @@ type Stage struct {
 	srv    *http.Server
 	base   string
 	start  time.Time
-	dead   string
+	// dead is the address of the refusing interfaces, held refusing by
+	// deadHold until Close (deadAddr).
+	dead     string
+	deadHold io.Closer
 
 	mu       sync.Mutex
 	agent    *fakes.Agent
@@ -220,7 +223,7 @@ func StartStage(ctx context.Context, script Script, o StageOptions) (*Stage, err
 	s := &Stage{script: script, opts: o, ln: ln, base: "http://" + ln.Addr().String(), start: time.Now(), gen: 1}
 	for _, i := range script.Interfaces {
 		if i.Dead {
-			if s.dead, err = deadAddr(); err != nil {
+			if s.dead, s.deadHold, err = deadAddr(); err != nil {
 				ln.Close()
 				return nil, err
 			}
@@ -236,18 +239,6 @@ func StartStage(ctx context.Context, script Script, o StageOptions) (*Stage, err
 	s.srv = &http.Server{Handler: http.HandlerFunc(s.serve), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = s.srv.Serve(ln) }()
 	return s, nil
-}
-
-// deadAddr is a loopback host:port nothing listens on (it was free a moment
-// ago; another program taking it in between is unlikely and harmless).
-func deadAddr() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	a := l.Addr().String()
-	l.Close()
-	return a, nil
 }
 
 // Tweak, when set, adjusts every stage agent's options first (tests: a slow
@@ -428,6 +419,9 @@ func (s *Stage) Close() {
 	s.mu.Unlock()
 	for _, a := range all {
 		_ = a.Shutdown(ctx)
+	}
+	if s.deadHold != nil {
+		_ = s.deadHold.Close()
 	}
 }
 
