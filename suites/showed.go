@@ -128,9 +128,11 @@ func outcomeOfKey(k string) directive.Outcome {
 // answer), taken when the answer was not already at rest. When the harness
 // sets the task's length (the directive) and the first look found the task
 // at rest, the agent (or a loaded machine) took longer to answer than the
-// task's steps: it tries again with steps four times longer, twice at
-// most, since the spec needs a running task, not a particular length, and
-// observes that it did (lengthened-BINDING). A prompt map's task takes the
+// task's steps: it tries again with steps four times longer, up to the
+// same bound as TooFast's retries of the whole spec (maxStretch, counted
+// with the attempt's own stretch, so that the two never multiply), since
+// the spec needs a running task, not a particular length, and observes that
+// it did (lengthened-BINDING). A prompt map's task takes the
 // time it takes, so it gets one try; the caller judges what it got
 // (ShowedRunning).
 func (t *T) StartRunning(ctx context.Context, c *client.Client, s Script, start func(Script) *a2a.Task, look func(*a2a.Task) *a2a.Task) (*a2a.Task, Script) {
@@ -143,14 +145,14 @@ func (t *T) StartRunning(ctx context.Context, c *client.Client, s Script, start 
 		}
 	}
 	var tries []string
-	for try := 0; ; try++ {
+	for k := 1; ; k *= 4 {
 		task := start(s)
 		rest := func() bool { return task.Status.State.Terminal() || task.Status.State.Interrupted() }
 		if !rest() {
 			task = look(task)
 		}
 		directed := t.Env.Behaviour != nil && t.Env.Behaviour.Kind() == "directive"
-		if !rest() || !directed || s.Delay <= 0 || try == 2 || ctx.Err() != nil {
+		if !rest() || !directed || s.Delay <= 0 || !t.mayLengthen(k) || ctx.Err() != nil {
 			if len(tries) > 0 {
 				t.Observe("lengthened-"+c.Binding(), strings.Join(tries, "; ")+fmt.Sprintf("; then %s steps", t.Stretched(s).Delay))
 			}

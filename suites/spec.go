@@ -59,6 +59,10 @@ type T struct {
 	stretch int
 	outran  bool
 	retries []string
+	// lengthened is the largest multiplier StartRunning sent a script with
+	// in this attempt (the attempt's stretch included): a retry starts
+	// above it.
+	lengthened int
 }
 
 // Observe records which reading of an ambiguous rule the agent took, or a
@@ -271,6 +275,21 @@ func (t *T) Stretched(s Script) Script {
 	return s
 }
 
+// mayLengthen reports whether StartRunning, having sent this attempt's
+// script with its own multiplier k, may try four times longer within
+// maxStretch; it records k for the retry that may follow.
+func (t *T) mayLengthen(k int) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	at := max(t.stretch, 1) * k
+	t.lengthened = max(t.lengthened, at)
+	return at*4 <= maxStretch
+}
+
+// reached is the largest step multiplier this attempt sent a script with.
+// Called with t.mu held.
+func (t *T) reached() int { return max(t.stretch, t.lengthened, 1) }
+
 // mayRetry reports whether the body that just ended should run again with
 // longer steps: it ended through TooFast with nothing violated or missed,
 // the agent is scripted through the directive extension, the steps have
@@ -282,7 +301,7 @@ func (t *T) mayRetry(ctx context.Context, timeout time.Duration) bool {
 		len(t.violations)+len(t.pending)+len(t.soft) > 0 {
 		return false
 	}
-	if t.Env == nil || t.Env.Behaviour == nil || t.Env.Behaviour.Kind() != "directive" || max(t.stretch, 1)*4 > maxStretch {
+	if t.Env == nil || t.Env.Behaviour == nil || t.Env.Behaviour.Kind() != "directive" || t.reached()*4 > maxStretch {
 		return false
 	}
 	deadline, ok := ctx.Deadline()
@@ -296,9 +315,9 @@ func (t *T) mayRetry(ctx context.Context, timeout time.Duration) bool {
 func (t *T) retry() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	k := max(t.stretch, 1)
+	k := t.reached()
 	t.retries = append(t.retries, fmt.Sprintf("attempt %d (steps x%d) ended indeterminate: %s", len(t.retries)+1, k, t.stopped))
-	t.stretch = k * 4
+	t.stretch, t.lengthened = k*4, 0
 	t.outran, t.stoppedAs, t.stopped, t.override, t.reason = false, "", "", "", ""
 	t.unchecked, t.findings, t.history = nil, nil, nil
 	t.observations = map[string]string{

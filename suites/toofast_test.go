@@ -2,11 +2,14 @@ package suites
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
 	"github.com/a2a-conform/a2a-conform/internal/directive"
 	"github.com/a2a-conform/a2a-conform/reports"
 )
@@ -91,5 +94,34 @@ func TestTooFastIsNotRetriedWithoutTime(t *testing.T) {
 	})
 	if tries != 1 {
 		t.Errorf("the body ran %d times with a minute of an hour's timeout left, want once", tries)
+	}
+}
+
+// TestStartRunningAndTooFastShareOneBound: StartRunning's own lengthening
+// and TooFast's retries of the whole spec draw on one bound, steps 16 times
+// longer: an agent whose tasks are always at rest at the first look is
+// tried at x1, x4 and x16 once, never again from x4 (a retry would only
+// repeat those lengths), and never beyond.
+func TestStartRunningAndTooFastShareOneBound(t *testing.T) {
+	c, err := client.New(a2a.AgentInterface{URL: "http://127.0.0.1:1/a2a/jsonrpc", ProtocolBinding: a2a.BindingJSONRPC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := Script{Outcome: directive.OutcomeCompleted, Delay: 150 * time.Millisecond}
+	var delays []time.Duration
+	bodies := 0
+	got := runEach(DirectiveBehaviour{}, func(ctx context.Context, st *T) {
+		bodies++
+		task, used := st.StartRunning(ctx, c, script, func(s Script) *a2a.Task {
+			delays = append(delays, st.Stretched(s).Delay/time.Millisecond)
+			return &a2a.Task{ID: fmt.Sprint("task-", len(delays)), Status: a2a.TaskStatus{State: a2a.TaskStateCompleted}}
+		}, nil)
+		st.ShowedRunning(used, task, "nothing to judge")
+	})
+	if bodies != 1 || !slices.Equal(delays, []time.Duration{150, 600, 2400}) {
+		t.Errorf("the body ran %d times with step delays (ms) %v, want once with [150 600 2400]", bodies, delays)
+	}
+	if v, _, _ := got.settled(); v != reports.Indeterminate {
+		t.Errorf("settled %q, want indeterminate", v)
 	}
 }
