@@ -248,8 +248,9 @@ func (t *T) Indeterminate(format string, args ...any) {
 // the agent (a loaded machine or a slow answer does this), and the spec
 // needs a task that runs, not a particular length: under the directive
 // extension the whole body is tried again with steps four times longer,
-// twice at most (runBody). A prompt map's task takes the time it takes, so
-// there the spec stays indeterminate.
+// until they are 16 times the script's (maxStretch, shared with
+// StartRunning's own tries; runBody). A prompt map's task takes the time it
+// takes, so there the spec stays indeterminate.
 func (t *T) TooFast(format string, args ...any) {
 	GinkgoHelper()
 	t.mu.Lock()
