@@ -135,13 +135,19 @@ func checkBodies(t *suites.T, h *hook, taskID, contextID string) {
 }
 
 // create registers the hook on a task and records when it was acknowledged;
-// a refusal ends the spec (a refusal of the harness's loopback URL by an
-// agent that validates webhooks could-not-run, naming --webhook-url).
+// a refusal ends the spec: of a task that had already ended, it is no fault
+// (no transition was left to push) and the spec tries a longer task
+// (suites.T.TooFast); of the harness's loopback URL by an agent that
+// validates webhooks, could-not-run, naming --webhook-url; else a violation.
 func create(ctx context.Context, t *suites.T, c *client.Client, h *hook, taskID string) {
 	cfg := h.Config
 	cfg.TaskID = taskID
 	got, err := t.CreatePushConfig(ctx, c, &cfg)
 	if err != nil {
+		if now, gerr := t.Get(ctx, c, taskID); gerr == nil && now.Status.State.Terminal() {
+			t.TooFast("task %s was already %s when its config was created (%s), so no transition was left to push; the task must work for longer",
+				taskID, now.Status.State, suites.ErrText(err))
+		}
 		refused(t, c, h, "CreateTaskPushNotificationConfig for task "+taskID, err)
 	}
 	h.Acked = time.Now()

@@ -121,17 +121,7 @@ var _ = suites.Spec("PUSH-004", func(ctx context.Context, t *suites.T) {
 		h := newHook(t, "Bearer")
 		task := start(ctx, t, c, workingScript, nil)
 		defer endTask(ctx, c, task)
-		cfg := h.Config
-		cfg.TaskID = task.ID
-		got, err := t.CreatePushConfig(ctx, c, &cfg)
-		if err != nil {
-			if now, gerr := t.Get(ctx, c, task.ID); gerr == nil && now.Status.State.Terminal() {
-				t.TooFast("task %s was already %s when its config was created (%s), so no transition was left to push; the task must work for longer (%s)",
-					task.ID, now.Status.State, suites.ErrText(err), suites.KeyOf(t.Env.Behaviour, workingScript))
-			}
-			refused(t, c, h, "CreateTaskPushNotificationConfig for task "+task.ID, err)
-		}
-		h.Acked, h.Config.TaskID, h.Config.ID = time.Now(), task.ID, got.ID
+		create(ctx, t, c, h, task.ID)
 		outs[i] = outcome{h: h, task: task}
 	}
 	// Each task is followed in the spec's goroutine, one after the other:
