@@ -154,6 +154,11 @@ type Options struct {
 	// after it created the task, as a loaded agent (or machine) does: a
 	// short task may have ended by the time its client first looks at it.
 	AnswerLatency time.Duration
+	// RefuseEndedConfigs refuses a push config for a task already in a
+	// terminal state with UnsupportedOperationError, as an agent may that
+	// has no transition left to push: a correct agent on which a config
+	// given to a short task after it ended is refused, not accepted.
+	RefuseEndedConfigs bool
 	// PollInterval bounds how late an instance sees another process's writes:
 	// events for its streams, due deliveries, orphaned tasks (default 20ms).
 	// Writes through the same *Store are seen at once.

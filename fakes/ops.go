@@ -588,8 +588,12 @@ func (a *Agent) createConfig(ctx context.Context, c *a2a.TaskPushNotificationCon
 	if oe := a.webhookAllowed(c.URL, "url"); oe != nil {
 		return nil, oe
 	}
-	if _, oe := a.loadTask(ctx, c.TaskID); oe != nil && !a.faults.has(faultPushConfigUnknownTask) && !a.othersConfigAllowed(ctx, c.TaskID) {
+	task, oe := a.loadTask(ctx, c.TaskID)
+	if oe != nil && !a.faults.has(faultPushConfigUnknownTask) && !a.othersConfigAllowed(ctx, c.TaskID) {
 		return nil, oe
+	}
+	if a.opts.RefuseEndedConfigs && oe == nil && task.Task.Status.State.Terminal() {
+		return nil, errUnsupported(fmt.Sprintf("task %s is %s: no transition is left to push", c.TaskID, task.Task.Status.State))
 	}
 	if n := a.opts.RefusePushConfigs; n > 0 && a.refusedPush.Add(1) <= int64(n) {
 		return nil, errUnavailable("this instance cannot confirm push registrations yet; retry")

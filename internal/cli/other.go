@@ -45,6 +45,7 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	noStreaming := fs.Bool("no-streaming", false, "withdraw streaming: the card says false and streaming calls are refused (UnsupportedOperationError), as a build that dropped it")
 	noPush := fs.Bool("no-push", false, "withdraw push notifications: the card says false and push-config calls are refused (PushNotificationNotSupportedError), as a build that dropped them")
 	previousBuild := fs.Bool("previous-build", false, "be the previous build: also declare and serve an HTTP+JSON interface at "+fakes.PreviousBuildRESTPath+" and the required extension "+fakes.PreviousBuildExtension+", which later builds dropped (give it to --agent-cmd and a build without it to --agent-cmd-next for ROLL-007)")
+	refuseEnded := fs.Bool("refuse-ended-configs", false, "refuse a push config for a task already in a terminal state with UnsupportedOperationError (a correct agent with no transition left to push)")
 	refusePush := fs.Int("refuse-push-configs", 0, "answer the first `N` CreateTaskPushNotificationConfig calls with 503 and Retry-After, as an instance that cannot yet confirm a registration should (a correct agent whose refusals clients retry)")
 	pushDelay := fs.Duration("push-delay", 0, "deliver each push this long after its event, as a queue-backed dispatcher does (acknowledged first, delivered later)")
 	pushTwice := fs.Bool("push-twice", false, "deliver every push twice (delivery is at least once; receivers dedupe)")
@@ -85,7 +86,7 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	opts := fakes.Options{Name: *name, Faults: splitComma(faultF), StepDelay: *delay, PromptMap: *prompts, DisableDirective: *noDirective,
-		WebhookAllow: splitComma(allowF), Generation: *generation, WarmUp: *warmUp, RefusePushConfigs: *refusePush,
+		WebhookAllow: splitComma(allowF), Generation: *generation, WarmUp: *warmUp, RefusePushConfigs: *refusePush, RefuseEndedConfigs: *refuseEnded,
 		DrainGrace: *drainGrace, AnswerLatency: *answerLatency, DisableStreaming: *noStreaming, DisablePush: *noPush, PreviousBuild: *previousBuild,
 		PushDelay: *pushDelay, DuplicatePushes: *pushTwice, TerminalPushesOnly: *pushTerminal,
 		Push: fakes.PushOptions{MaxAttempts: *attempts, BaseDelay: *retryBase, MaxDelay: *retryMax}, EmptySkills: *emptySkills,

@@ -338,3 +338,21 @@ func TestRacesLostToASlowAnswerAreTriedAgain(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusedConfigOfAnEndedTaskIsTooFast: an agent that answers 1.2 s late
+// and refuses a push config for a task already ended (no transition is left
+// to push) is correct: PUSH-004, whose configs go to a task after it was
+// created (webhook's create()), must try a longer task, not fail the
+// refusal. (PUSH-006 and PUSH-009 register on a task waiting for input,
+// which has not ended.)
+func TestRefusedConfigOfAnEndedTaskIsTooFast(t *testing.T) {
+	t.Parallel()
+	r := runVariant(t, fakes.Options{AnswerLatency: 1200 * time.Millisecond, RefuseEndedConfigs: true}, "--focus", "PUSH-004", "--seed", "74")
+	res := result(t, r, "PUSH-004")
+	if res.Verdict != reports.Pass {
+		t.Fatalf("PUSH-004 %s on an agent that refuses configs of ended tasks: %s", res.Verdict, res.Reason)
+	}
+	if got := res.Observations["retried"]; !strings.Contains(got, "when its config was created") {
+		t.Errorf("PUSH-004 passed without trying again after the refusal: retried %q", got)
+	}
+}
