@@ -168,8 +168,11 @@ type Result struct {
 	// strongest level among the requirements in TCK, "" when it names none.
 	// It is shown beside Level, which comes from the A2A text and alone
 	// decides the verdict.
-	TCKLevel string  `json:"tckLevel,omitempty"`
-	Verdict  Verdict `json:"verdict"`
+	TCKLevel string `json:"tckLevel,omitempty"`
+	// Basis is the text the spec's level rests on, word for word, with
+	// where it stands: a vendor reads it beside the verdict.
+	Basis   *Basis  `json:"basis,omitempty"`
+	Verdict Verdict `json:"verdict"`
 	// Reason is one paragraph: for anything but pass, what was expected, what
 	// was seen, and for could-not-run how to enable the spec.
 	Reason     string                 `json:"reason,omitempty"`
@@ -208,6 +211,60 @@ type Result struct {
 	// the first ones: a clean run's report stays small, and every other
 	// verdict keeps its transcript whole.
 	TranscriptOmitted int `json:"transcriptOmitted,omitempty"`
+}
+
+// Basis is what a spec's level rests on: sentences of the A2A text quoted
+// word for word (Quotes); Reading, where the level does not simply follow
+// from a keyword in them, says how it was read (an INVARIANT spec, which
+// no single MUST sentence states, says so and how it follows from the
+// quotes and from the field scenario it was derived from, Scenario).
+// Disagrees lists where the spec knowingly judges otherwise than the
+// official TCK or the ACTS draft.
+type Basis struct {
+	Quotes    []Quote        `json:"quotes"`
+	Reading   string         `json:"reading,omitempty"`
+	Scenario  *ScenarioQuote `json:"scenario,omitempty"`
+	Disagrees []Disagreement `json:"disagrees,omitempty"`
+}
+
+// Quote is one passage of the A2A specification, in its exact words
+// (emphasis, backticks and line breaks aside; "…" joins pieces that each
+// stand in the text), and where it stands: Version ("1.0.1"), File (the
+// path in the specification's repository: "docs/specification.md",
+// "specification/a2a.proto", "docs/topics/life-of-a-task.md") and Section
+// (the specification's section number, "3.1.5"; "" for the proto and the
+// topic pages).
+type Quote struct {
+	Text    string `json:"text"`
+	Version string `json:"version"`
+	File    string `json:"file"`
+	Section string `json:"section,omitempty"`
+}
+
+// Cite is where q stands, as a vendor looks it up: "A2A v1.0.1 §3.1.5",
+// or "A2A v1.0.1 docs/topics/life-of-a-task.md".
+func (q Quote) Cite() string {
+	if q.Section != "" {
+		return "A2A v" + q.Version + " §" + q.Section
+	}
+	return "A2A v" + q.Version + " " + q.File
+}
+
+// ScenarioQuote is the sentence of a field scenario (docs/scenarios.md)
+// an INVARIANT spec is derived from.
+type ScenarioQuote struct {
+	Number string `json:"number"`
+	Text   string `json:"text"`
+}
+
+// Disagreement is one place where a spec knowingly judges otherwise than
+// an upstream conformance suite: Upstream names the test or requirement
+// and its public issue ("TCK CORE-CANCEL-001 (a2a-tck #140)"), Asserts
+// what it checks, Why what the A2A text says instead.
+type Disagreement struct {
+	Upstream string `json:"upstream"`
+	Asserts  string `json:"asserts"`
+	Why      string `json:"why"`
 }
 
 // ReplayNote is a fail's replay bundle (Bundle: its path beside the

@@ -1,0 +1,80 @@
+package suites
+
+import (
+	"github.com/a2a-conform/a2a-conform/internal/spectext"
+	"github.com/a2a-conform/a2a-conform/reports"
+)
+
+// bases holds each spec's basis by ID: the sentences of the A2A text its
+// level rests on, word for word (TestEveryBasisIsTheSpecificationsOwnWords
+// finds each in the pinned text, internal/spectext). The tables are in
+// basis_*.go, one per area.
+var bases = map[string]reports.Basis{}
+
+// setBasis adds a table of bases; call it only from a package-level var
+// or init of this package.
+func setBasis(m map[string]reports.Basis) bool {
+	for id, b := range m {
+		if _, dup := bases[id]; dup {
+			panic("suites: two bases for " + id)
+		}
+		bases[id] = b
+	}
+	return true
+}
+
+// Basis is what the spec's level rests on (nil for a spec with none
+// registered, which TestEverySpecHasABasis forbids).
+func (i Info) Basis() *reports.Basis {
+	b, ok := bases[i.ID]
+	if !ok {
+		return nil
+	}
+	return &b
+}
+
+// Result is a result for the spec with everything the registry says of it
+// filled in (ID, title, suite, level, sections, scenario, TCK, basis), and
+// no verdict yet.
+func (i Info) Result() reports.Result {
+	return reports.Result{
+		ID: i.ID, Title: i.Title, Suite: i.Suite, Level: string(i.Level),
+		Sections: i.Sections, Scenario: i.Scenario, TCK: i.TCK, TCKLevel: string(TCKLevel(i)),
+		Basis: i.Basis(),
+	}
+}
+
+// The constructors of a basis's parts. Each quote is the text's own words:
+// copy them from the pinned text (internal/spectext/a2a-v1.0.1), never
+// retype them from memory.
+
+// spec quotes docs/specification.md at a section ("3.1.5").
+func spec(section, text string) reports.Quote {
+	return reports.Quote{Text: text, Version: spectext.Version, File: "docs/specification.md", Section: section}
+}
+
+// proto quotes a comment of specification/a2a.proto.
+func proto(text string) reports.Quote {
+	return reports.Quote{Text: text, Version: spectext.Version, File: "specification/a2a.proto"}
+}
+
+// topic quotes a page of docs/topics ("life-of-a-task").
+func topic(page, text string) reports.Quote {
+	return reports.Quote{Text: text, Version: spectext.Version, File: "docs/topics/" + page + ".md"}
+}
+
+// quotes is a basis of quotes alone: the level is the keyword they carry.
+func quotes(q ...reports.Quote) reports.Basis { return reports.Basis{Quotes: q} }
+
+// scenario quotes the invariant sentence of a field scenario, as
+// docs/scenarios.md quotes it.
+func scenario(n, text string) *reports.ScenarioQuote {
+	return &reports.ScenarioQuote{Number: n, Text: text}
+}
+
+// The scenario sentences the INVARIANT specs are derived from.
+var (
+	scenario1 = scenario("1", "a task's webhook binding is a property of the task, and a task is a property of a card generation — never bind across generations.")
+	scenario2 = scenario("2", "a Card is a promise that the instance can serve the full lifecycle and webhook contract it declares, for every task it accepts, for the entire duration of that task.")
+	scenario3 = scenario("3", "once a cancel is acknowledged, any later terminal transition for the same task ID is a protocol invariant violation")
+)
