@@ -164,6 +164,10 @@ type specRow struct {
 	Exchanges               []exchangeView
 	ExchangesCut            int
 	ExchangeSummary         string
+	// Basis is what the level rests on, shown under the reason of every
+	// verdict but pass: the A2A text word for word, the reading, the
+	// scenario, and where the spec differs from an upstream suite.
+	Basis *basisView
 	// Attempts says how the re-runs of run --retry-unexpected came out.
 	Attempts string
 	// Reproduce re-runs this spec alone with the run's own flags and seed.
@@ -171,6 +175,33 @@ type specRow struct {
 	// Replay is the command that re-drives a fail's replay bundle, and
 	// ReplayNone why a fail has none (Result.Replay).
 	Replay, ReplayNone string
+}
+
+type basisView struct {
+	Quotes    []quoteView
+	Reading   string
+	Scenario  string
+	Disagrees []string
+}
+
+type quoteView struct{ Cite, Text string }
+
+func buildBasisView(b *Basis) *basisView {
+	if b == nil {
+		return nil
+	}
+	f := func(s string) string { return cutUTF8(s, htmlMaxField) }
+	v := &basisView{Reading: f(b.Reading)}
+	for _, q := range b.Quotes {
+		v.Quotes = append(v.Quotes, quoteView{Cite: f(q.Cite()), Text: f(q.Text)})
+	}
+	if b.Scenario != nil {
+		v.Scenario = f("Scenario " + b.Scenario.Number + ": \u201c" + b.Scenario.Text + "\u201d")
+	}
+	for _, d := range b.Disagrees {
+		v.Disagrees = append(v.Disagrees, f(d.Upstream+" asserts "+d.Asserts+"; here, "+d.Why+"."))
+	}
+	return v
 }
 
 type exchangeView struct {
@@ -445,6 +476,7 @@ func buildSpecRow(res Result, budget *int) specRow {
 	}
 	row.HasDetail = true
 	row.Reason = capText(res.Reason, htmlMaxReason)
+	row.Basis = buildBasisView(res.Basis)
 	if len(res.Attempts) > 0 {
 		row.Attempts = attemptsText(res)
 	}

@@ -175,6 +175,10 @@ func junitCaseFor(res Result, unreachable bool) junitCase {
 	if res.TCKLevel != "" {
 		c.Properties.Property = append(c.Properties.Property, junitProperty{"tckLevel", f(res.TCKLevel)})
 	}
+	basis := strings.Join(res.Basis.Lines(), "\n")
+	if basis != "" {
+		c.Properties.Property = append(c.Properties.Property, junitProperty{"basis", capText(basis, junitMaxText)})
+	}
 	if len(res.Attempts) > 0 {
 		// run --retry-unexpected: the re-runs, and flaky when they disagree.
 		c.Properties.Property = append(c.Properties.Property, junitProperty{"attempts", f(attemptsText(res))})
@@ -183,6 +187,10 @@ func junitCaseFor(res Result, unreachable bool) junitCase {
 	body := capText(res.Reason, junitMaxText)
 	if len(res.Violations) > 0 {
 		body += "\n\n" + capText(invariants.Summarize(res.Violations, htmlMaxViolations), junitMaxText)
+	}
+	if basis != "" && res.Verdict == Fail {
+		// A fail names the words it rests on, where a vendor reads it.
+		body += "\n\nBasis (the A2A text, word for word):\n" + capText(basis, junitMaxText)
 	}
 	switch res.Verdict {
 	case Pass:

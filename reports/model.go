@@ -104,6 +104,10 @@ type Run struct {
 	// SpecRevision is the A2A specification text the harness's specs rest
 	// on (tag), e.g. "v1.0.1"; with the harness version it fixes the spec set.
 	SpecRevision string `json:"specRevision,omitempty"`
+	// Requirements names the frozen requirement set the run's specs and
+	// levels are ("a2a-1.0.1-r2": A2A protocol version, harness revision
+	// of the spec list); a scorecard scores the report against it.
+	Requirements string `json:"requirements,omitempty"`
 	// CardDigest is sha256 of the card's bytes as fetched at the start.
 	CardDigest string `json:"cardDigest,omitempty"`
 	// Args is the run's configuration as `a2a-conform run` flags, secrets
@@ -323,4 +327,28 @@ type Exchange struct {
 type Event struct {
 	AtMs float64 `json:"atMs"`
 	Data string  `json:"data"`
+}
+
+// Lines renders the basis as lines of plain text, as `explain`, `list`,
+// JUnit and the terminal show it: each quote after where it stands, the
+// reading, the scenario sentence, and each disagreement with an upstream
+// suite.
+func (b *Basis) Lines() []string {
+	if b == nil {
+		return nil
+	}
+	var out []string
+	for _, q := range b.Quotes {
+		out = append(out, q.Cite()+": \u201c"+q.Text+"\u201d")
+	}
+	if b.Reading != "" {
+		out = append(out, "Reading: "+b.Reading)
+	}
+	if s := b.Scenario; s != nil {
+		out = append(out, "Scenario "+s.Number+" (docs/scenarios.md): \u201c"+s.Text+"\u201d")
+	}
+	for _, d := range b.Disagrees {
+		out = append(out, "Differs from "+d.Upstream+": it asserts "+d.Asserts+"; here, "+d.Why+".")
+	}
+	return out
 }

@@ -70,6 +70,11 @@ type ScorecardVendor struct {
 	// Partial says why the report is not a complete run of the declared
 	// set (PartialReasons); such a column never gets a full badge.
 	Partial []string `json:"partial,omitempty"`
+	// Requirements names the requirement set the column is scored
+	// against (RequirementSets), RequirementsNote why it is not the
+	// current one, or not the one the report names.
+	Requirements     string `json:"requirements,omitempty"`
+	RequirementsNote string `json:"requirementsNote,omitempty"`
 	// Digest is the digest of the report the column was built from.
 	Digest     string `json:"digest"`
 	ReportHTML string `json:"reportHtml"` // relative to the scorecard directory
@@ -117,6 +122,24 @@ type ScorecardSpec struct {
 // a silent one. Columns are ordered by name (letters and digits only, case
 // ignored), then version, then start; rows by spec area, then number.
 func BuildScorecard(reports []*Report, declared ...DeclaredSpec) (*Scorecard, error) {
+	return BuildScorecardSets(reports, RequirementSets{Sets: map[string][]DeclaredSpec{"": declared}})
+}
+
+// RequirementSets are the frozen spec sets a scorecard may score a report
+// against (suites.RequirementSets): each report is scored against the set
+// it names (run.requirements), which its column shows; a report naming no
+// set, or one this harness does not know, is scored against Current and
+// its column says so. A score is never silently re-scored against a set
+// its report was not run under.
+type RequirementSets struct {
+	Current string
+	Sets    map[string][]DeclaredSpec
+}
+
+// BuildScorecardSets is BuildScorecard with each report scored against its
+// own requirement set.
+func BuildScorecardSets(reports []*Report, sets RequirementSets) (*Scorecard, error) {
+	declared := sets.Sets[sets.Current]
 	var errs []error
 	for i, r := range reports {
 		if r == nil {
@@ -193,33 +216,76 @@ func BuildScorecard(reports []*Report, declared ...DeclaredSpec) (*Scorecard, er
 			agentSet = append(agentSet, d)
 		}
 	}
+	split := func(set []DeclaredSpec, client bool) []DeclaredSpec {
+		var out []DeclaredSpec
+		for _, d := range set {
+			if (d.Suite == clientSuite) == client {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	// setOf is the requirement set r is scored against, and what its
+	// column says of it.
+	setOf := func(r *Report) (string, string) {
+		name := r.Run.Requirements
+		switch {
+		case sets.Current == "":
+			return "", ""
+		case name == "":
+			return sets.Current, "the report names no requirement set (a harness before sets were named): scored against " + sets.Current
+		case sets.Sets[name] == nil:
+			return sets.Current, "the report names requirement set " + clip(name, 40) + ", which this harness does not know: scored against " + sets.Current
+		case name != sets.Current:
+			return name, "scored against its own requirement set " + name + ", not the current " + sets.Current + ": compare it only with columns of the same set"
+		}
+		return name, ""
+	}
 	setFor := func(r *Report) []DeclaredSpec {
-		if r.Implementation.Role == clientRole {
+		client := r.Implementation.Role == clientRole
+		if name, _ := setOf(r); name != sets.Current {
+			return split(sets.Sets[name], client)
+		}
+		if client {
 			return clientSet
 		}
 		return agentSet
 	}
 	sc.Declared = len(agentSet)
 
+	if sets.Current != "" {
+		var other []string
+		for _, r := range sc.reports {
+			if name, note := setOf(r); note != "" && !slices.Contains(other, name+": "+note) {
+				other = append(other, clip(r.Implementation.Name, 80)+" "+clip(r.Implementation.Version, 40)+": "+note)
+			}
+		}
+		if len(other) > 0 {
+			sc.Notes = append(sc.Notes, "Not every column is scored against the current requirement set "+sets.Current+": "+strings.Join(other, "; ")+".")
+		}
+	}
 	slugs := assignSlugs(sc.reports)
 	for i, r := range sc.reports {
 		own := SummarizeReport(r).Score
+		setName, setNote := setOf(r)
 		sc.Vendors = append(sc.Vendors, ScorecardVendor{
-			Slug:            slugs[i],
-			Implementation:  r.Implementation,
-			Harness:         r.Harness,
-			ProtocolVersion: r.ProtocolVersion,
-			Start:           r.Run.Start,
-			Unreachable:     r.Run.Unreachable,
-			Score:           ScoreAgainst(r, setFor(r)),
-			ReportScore:     own,
-			Interrupted:     r.Run.Interrupted,
-			Partial:         PartialReasons(r, setFor(r)),
-			Digest:          r.Digest,
-			Attestation:     Attestation{Status: AttestUnattested},
-			ReportHTML:      "vendors/" + slugs[i] + "/report.html",
-			ReportJSON:      "vendors/" + slugs[i] + "/report.json",
-			Badge:           "badges/" + slugs[i] + ".svg",
+			Requirements:     setName,
+			RequirementsNote: setNote,
+			Slug:             slugs[i],
+			Implementation:   r.Implementation,
+			Harness:          r.Harness,
+			ProtocolVersion:  r.ProtocolVersion,
+			Start:            r.Run.Start,
+			Unreachable:      r.Run.Unreachable,
+			Score:            ScoreAgainst(r, setFor(r)),
+			ReportScore:      own,
+			Interrupted:      r.Run.Interrupted,
+			Partial:          PartialReasons(r, setFor(r)),
+			Digest:           r.Digest,
+			Attestation:      Attestation{Status: AttestUnattested},
+			ReportHTML:       "vendors/" + slugs[i] + "/report.html",
+			ReportJSON:       "vendors/" + slugs[i] + "/report.json",
+			Badge:            "badges/" + slugs[i] + ".svg",
 		})
 	}
 
@@ -480,6 +546,7 @@ type columnView struct {
 	ReportHTML, ReportJSON, Badge                 string
 	Class                                         string
 	Attestation, AttestedBy                       string
+	Requirements, RequirementsNote                string
 }
 
 type matrixRow struct {
@@ -511,7 +578,8 @@ func renderScorecard(sc *Scorecard, explain func(string) string) ([]byte, error)
 			Interrupted: f(vd.Interrupted),
 			Partial:     vd.Partial,
 			ReportHTML:  vd.ReportHTML, ReportJSON: vd.ReportJSON, Badge: vd.Badge,
-			Attestation: f(vd.Attestation.Status),
+			Attestation:  f(vd.Attestation.Status),
+			Requirements: f(vd.Requirements), RequirementsNote: f(vd.RequirementsNote),
 		}
 		if vd.Attestation.Identity != nil {
 			c.AttestedBy = f(vd.Attestation.Identity.String())

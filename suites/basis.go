@@ -30,6 +30,7 @@ func (i Info) Basis() *reports.Basis {
 	if !ok {
 		return nil
 	}
+	b.Disagrees = append(b.Disagrees, disagreements[i.ID]...)
 	return &b
 }
 

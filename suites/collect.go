@@ -86,17 +86,14 @@ func (c *resultCollector) report(r SpecReport) {
 func resultOf(t *T, r SpecReport) reports.Result {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	res := reports.Result{
-		ID: t.Info.ID, Title: t.Info.Title, Suite: t.Info.Suite, Level: string(t.Info.Level),
-		Sections: t.Info.Sections, Scenario: t.Info.Scenario, TCK: t.Info.TCK, TCKLevel: string(TCKLevel(t.Info)),
-		DurationMs:   t.ran.Milliseconds(),
-		Violations:   append(append([]invariants.Violation(nil), t.violations...), t.soft...),
-		Observations: t.observations,
-		Transcript:   t.transcript,
-		Unchecked:    t.unchecked,
-		Findings:     t.findings,
-		Steps:        t.steps,
-	}
+	res := t.Info.Result()
+	res.DurationMs = t.ran.Milliseconds()
+	res.Violations = append(append([]invariants.Violation(nil), t.violations...), t.soft...)
+	res.Observations = t.observations
+	res.Transcript = t.transcript
+	res.Unchecked = t.unchecked
+	res.Findings = t.findings
+	res.Steps = t.steps
 	switch {
 	case t.override != "":
 		res.Verdict, res.Reason = t.override, t.reason

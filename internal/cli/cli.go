@@ -455,7 +455,7 @@ func Explain(i suites.Info) string {
 	fmt.Fprintf(&b, "%s  %s\n\n", i.ID, i.Title)
 	fmt.Fprintf(&b, "Level:     %s\n", i.Level)
 	fmt.Fprintf(&b, "Suite:     %s\n", i.Suite)
-	fmt.Fprintf(&b, "Sections:  %s (A2A v1.0 specification)\n", strings.Join(i.Sections, ", "))
+	fmt.Fprintf(&b, "Sections:  %s (A2A v1.0.1 specification)\n", strings.Join(i.Sections, ", "))
 	if i.Scenario != "" {
 		fmt.Fprintf(&b, "Scenario:  %s\n", suites.ScenarioRef(i.Scenario))
 	}
@@ -469,6 +469,12 @@ func Explain(i suites.Info) string {
 			n = append(n, string(x))
 		}
 		fmt.Fprintf(&b, "Needs:     %s\n", strings.Join(n, ", "))
+	}
+	if lines := i.Basis().Lines(); len(lines) > 0 {
+		fmt.Fprintf(&b, "\nBasis (the A2A text, word for word):\n")
+		for _, l := range lines {
+			fmt.Fprintf(&b, "  %s\n", l)
+		}
 	}
 	fmt.Fprintf(&b, "\nWhat and why:\n  %s\n", i.Why)
 	if i.Enable != "" {

@@ -63,6 +63,11 @@ func listTable(w io.Writer, infos []suites.Info) {
 		if len(i.TCK) > 0 {
 			under = append(under, fmt.Sprintf("TCK: %s (TCK level %s)", strings.Join(i.TCK, ", "), suites.TCKLevel(i)))
 		}
+		if b := i.Basis(); b != nil {
+			for _, q := range b.Quotes {
+				under = append(under, q.Cite()+": \u201c"+q.Text+"\u201d")
+			}
+		}
 		t.add([]string{i.ID, string(i.Level), i.Suite, suites.Cut(strings.Join(i.Sections, ","), sectionsWidth), dash(i.Scenario), i.Title}, under...)
 	}
 	t.write(w)

@@ -241,6 +241,17 @@ func declaredSpecs() []reports.DeclaredSpec {
 	return out
 }
 
+// requirementSets are the frozen requirement sets this harness knows, the
+// current one being its own registry (declaredSpecs).
+func requirementSets() reports.RequirementSets {
+	out := reports.RequirementSets{Current: suites.CurrentRequirements, Sets: map[string][]reports.DeclaredSpec{}}
+	for name, set := range suites.RequirementSets() {
+		out.Sets[name] = set.Specs
+	}
+	out.Sets[suites.CurrentRequirements] = declaredSpecs()
+	return out
+}
+
 func scorecardCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("scorecard", stderr, scorecardHelp)
 	out := fs.String("out", "", "output `DIR` for scorecard.html, scorecard.json and badges/")
@@ -267,7 +278,7 @@ func scorecardCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		rs = append(rs, r)
 	}
-	sc, err := reports.BuildScorecard(rs, declaredSpecs()...)
+	sc, err := reports.BuildScorecardSets(rs, requirementSets())
 	if err != nil {
 		fmt.Fprintf(stderr, "scorecard: %v\n", err)
 		return 1

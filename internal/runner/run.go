@@ -83,12 +83,10 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 		report.Run.Unreachable = true
 		report.CardError = prep.Unreachable.Error()
 		for _, info := range selected {
-			report.Results = append(report.Results, reports.Result{
-				ID: info.ID, Title: info.Title, Suite: info.Suite, Level: string(info.Level),
-				Sections: info.Sections, Scenario: info.Scenario, TCK: info.TCK, TCKLevel: string(suites.TCKLevel(info)),
-				Verdict: reports.CouldNotRun,
-				Reason:  "the target could not be reached: " + prep.Unreachable.Error(),
-			})
+			res := info.Result()
+			res.Verdict = reports.CouldNotRun
+			res.Reason = "the target could not be reached: " + prep.Unreachable.Error()
+			report.Results = append(report.Results, res)
 		}
 		out, werr := finish(cfg, report, start)
 		out.Exit = ExitUnreachable
@@ -212,12 +210,9 @@ func withMissing(results []reports.Result, selected []suites.Info, verdict repor
 		if have[info.ID] {
 			continue
 		}
-		results = append(results, reports.Result{
-			ID: info.ID, Title: info.Title, Suite: info.Suite, Level: string(info.Level),
-			Sections: info.Sections, Scenario: info.Scenario, TCK: info.TCK, TCKLevel: string(suites.TCKLevel(info)),
-			Verdict: verdict,
-			Reason:  why,
-		})
+		res := info.Result()
+		res.Verdict, res.Reason = verdict, why
+		results = append(results, res)
 	}
 	sort.Slice(results, func(a, b int) bool { return results[a].ID < results[b].ID })
 	return results
@@ -336,6 +331,7 @@ func newReport(cfg Config, prep *Prepared, start time.Time) *reports.Report {
 		},
 	}
 	r.Run.SpecRevision = SpecRevision
+	r.Run.Requirements = suites.CurrentRequirements
 	if prep.Env.CardRaw != nil {
 		r.Card = jsonOrString(prep.Env.CardRaw)
 		sum := sha256.Sum256(prep.Env.CardRaw)

@@ -177,7 +177,8 @@ var _ = suites.Spec("CLI-006", func(ctx context.Context, t *suites.T) {
 // fails at least one case whether it takes the first interface of its
 // binding (as §8.3.2 says) or the last one, whichever binding it prefers;
 // one that falls back, within its binding or to the other one (the two
-// readings of §5.2's "another declared binding"), completes both.
+// readings of A2A v1.0.1 §5.2's fallback logic for alternative protocols),
+// completes both.
 var _ = suites.Spec("CLI-007", func(ctx context.Context, t *suites.T) {
 	layout := func(first, second string) []Interface {
 		return []Interface{{Binding: first, Dead: true}, {Binding: first}, {Binding: second}, {Binding: first, Dead: true}}
@@ -186,7 +187,7 @@ var _ = suites.Spec("CLI-007", func(ctx context.Context, t *suites.T) {
 		{Name: "jsonrpc-first", Action: Send, Agent: Agent{Interfaces: layout(a2a.BindingJSONRPC, a2a.BindingHTTPJSON)}},
 		{Name: "http-json-first", Action: Send, Agent: Agent{Interfaces: layout(a2a.BindingHTTPJSON, a2a.BindingJSONRPC)}},
 	}
-	t.Observe("reading of §5.2", "\"clients SHOULD fall back to another declared binding\" is read as: another declared interface the client speaks, of the same binding at another URL or of another binding; each case declares a working interface of each binding after a refusing one, so a client of both bindings completes under either reading; a client of one binding only completes by falling back within it")
+	t.Observe("reading of A2A v1.0.1 §5.2", "\"Clients SHOULD implement fallback logic for alternative protocols\" is read as: fall back to another declared interface the client speaks, of the same binding at another URL or of another binding; each case declares a working interface of each binding after a refusing one, so a client of both bindings completes under either reading; a client of one binding only completes by falling back within it")
 	var vs []invariants.Violation
 	for _, c := range cases {
 		o := RunCase(ctx, t, c)

@@ -121,7 +121,8 @@ var _ = suites.Spec("CLI-037", func(ctx context.Context, t *suites.T) {
 	switch {
 	case len(after) > 0 && (after[0].Op == a2a.MethodGetTask || after[0].Op == a2a.MethodSubscribeToTask):
 		// SubscribeToTask's first event is the task's snapshot: a re-fetch
-		// too (A2A v1.0 §3.7 names both for a resync).
+		// too (A2A v1.0.1 §3.1.3 names GetTask, and docs/topics/streaming-and-async.md
+		// SubscribeToTask, for catching up after a push or a broken stream).
 		t.Observe("re-fetch", fmt.Sprintf("%s, %s", Where(after[0]), refused))
 	case len(after) > 0:
 		t.Violated(invariants.Violation{Invariant: "client-refetch-after-401", Where: Where(after[0]),

@@ -35,8 +35,8 @@ type authProbe struct {
 // task or a config names one nobody issued, and SendMessage continues such a
 // task, so that an anonymous call the agent wrongly serves changes nothing
 // real: served, it gets TaskNotFoundError, which is the operation's own
-// answer and so proves the request was processed unauthenticated ("Servers
-// MUST authenticate every request", A2A v1.0 §13.1).
+// answer and so proves the request was processed unauthenticated (the
+// server MUST authenticate every incoming request, A2A v1.0.1 §7.4).
 func authProbes(t *suites.T) []authProbe {
 	card := t.Card()
 	tenant := func(c *client.Client, m map[string]any) map[string]any {
@@ -189,8 +189,8 @@ func (p authProbe) call(ctx context.Context, t *suites.T, c *client.Client) auth
 // 401 with WWW-Authenticate on HTTP+JSON (403 also refuses;
 // WWW-Authenticate is a SHOULD), UNAUTHENTICATED (or PERMISSION_DENIED) on
 // gRPC, and on JSON-RPC, which has no assigned code (UNSURE 8), any refusal
-// that is not the operation's own answer: its code is recorded. "Servers
-// MUST authenticate every request": an anonymous call that gets the
+// that is not the operation's own answer: its code is recorded. The server
+// MUST authenticate every incoming request (§7.4): an anonymous call that gets the
 // operation's own answer (TaskNotFoundError for the id nobody issued, an
 // empty list, a deleted config) was processed without authentication, and
 // that is a violation. An operation the card does not offer and the agent
@@ -269,7 +269,7 @@ var _ = suites.Spec("DISC-019", func(ctx context.Context, t *suites.T) {
 func judgeAnonymous(t *suites.T, binding, op string, got authAnswer) *invariants.Violation {
 	err := got.err
 	if err == nil {
-		return &invariants.Violation{Invariant: "auth-required", Expected: "refused: the card requires credentials (§7.4; §13.1 servers MUST authenticate every request)",
+		return &invariants.Violation{Invariant: "auth-required", Expected: "refused: the card requires credentials (§7.4: the server MUST authenticate every incoming request)",
 			Actual: "served to a caller without credentials: " + got.served}
 	}
 	ce, _ := client.AsError(err)
@@ -297,7 +297,7 @@ func judgeAnonymous(t *suites.T, binding, op string, got authAnswer) *invariants
 		// JSON-RPC assigns no code (the spec leaves it open): any refusal that is
 		// not the operation's own A2A answer.
 		if ce != nil && ce.Kind != "" {
-			return &invariants.Violation{Invariant: "auth-required", Expected: "a refusal before the operation ran (§13.1: servers MUST authenticate every request, before any lookup)",
+			return &invariants.Violation{Invariant: "auth-required", Expected: "a refusal before the operation ran (§7.4: every incoming request is authenticated; §3.3.2: requests with missing credentials are rejected)",
 				Actual: "the operation's own answer: " + suites.ErrText(err)}
 		}
 		if ce != nil && (ce.Class == client.A2A || ce.HTTPStatus == 401 || ce.HTTPStatus == 403) {

@@ -19,7 +19,7 @@ import (
 
 // fetch gets the card anew (recorded in the spec's transcript) with extra
 // request headers. Specs about the v1.0 card use fetchV1, which asks for it
-// with A2A-Version: 1.0 the way a v1.0 client does (A2A v1.0 §4.4).
+// with A2A-Version: 1.0 the way a v1.0 client does (A2A v1.0.1 §3.6.1).
 func fetch(ctx context.Context, t *suites.T, extra http.Header) *client.CardResponse {
 	hdr := t.Env.Headers.Clone()
 	for k, v := range extra {

@@ -50,7 +50,8 @@ var _ = suites.Spec("DISC-009", func(ctx context.Context, t *suites.T) {
 			continue
 		}
 		if !majorMinor.MatchString(iface.ProtocolVersion) {
-			// The field is described as "Major.Minor, e.g. 1.0"; no sentence
+			// §3.6 names versions by Major.Minor (e.g. 1.0) and says patch
+			// numbers SHOULD NOT be used in Agent Cards; no sentence
 			// makes another form a MUST violation (docs/levels.md).
 			t.Should(invariants.Violation{Invariant: "interface-version", Where: here + " protocolVersion",
 				Expected: "Major.Minor, e.g. \"1.0\" (§3.6)", Actual: quoteOrAbsent(iface.ProtocolVersion)})

@@ -18,7 +18,7 @@ import (
 // answers.
 
 // fetchV1 fetches the card the way a v1.0 client does (A2A-Version: 1.0,
-// A2A v1.0 §4.4), with extra headers.
+// A2A v1.0.1 §3.6.1), with extra headers.
 func fetchV1(ctx context.Context, t *suites.T, extra http.Header) *client.CardResponse {
 	h := http.Header{"A2A-Version": {a2a.ProtocolVersion}}
 	for k, v := range extra {

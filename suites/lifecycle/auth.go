@@ -36,8 +36,9 @@ var _ = suites.Spec("LIFE-030", func(ctx context.Context, t *suites.T) {
 			return
 		}
 		if resp.Task == nil {
-			// §7.6.1: "the agent MUST use a Task"; but an agent that was
-			// only sent a prompt may have chosen not to ask at all.
+			// A2A v1.0.1 §7.6.1: the agent "MUST use a Task to track the
+			// operation it is performing"; but an agent that was only sent
+			// a prompt may have chosen not to ask at all.
 			t.Indeterminate("the agent answered the message asking for authorization with a Message, not a task: it did not ask, so the in-task flow cannot be judged (%s)", c.Binding())
 		}
 		task := resp.Task
@@ -56,7 +57,7 @@ var _ = suites.Spec("LIFE-030", func(ctx context.Context, t *suites.T) {
 		resp, err = t.Send(ctx, c, &a2a.SendMessageRequest{Message: &follow})
 		if err != nil {
 			t.Should(invariants.Violation{Invariant: "auth-required-message", Where: fwhere,
-				Expected: "the message accepted (SHOULD, A2A v1.0 §4.1)", Actual: suites.ErrText(err)})
+				Expected: "the message accepted (SHOULD, A2A v1.0.1 §7.6.1)", Actual: suites.ErrText(err)})
 			_, _ = c.CancelTask(ctx, &a2a.CancelTaskRequest{ID: task.ID})
 			return
 		}
@@ -73,7 +74,7 @@ var _ = suites.Spec("LIFE-030", func(ctx context.Context, t *suites.T) {
 	t.Violated()
 })
 
-// LIFE-033 (§7.6.1; TCK AUTH-INTASK-005): "If the credential is received
+// LIFE-033 (A2A v1.0.1 §7.6.1; TCK AUTH-INTASK-005): "If the credential is received
 // out-of-band, the agent SHOULD maintain any active response streams with
 // the client after setting the TaskState to TASK_STATE_AUTH_REQUIRED". A
 // SendStreamingMessage stream of a task that asks for authorization must
@@ -81,7 +82,7 @@ var _ = suites.Spec("LIFE-030", func(ctx context.Context, t *suites.T) {
 // the agent took to get there, and at least closeGrace (how long LIFE-015
 // gives an agent to close a stream after its last event, so a close that
 // was coming would have come). A close in that time is §11.7's reading
-// (streams close on interrupted states), which A2A v1.0 §3.1.6 leaves UNSURE
+// (streams close on interrupted states), which the text leaves open
 // against §7.6.1: it is recorded as the reading observed, never a warn. A
 // stream kept open must carry the task on: the follow-up message that says
 // authorization was granted goes as a separate call, and the same stream
@@ -228,7 +229,7 @@ func authStream(ctx context.Context, t *suites.T, c *client.Client, s suites.Scr
 					channel, it.at.Sub(reached).Round(time.Millisecond), suites.ErrText(it.err))
 			case closed:
 				// §11.7 closes streams on interrupted states; §7.6.1 says
-				// SHOULD keep them in AUTH_REQUIRED (A2A v1.0 §3.1.6, UNSURE).
+				// SHOULD keep them in AUTH_REQUIRED (the text leaves it open).
 				// Both readings are allowed: recorded, never judged. With
 				// the stream gone, carrying the task on is not asked of it.
 				t.Observe("reading-"+c.Binding(), fmt.Sprintf("closed %s after the AUTH_REQUIRED update (§11.7: streams close on interrupted states), not kept for an out-of-band credential (§7.6.1's SHOULD); events: %s",

@@ -26,8 +26,8 @@ type badRequest struct {
 	codes    []string // gRPC status codes; the first is the one the spec names
 	// should marks a request the A2A text asks to be refused only with
 	// SHOULD: a REQUIRED member missing or not of its type ("Implementations
-	// SHOULD reject messages missing them", A2A v1.0 §5.7). A miss
-	// warns (docs/levels.md).
+	// SHOULD validate these requirements and reject messages with missing
+	// required fields", A2A v1.0.1 §5.7). A miss warns (docs/levels.md).
 	should bool
 }
 

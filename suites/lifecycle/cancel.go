@@ -26,8 +26,8 @@ var workingScript = suites.Script{Outcome: directive.OutcomeCompleted, Delay: St
 // stays canceled — watched past the moment its script would have completed on
 // this agent (T.Expected), not over a window sized for the reference agent —
 // on every binding. A cancel that loses the race (the task ended first: the
-// completed task or TaskNotCancelableError, A2A v1.0 §3.1.5) and a refusal of a
-// working task ("the server may still refuse") are allowed answers: that
+// completed task or TaskNotCancelableError, A2A v1.0.1 §3.1.5) and a refusal of a
+// working task (§3.1.5: success is not guaranteed) are allowed answers: that
 // binding is left unjudged, and a spec with no binding judged is indeterminate.
 // Each binding cancels a task of its own, so the bindings run together
 // (suites.T.Each): the spec takes one task's watch, not three.

@@ -148,7 +148,7 @@ var _ = suites.Spec("ROLL-004", func(ctx context.Context, t *suites.T) {
 			statuses = appendRun(statuses, "503")
 			if cr.Header.Get("Retry-After") == "" {
 				t.Should(invariants.Violation{Invariant: "retry-after", Where: "card of the starting instance at " + since(began),
-					Expected: "Retry-After with the 503 (§11: servers MAY send it; the harness's and clients' retry relies on it)", Actual: "none"})
+					Expected: "Retry-After with the 503 (§3.3.2: servers MAY include retry guidance; the harness's and clients' retry relies on it)", Actual: "none"})
 			}
 		case cr.Status == http.StatusOK:
 			now := time.Now()

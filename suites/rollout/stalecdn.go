@@ -67,8 +67,8 @@ func noNewBuild(t *suites.T, format string, args ...any) {
 	t.CouldNotRunAsSaid(format+" "+advice, args...)
 }
 
-// ROLL-007 (§3.3.4, §4.6.3, §5.3, §8.6, A2A v1.0 §5.1 "Stale CDN-served
-// cards", scenario 3): the harness's CDN keeps serving the old build's card
+// ROLL-007 (§3.3.4, §4.6.3, §5.3, §8.6; scenario 3, stale CDN-served
+// cards): the harness's CDN keeps serving the old build's card
 // while the instances roll to a new build (suites.BuildRoller), and the new
 // build dropped whatever its card no longer claims of the held card's:
 // streaming, push, an interface, an extension. The embedded driver's builds

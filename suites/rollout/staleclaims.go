@@ -159,8 +159,8 @@ func actOnDroppedExtension(ctx context.Context, t *suites.T, iface a2a.AgentInte
 }
 
 // contentClaims lists where the agent's own content in a SendMessage answer
-// names the extension (Message.extensions, Artifact.extensions: "extensions
-// present or contributed"). The client's own message, echoed in history, is
+// names the extension (Message.extensions, Artifact.extensions: the URIs
+// of extensions that are present or contributed to it, a2a.proto). The client's own message, echoed in history, is
 // not the agent's claim.
 func contentClaims(body []byte, binding, uri string) []string {
 	doc := body

@@ -64,7 +64,7 @@ var _ = suites.Spec("PUSH-003", func(ctx context.Context, t *suites.T) {
 	task := start(ctx, t, c, workingScript, h)
 	defer endTask(ctx, c, task)
 	// Listed while the task runs (after it ends the config may go: it must
-	// persist only "until the task completes").
+	// persist only until task completion, A2A v1.0.1 §3.1.7).
 	if list, err := listAll(ctx, c, task.ID); err == nil {
 		found := false
 		for _, cfg := range list {

@@ -18,7 +18,8 @@ import (
 
 // failFirst is how many attempts to the config the receiver answers 503:
 // one, the least that shows a retry (STYLE.md, "Ask for the least"). A2A
-// lets an agent "give up after N consecutive failures" (A2A v1.0 §4.3.3), so a
+// lets an agent stop attempting delivery after a configured number of
+// consecutive failures (A2A v1.0.1 §4.3.3, §13.2), so a
 // second refusal in a row would judge how long it persists, which the text
 // leaves to it; and with backoff base B the first retry comes about B after
 // the refusal, where a second refusal would push the acknowledged attempt

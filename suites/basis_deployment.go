@@ -1,0 +1,230 @@
+package suites
+
+import "github.com/a2a-conform/a2a-conform/reports"
+
+// The bases of the webhook (PUSH) and rollout (ROLL) specs.
+
+// Sentences several of them rest on.
+var (
+	// depAtLeastOnce is the one MUST on delivery itself.
+	depAtLeastOnce = spec("4.3.3", "Agents MUST attempt delivery at least once for each configured webhook")
+	// depOnUpdate says what is delivered: a POST on a task update.
+	depOnUpdate = spec("4.3.3", "When a task update occurs, the agent sends an HTTP POST request to the configured webhook URL.")
+	// depServerDecides leaves to the agent which updates it pushes.
+	depServerDecides = topic("streaming-and-async", "The A2A Server decides when to send a push notification, typically when a task reaches a significant state change (for example, terminal state, input-required, or auth-required).")
+	// depConfigPersists is the MUST on a config's lifetime.
+	depConfigPersists = spec("3.1.7", "The configuration MUST persist until task completion or explicit deletion.")
+	// depPushCredentials is the MUST on a push's credentials.
+	depPushCredentials = spec("4.3.3", "The agent MUST include authentication credentials in the request headers as specified in the … PushNotificationConfig.authentication … field.")
+	// depCannotRestart is the finality of a terminal state.
+	depCannotRestart = topic("life-of-a-task", "Once a task reaches a terminal state (completed, canceled, rejected, or failed), it cannot restart.")
+)
+
+// depTerminalPushReading is how the MUST PUSH specs that wait for the
+// terminal state's push read their level.
+const depTerminalPushReading = "The level rests on §4.3.3 read as a whole: when a task update occurs the agent sends a POST to " +
+	"the configured webhook (the text's indicative), and delivery MUST be attempted at least once for each configured " +
+	"webhook. The streaming-and-async topic lets the agent decide which updates it pushes, naming the terminal state " +
+	"first among them; so only the terminal state's push is owed and judged, and the other states seen by polling " +
+	"are reported, never judged."
+
+var _ = setBasis(map[string]reports.Basis{
+	"PUSH-001": quotes(
+		spec("3.1.7", "Created configuration with assigned ID"),
+		spec("3.1.8", "The operation MUST return configuration details including webhook URL and notification settings. The operation MUST fail if the configuration does not exist or the client lacks access."),
+		spec("3.1.9", "The operation MUST return all active push notification configurations for the specified task"),
+		spec("3.1.10", "The operation MUST permanently remove the specified push notification configuration. No further notifications will be sent to the configured webhook after deletion. This operation MUST be idempotent - multiple deletions of the same config have the same effect."),
+	),
+	"PUSH-002": {
+		Quotes: []reports.Quote{
+			spec("3.3.2", "Servers MUST return a not found error when a requested resource does not exist or is not accessible to the authenticated client"),
+			spec("3.1.7", "TaskNotFoundError … The task ID does not exist or is not accessible."),
+			spec("3.1.8", "TaskNotFoundError … The push notification configuration does not exist. … The operation MUST fail if the configuration does not exist or the client lacks access."),
+			spec("3.1.10", "TaskNotFoundError … The task ID does not exist."),
+		},
+		Reading: "§3.3.2 makes a not found error a MUST for a resource that does not exist, and each push-config operation " +
+			"names TaskNotFoundError as that error for an unknown task (List in §3.1.9 with the same words as Create); Get of " +
+			"a config that does not exist MUST fail, with TaskNotFoundError the one error named, so another error only warns. " +
+			"Deleting a config never created on a task that exists has no named error, so a failure there only warns.",
+	},
+	"PUSH-003": {
+		Quotes: []reports.Quote{
+			proto("Configuration for the agent to send push notifications for task updates. Task id should be empty when sending this configuration in a `SendMessage` request."),
+			spec("3.1.9", "The operation MUST return all active push notification configurations for the specified task"),
+			depOnUpdate,
+			depAtLeastOnce,
+		},
+		Reading: depTerminalPushReading + " A config given inline with the message is a configured webhook of the task from " +
+			"the start, and List MUST show it while it is active.",
+	},
+	"PUSH-004": {
+		Quotes: []reports.Quote{
+			depOnUpdate,
+			depAtLeastOnce,
+			spec("4.3.3", "The webhook payload is a … StreamResponse … object containing exactly one of the following"),
+			depServerDecides,
+		},
+		Reading: depTerminalPushReading,
+	},
+	"PUSH-005": quotes(
+		depPushCredentials,
+		spec("13.2", "Agents MUST include authentication credentials in webhook requests as specified in … PushNotificationConfig.authentication"),
+		topic("streaming-and-async", "The A2A Server MUST authenticate itself to the client's webhook URL according to the scheme specified in PushNotificationConfig.authentication."),
+	),
+	"PUSH-006": {
+		Quotes: []reports.Quote{
+			spec("3.1.7", "The operation MUST establish a webhook endpoint for task update notifications. When task updates occur, the agent will send HTTP POST requests to the configured webhook URL"),
+			depConfigPersists,
+			depAtLeastOnce,
+		},
+		Reading: depTerminalPushReading + " Once the create is acknowledged the endpoint is established, so an update that " +
+			"occurs after the acknowledgement is one the config is owed.",
+	},
+	"PUSH-007": {
+		Quotes: []reports.Quote{
+			spec("13.2", "Agents SHOULD implement retry logic with exponential backoff for failed deliveries"),
+			spec("4.3.3", "Agents MAY implement retry logic with exponential backoff for failed deliveries"),
+			spec("4.3.3", "Clients MUST respond with HTTP 2xx status codes to acknowledge successful receipt"),
+			spec("13.2", "Agents MAY stop attempting delivery after a configured number of consecutive failures"),
+		},
+		Reading: "§4.3.3 makes the retry a MAY and §13.2 a SHOULD; the level follows §13.2, the stronger, so a missing " +
+			"retry warns. A 5xx answer is not the 2xx that acknowledges receipt, so the delivery failed; one refusal only is " +
+			"scripted because the agent may give up after a number of consecutive failures it chooses.",
+	},
+	"PUSH-008": {
+		Quotes: []reports.Quote{
+			depOnUpdate,
+			depAtLeastOnce,
+			proto("Indicates that a task was canceled before completion. This is a terminal state."),
+			depCannotRestart,
+		},
+		Reading: depTerminalPushReading + " The push of TASK_STATE_CANCELED rests on that MUST. That no push carries another " +
+			"terminal state after it rests on a terminal state being final (it cannot restart), which no MUST sentence " +
+			"states: it is the invariant LIFE-011 judges, seen here through the pushes.",
+		Scenario: scenario3,
+	},
+	"PUSH-009": {
+		Quotes: []reports.Quote{
+			depConfigPersists,
+			spec("3.1.8", "The operation MUST return configuration details including webhook URL and notification settings."),
+			spec("3.1.9", "The operation MUST return all active push notification configurations for the specified task"),
+			depAtLeastOnce,
+		},
+		Reading: "A restart of the agent is neither the task's completion nor the config's deletion, so the config MUST " +
+			"still be there after it for Get and List, and be delivered to. " + depTerminalPushReading,
+	},
+	"PUSH-010": quotes(
+		spec("13.2", "Agents SHOULD validate webhook URLs to prevent SSRF (Server-Side Request Forgery) attacks … Reject private IP ranges (127.0.0.0/8 … Reject localhost and link-local addresses … Implement URL allowlists where appropriate"),
+		topic("streaming-and-async", "Servers SHOULD NOT blindly trust and send POST requests to any URL provided by a client."),
+	),
+
+	"ROLL-001": {
+		Quotes: []reports.Quote{
+			spec("8.6", "Servers and clients SHOULD use standard HTTP caching mechanisms to reduce unnecessary network overhead."),
+			spec("8.6.1", "Agent Card HTTP endpoints SHOULD include an ETag response header derived from the Agent Card's version field or a hash of the card content"),
+			spec("8.6.2", "When a cached Agent Card has expired, clients SHOULD use conditional requests (If-None-Match with the stored ETag, or If-Modified-Since) to avoid re-downloading unchanged cards"),
+		},
+		Reading: "No single MUST sentence states this invariant. The ETag is a SHOULD, and §8.6 asks for standard HTTP " +
+			"caching, in which an entity tag validates one representation; a client revalidating as §8.6.2 asks keeps " +
+			"whatever card a 304 confirms. An ETag kept while the card changed, or a 304 to the ETag of the previous " +
+			"generation, leaves that client on a card of a generation the agent no longer serves: scenario 1's rotation " +
+			"that the client never sees. Only a card that carries an ETag is judged.",
+		Scenario: scenario1,
+	},
+	"ROLL-002": {
+		Quotes: []reports.Quote{
+			spec("3.1.3", "Retrieves the current state (including status, artifacts, and optionally history) of a previously initiated task."),
+			spec("3.1.3", "TaskNotFoundError … The task ID does not exist or is not accessible."),
+			spec("3.4.2", "Agents MUST return a … TaskNotFoundError … if the provided taskId does not correspond to an existing task"),
+			spec("3.4.2", "Client-provided taskId values for creating new tasks is NOT supported"),
+		},
+		Reading: "No single MUST sentence states this invariant. The text does not require a task to outlive a change of the " +
+			"deployment, so a lost task is allowed (and reported); but Get Task returns the state of a task previously " +
+			"initiated, or TaskNotFoundError, so a task that answers must be that task with its history, never a fresh one " +
+			"under its id. A message naming a task the agent no longer has MUST get TaskNotFoundError, and task ids are the " +
+			"server's, so the follow-up cannot start a new task under that id: scenario 1's orphan.",
+		Scenario: scenario1,
+	},
+	"ROLL-003": {
+		Quotes: []reports.Quote{
+			depConfigPersists,
+			depAtLeastOnce,
+			depPushCredentials,
+			depServerDecides,
+		},
+		Reading: "No single MUST sentence states this invariant. A config MUST persist until its task completes and " +
+			"delivery to it MUST be attempted at least once, with the config's own credentials, whichever instance holds " +
+			"the task; which updates are pushed is the agent's choice, so the terminal state, the first the topic names, " +
+			"is the push owed, and a task whose config got nothing across the roll is scenario 2's acknowledged-and-dropped webhook.",
+		Scenario: scenario2,
+	},
+	"ROLL-004": {
+		Quotes: []reports.Quote{
+			proto("Indicates if the agent supports sending push notifications for asynchronous task updates."),
+			depAtLeastOnce,
+			spec("3.1.2", "The stream MUST close when the task reaches a terminal state"),
+			spec("3.3.2", "Servers MAY include retry guidance (e.g., Retry-After header in HTTP)"),
+		},
+		Reading: "No single MUST sentence states this invariant. The card's capabilities say what the agent supports, and " +
+			"an instance serving the card makes that claim for itself: a push config accepted through it MUST get its " +
+			"delivery attempted, and a stream through it MUST run to the terminal state. An instance not yet able to do so " +
+			"may answer 503 (retry guidance is a MAY, so its absence warns); serving the card before it can is scenario 2.",
+		Scenario: scenario2,
+	},
+	"ROLL-005": quotes(
+		spec("3.5.2", "Events MUST be broadcast to all active streams for that task"),
+		spec("3.5.2", "Each stream MUST receive the same events in the same order"),
+		spec("3.1.6", "The operation MUST return a Task object as the first event in the stream"),
+		spec("3.1.6", "The stream MUST terminate when the task reaches a terminal state"),
+	),
+	"ROLL-006": {
+		Quotes: []reports.Quote{
+			spec("3.1.5", "The operation attempts to cancel the specified task and returns its updated state."),
+			proto("Indicates that a task was canceled before completion. This is a terminal state."),
+			depCannotRestart,
+			spec("3.1.6", "The stream MUST terminate when the task reaches a terminal state"),
+		},
+		Reading: "No single MUST sentence states this invariant. A cancel acknowledged with TASK_STATE_CANCELED has put the " +
+			"task in a terminal state, which cannot restart, and a stream MUST end there; so no instance, stream or push " +
+			"may show another state or a new artifact after it, whichever instance took the cancel: scenario 3.",
+		Scenario: scenario3,
+	},
+	"ROLL-007": {
+		Quotes: []reports.Quote{
+			spec("3.3.4", "If AgentCard.capabilities.pushNotifications is false or not present, operations related to push notification configuration (Create, Get, List, Delete) MUST return … PushNotificationNotSupportedError"),
+			spec("3.3.4", "If AgentCard.capabilities.streaming is false or not present, attempts to use SendStreamingMessage or SubscribeToTask operations MUST return … UnsupportedOperationError"),
+			spec("8.3.1", "Each interface MUST accurately declare its transport protocol and URL"),
+			depCannotRestart,
+		},
+		Reading: "The refusals of a dropped capability are the §3.3.4 MUSTs, against the card the live build declares. A " +
+			"dropped interface still answering at its old URL must answer as the binding declared for it, never as " +
+			"another. A dropped extension rests on §4.6.3, which leaves unsure which card marks it required, so only a " +
+			"false claim of activation warns. The cancel-then-complete race run during the overlap rests on a terminal " +
+			"state being final, which no MUST sentence states (the invariant of LIFE-011 and LIFE-014, scenario 3).",
+		Scenario: scenario3,
+	},
+	"ROLL-008": {
+		Quotes: []reports.Quote{
+			spec("8.6", "Servers and clients SHOULD use standard HTTP caching mechanisms to reduce unnecessary network overhead."),
+			spec("8.6.1", "Agent Card HTTP endpoints SHOULD include an ETag response header derived from the Agent Card's version field or a hash of the card content"),
+			spec("8.6.2", "When a cached Agent Card has expired, clients SHOULD use conditional requests (If-None-Match with the stored ETag, or If-Modified-Since) to avoid re-downloading unchanged cards"),
+		},
+		Reading: "No single MUST sentence states this invariant. A client that revalidates its card as §8.6.2 asks learns " +
+			"of a new generation only through the validator; an instance that confirms the old card after serving a new " +
+			"one, or goes back to an older generation, keeps the client on a card no longer served: scenario 1.",
+		Scenario: scenario1,
+	},
+	"ROLL-009": {
+		Quotes: []reports.Quote{
+			depConfigPersists,
+			depAtLeastOnce,
+			depPushCredentials,
+			depServerDecides,
+		},
+		Reading: "No single MUST sentence states this invariant. A config accepted through any instance, before or while " +
+			"it drains, MUST persist until its task completes and MUST get a delivery attempted with its own credentials; " +
+			"which updates are pushed is the agent's choice, so the terminal state its task reached is the push owed. A " +
+			"refusal is honest; an acceptance followed by silence is scenario 2.",
+		Scenario: scenario2,
+	},
+})

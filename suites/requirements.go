@@ -1,0 +1,101 @@
+package suites
+
+import (
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/a2a-conform/a2a-conform/reports"
+)
+
+// A requirement set is the frozen list of specs, with their levels, that a
+// score is against: a badge earned against one set keeps its meaning when
+// later harness releases add specs or re-read a level, because a report
+// names its set (report.json run.requirements) and a scorecard scores it
+// against that set, never silently against a newer one.
+//
+// A set is named by the A2A protocol version whose text the specs rest on
+// and the harness's revision of its spec list: "a2a-1.0.1-r2". Each is a
+// file of suites/requirements in the form of specs.golden. The newest is
+// the registry as it is (TestTheNewestRequirementSetIsTheRegistry); the
+// others never change (TestRequirementSetsAreFrozen).
+
+//go:embed requirements/*.txt
+var requirementFiles embed.FS
+
+// CurrentRequirements names the set this harness's registry is.
+const CurrentRequirements = "a2a-1.0.1-r1"
+
+// frozenRequirements are the sha256 of each set's file: a set, once
+// released, is never edited; a change to the registry is a new revision.
+var frozenRequirements = map[string]string{
+	"a2a-1.0.1-r1": "b3a8fb66272580f028e1b3b1334cda584dba5bfec615ecd6ff0feb939b93f412",
+}
+
+// RequirementSet is one frozen set.
+type RequirementSet struct {
+	Name     string
+	Protocol string // "1.0.1"
+	Revision int
+	Specs    []reports.DeclaredSpec
+}
+
+// RequirementSets returns every set this harness knows, by name.
+func RequirementSets() map[string]RequirementSet {
+	out := map[string]RequirementSet{}
+	entries, err := requirementFiles.ReadDir("requirements")
+	if err != nil {
+		panic("suites: the requirement sets cannot be read: " + err.Error())
+	}
+	for _, e := range entries {
+		name := strings.TrimSuffix(e.Name(), ".txt")
+		b, err := requirementFiles.ReadFile("requirements/" + e.Name())
+		if err != nil {
+			panic(err)
+		}
+		set, err := parseRequirementSet(name, string(b))
+		if err != nil {
+			panic("suites: " + err.Error())
+		}
+		out[name] = set
+	}
+	return out
+}
+
+func parseRequirementSet(name, text string) (RequirementSet, error) {
+	set := RequirementSet{Name: name}
+	rest, ok := strings.CutPrefix(name, "a2a-")
+	i := strings.LastIndex(rest, "-r")
+	if !ok || i < 0 {
+		return set, fmt.Errorf("requirement set %q is not named a2a-VERSION-rN", name)
+	}
+	set.Protocol = rest[:i]
+	n, err := strconv.Atoi(rest[i+2:])
+	if err != nil {
+		return set, fmt.Errorf("requirement set %q: revision: %v", name, err)
+	}
+	set.Revision = n
+	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
+		f := strings.SplitN(line, " ", 4)
+		if len(f) != 4 {
+			return set, fmt.Errorf("requirement set %s: line %q is not ID LEVEL suite title", name, line)
+		}
+		set.Specs = append(set.Specs, reports.DeclaredSpec{ID: f[0], Level: f[1], Suite: f[2], Title: f[3]})
+	}
+	sort.Slice(set.Specs, func(a, b int) bool { return set.Specs[a].ID < set.Specs[b].ID })
+	return set, nil
+}
+
+// requirementDigest is the sha256 of a set's file.
+func requirementDigest(name string) (string, error) {
+	b, err := requirementFiles.ReadFile("requirements/" + name + ".txt")
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}
