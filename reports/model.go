@@ -245,8 +245,8 @@ type Quote struct {
 	Section string `json:"section,omitempty"`
 }
 
-// Cite is where q stands, as a vendor looks it up: "A2A v1.0.1 §3.1.5",
-// or "A2A v1.0.1 docs/topics/life-of-a-task.md".
+// Cite is where q stands, as a vendor looks it up: A2A v1.0.1 §3.1.5, or
+// A2A v1.0.1 docs/topics/life-of-a-task.md.
 func (q Quote) Cite() string {
 	if q.Section != "" {
 		return "A2A v" + q.Version + " §" + q.Section

@@ -36,7 +36,7 @@ var _ = setBasis(map[string]reports.Basis{
 		Reading: "The selection rules of 8.3.2 are introduced with MUST, so the text supports a MUST for taking the first " +
 			"declared interface whose binding the client supports, and the first of two of the same binding. Section 5.2 " +
 			"lets a client choose among the declared protocols (bindings), which the spec leaves free; it does not judge " +
-			"which binding a client of several picks. The spec is registered SHOULD, weaker than the text, so a miss warns.",
+			"which binding a client of several picks.",
 	},
 	"CLI-006": {
 		Quotes: []reports.Quote{
@@ -45,8 +45,7 @@ var _ = setBasis(map[string]reports.Basis{
 		},
 		Reading: "Rule 3 of 8.3.2 is under the same MUST as the tenant rule, so the text supports a MUST for speaking the " +
 			"selected interface's own binding at its URL (a JSON-RPC request sent to the URL an interface declares for " +
-			"HTTP+JSON is not the correct URL for the transport used). The spec is registered SHOULD, weaker than the " +
-			"text, so a miss warns.",
+			"HTTP+JSON is not the correct URL for the transport used).",
 	},
 	"CLI-007": {
 		Quotes: []reports.Quote{

@@ -28,6 +28,14 @@ const depTerminalPushReading = "The level rests on §4.3.3 read as a whole: when
 	"first among them; so only the terminal state's push is owed and judged, and the other states seen by polling " +
 	"are reported, never judged."
 
+// depTerminalPushInvariant is the reading of the specs that owe a config
+// its task's terminal push.
+const depTerminalPushInvariant = "No single MUST sentence states this invariant. §4.3.3 requires at least one " +
+	"delivery attempt for each configured webhook and sends a POST when a task update occurs; the " +
+	"streaming-and-async topic lets the agent choose which updates it pushes and names the terminal state first " +
+	"among them. Scenario 2's failure is a config acknowledged whose task then ended unannounced. So the terminal " +
+	"state's push is owed and judged, and the other states seen by polling are reported, never judged."
+
 var _ = setBasis(map[string]reports.Basis{
 	"PUSH-001": quotes(
 		spec("3.1.7", "Created configuration with assigned ID"),
@@ -64,7 +72,8 @@ var _ = setBasis(map[string]reports.Basis{
 			spec("4.3.3", "The webhook payload is a … StreamResponse … object containing exactly one of the following"),
 			depServerDecides,
 		},
-		Reading: depTerminalPushReading,
+		Reading:  depTerminalPushInvariant,
+		Scenario: scenario2,
 	},
 	"PUSH-005": quotes(
 		depPushCredentials,
@@ -77,8 +86,9 @@ var _ = setBasis(map[string]reports.Basis{
 			depConfigPersists,
 			depAtLeastOnce,
 		},
-		Reading: depTerminalPushReading + " Once the create is acknowledged the endpoint is established, so an update that " +
+		Reading: depTerminalPushInvariant + " Once the create is acknowledged the endpoint is established, so an update that " +
 			"occurs after the acknowledgement is one the config is owed.",
+		Scenario: scenario2,
 	},
 	"PUSH-007": {
 		Quotes: []reports.Quote{
@@ -98,9 +108,9 @@ var _ = setBasis(map[string]reports.Basis{
 			proto("Indicates that a task was canceled before completion. This is a terminal state."),
 			depCannotRestart,
 		},
-		Reading: depTerminalPushReading + " The push of TASK_STATE_CANCELED rests on that MUST. That no push carries another " +
-			"terminal state after it rests on a terminal state being final (it cannot restart), which no MUST sentence " +
-			"states: it is the invariant LIFE-011 judges, seen here through the pushes.",
+		Reading: depTerminalPushInvariant + " That no push carries another terminal state after the acknowledged cancel " +
+			"rests on a terminal state being final (it cannot restart) and on scenario 3: it is the invariant LIFE-011 " +
+			"judges, seen here through the pushes.",
 		Scenario: scenario3,
 	},
 	"PUSH-009": {

@@ -84,11 +84,14 @@ var _ = setBasis(map[string]reports.Basis{
 			proto("Indicates that a task was canceled before completion. This is a terminal state."),
 			topic("life-of-a-task", "Once a task reaches a terminal state (completed, canceled, rejected, or failed), it cannot restart."),
 		},
-		Reading: "Cancel Task carries no MUST. A cancel is an attempt whose success is not guaranteed and the " +
-			"answer is the task's updated state, so a refusal or a cancel that lost the race is allowed (left " +
-			"unjudged), and so is an answer that is still in progress (an asynchronous cancel, recorded). " +
-			"The MUST is read from what follows once the task is canceled: canceled is a terminal state and a " +
-			"task in one cannot restart, so it must keep showing canceled.",
+		Reading: "No single MUST sentence states this invariant. Cancel Task carries no MUST: a cancel is an " +
+			"attempt whose success is not guaranteed and the answer is the task's updated state, so a refusal " +
+			"or a cancel that lost the race is allowed (left unjudged), and so is an answer that is still in " +
+			"progress (an asynchronous cancel, recorded). What is judged follows once the task is canceled: " +
+			"canceled is a terminal state, a task in one cannot restart, and scenario 3 makes any later terminal " +
+			"transition after an acknowledged cancel a violation; so a task answered canceled must keep showing " +
+			"canceled.",
+		Scenario: scenario3,
 	},
 	"LIFE-013": {
 		Quotes: []reports.Quote{

@@ -28,12 +28,16 @@ import (
 var requirementFiles embed.FS
 
 // CurrentRequirements names the set this harness's registry is.
-const CurrentRequirements = "a2a-1.0.1-r1"
+const CurrentRequirements = "a2a-1.0.1-r2"
 
 // frozenRequirements are the sha256 of each set's file: a set, once
 // released, is never edited; a change to the registry is a new revision.
 var frozenRequirements = map[string]string{
+	// r1: the spec list before the levels were re-read word for word.
 	"a2a-1.0.1-r1": "b3a8fb66272580f028e1b3b1334cda584dba5bfec615ecd6ff0feb939b93f412",
+	// r2: CLI-005, CLI-006 SHOULD → MUST (§8.3.2); LIFE-012, PUSH-004,
+	// PUSH-006, PUSH-008 MUST → INVARIANT (no single MUST sentence).
+	"a2a-1.0.1-r2": "c4e1235a2999a8a05d8cc4c524ad803f4b64dd6dfc9b31b93b9d3b5831b672a9",
 }
 
 // RequirementSet is one frozen set.

@@ -304,7 +304,7 @@ var registry = []Info{
 			" another state afterwards (one checker over the whole history).",
 	},
 	{
-		ID: "LIFE-012", Suite: Lifecycle, Level: MUST,
+		ID: "LIFE-012", Suite: Lifecycle, Level: INVARIANT,
 		Title:    "CancelTask cancels a working task, returns it canceled, and it stays canceled",
 		Sections: []string{"3.1.5"}, Scenario: "3",
 		TCK:    []string{"CORE-CANCEL-001"},
@@ -492,9 +492,7 @@ var registry = []Info{
 	},
 
 	{
-		// A2A v1.0 §7.6.1: "The agent MUST use a Task and MUST include a status message
-		// explaining what is needed"; §4: "Agents SHOULD accept messages while a task is in
-		// AUTH_REQUIRED".
+		// The sentences this spec rests on: its basis (basis_*.go, `explain`).
 		ID: "LIFE-030", Suite: Lifecycle, Level: MUST,
 		Title:    "A task asking for authorization enters TASK_STATE_AUTH_REQUIRED with a status message saying what is needed, and accepts a follow-up message",
 		Sections: []string{"7.6.1", "4.1.3"},
@@ -508,10 +506,7 @@ var registry = []Info{
 			"follow-up (done, or asking again) is the agent's choice and is an observation.",
 	},
 	{
-		// spec §13.1: "Implementations MUST scope results to the caller's authorized access
-		// boundaries"; "Get Task: MUST verify the authenticated client has access to the
-		// requested task"; "Task-related operations (Cancel, Subscribe, Push Notification
-		// Config): MUST verify the client has appropriate access rights".
+		// The sentences this spec rests on: its basis (basis_*.go, `explain`).
 		ID: "LIFE-031", Suite: Lifecycle, Level: MUST,
 		Title:    "Another identity is kept from the caller's task: it cannot read, cancel, subscribe to, message or reach the push configs of it, and ListTasks leaves it out",
 		Sections: []string{"13.1", "3.1.4"},
@@ -527,9 +522,7 @@ var registry = []Info{
 			"whose card declares no security has one identity and the spec does not apply.",
 	},
 	{
-		// spec §3.3.2: "Servers MUST NOT reveal the existence of resources the client is not
-		// authorized to access"; "SHOULD NOT distinguish between 'does not exist' and 'not
-		// authorized'" (A2A v1.0 §3.3.2).
+		// The sentences this spec rests on: its basis (basis_*.go, `explain`).
 		ID: "LIFE-032", Suite: Lifecycle, Level: MUST,
 		Title:    "Another identity's refusal of the caller's task is the same error as for a task id that does not exist",
 		Sections: []string{"3.3.2", "13.1"},
@@ -544,9 +537,7 @@ var registry = []Info{
 			"An agent that refuses both with the same authorization error passes.",
 	},
 	{
-		// spec §7.6.1: "If the credential is received out-of-band, the agent SHOULD maintain
-		// any active response streams with the client after setting the TaskState to
-		// TASK_STATE_AUTH_REQUIRED."
+		// The sentences this spec rests on: its basis (basis_*.go, `explain`).
 		ID: "LIFE-033", Suite: Lifecycle, Level: SHOULD,
 		Title:    "A stream of a task that asks for authorization delivers TASK_STATE_AUTH_REQUIRED and, kept open, carries the task on after a follow-up",
 		Sections: []string{"7.6.1", "3.1.2"},
@@ -559,15 +550,13 @@ var registry = []Info{
 			"the stream stay open for as long as the agent took to get there (at least the grace LIFE-015 gives " +
 			"a stream to close), then sends the follow-up as a call of its own and requires the same stream to " +
 			"carry the task's next state. A stream closed at AUTH_REQUIRED follows §11.7 (streams close on " +
-			"interrupted states; A2A v1.0 §3.1.6 leaves it UNSURE against §7.6.1): that reading is recorded, never " +
+			"interrupted states; the A2A text leaves it open between §11.7 and §7.6.1): that reading is recorded, never " +
 			"judged. A SHOULD: a stream kept open that then drops or never carries the task on warns.",
 	},
 
 	// ---- webhook ---------------------------------------------------------
 	{
-		// A2A v1.0 §3.1.7–§3.1.10: "Create returns the config with its assigned id";
-		// "List MUST return all active configs"; "Delete MUST remove the config permanently;
-		// no later notifications go to it"; "MUST be idempotent".
+		// The sentences this spec rests on: its basis (basis_*.go, `explain`).
 		ID: "PUSH-001", Suite: Webhook, Level: MUST,
 		Title:    "Push configs round-trip: create returns an id, get and list show them, delete removes one for good, twice is harmless, and nothing is pushed to it after",
 		Sections: []string{"3.1.7", "3.1.8", "3.1.9", "3.1.10"}, Scenario: "2",
@@ -582,9 +571,7 @@ var registry = []Info{
 			"kept config and never the deleted one.",
 	},
 	{
-		// A2A v1.0 §3.1.7: Create errors "TaskNotFound"; "Get MUST fail if the config does not
-		// exist … The error named for a missing config is TaskNotFoundError"; "TaskNotFoundError
-		// applies only when the task does not exist".
+		// The sentences this spec rests on: its basis (basis_*.go, `explain`).
 		ID: "PUSH-002", Suite: Webhook, Level: MUST,
 		Title:    "Push-config operations on an unknown task fail with TaskNotFoundError, and get of an unknown config fails",
 		Sections: []string{"3.1.7", "3.1.8", "3.1.9", "3.1.10"}, Scenario: "1",
@@ -598,9 +585,7 @@ var registry = []Info{
 			"(TaskNotFoundError is the named error; another warns), and delete of it should succeed.",
 	},
 	{
-		// A2A v1.0 §3.1.7: configs come "Inline, in SendMessage … via
-		// configuration.taskPushNotificationConfig"; §7.2: "MUST attempt delivery at least once
-		// per configured webhook".
+		// The sentences this spec rests on: its basis (basis_*.go, `explain`).
 		ID: "PUSH-003", Suite: Webhook, Level: MUST,
 		Title:    "A config given inline in SendMessage is registered and the task's terminal state is pushed to it",
 		Sections: []string{"3.1.1", "4.3.3"}, Scenario: "2",
@@ -618,10 +603,9 @@ var registry = []Info{
 			"webhook-reach fact, proved once before the specs), the spec could not run.",
 	},
 	{
-		// A2A v1.0 §4.3.3: "MUST attempt delivery at least once per configured
-		// webhook"; the body "is a StreamResponse … with exactly one of task / message /
-		// statusUpdate / artifactUpdate".
-		ID: "PUSH-004", Suite: Webhook, Level: MUST,
+		// A2A v1.0.1 §4.3.3: at least one delivery attempt for each configured
+		// webhook, and a body that is a StreamResponse with exactly one member.
+		ID: "PUSH-004", Suite: Webhook, Level: INVARIANT,
 		Title:    "After a config is created, the task's terminal state is pushed to it, every push a one-member StreamResponse for that task",
 		Sections: []string{"4.3.3", "3.1.7"}, Scenario: "2",
 		TCK:    []string{"PUSH-DELIVER-002", "PUSH-DELIVER-003", "PUSH-CREATE-002"},
@@ -635,8 +619,8 @@ var registry = []Info{
 			"delivery latency (p50/p95/max).",
 	},
 	{
-		// A2A v1.0 §4.3.3: "The agent MUST put credentials in the request headers as
-		// authentication specifies, i.e. Authorization: <scheme> <credentials>".
+		// A2A v1.0.1 §13.2: credentials in webhook requests as the config's
+		// authentication specifies.
 		ID: "PUSH-005", Suite: Webhook, Level: MUST,
 		Title:    "Every push carries the scheme and credentials of the task's own config, never ones derived from the card",
 		Sections: []string{"4.3.3"}, Scenario: "1",
@@ -650,9 +634,9 @@ var registry = []Info{
 			"(UNSURE, A2A v1.0 §4.3.3).",
 	},
 	{
-		// A2A v1.0 §3.1.7: "The config MUST persist until the task completes or the config is
-		// explicitly deleted"; §7.2: "MUST attempt delivery at least once per configured webhook".
-		ID: "PUSH-006", Suite: Webhook, Level: MUST,
+		// A2A v1.0.1 §3.1.7: the configuration persists until task completion or
+		// explicit deletion; §4.3.3: at least one delivery attempt per webhook.
+		ID: "PUSH-006", Suite: Webhook, Level: INVARIANT,
 		Title:    "A transition triggered right after a config is acknowledged is pushed to it (read your writes)",
 		Sections: []string{"3.1.7", "4.3.3"}, Scenario: "2",
 		TCK:    []string{"PUSH-CREATE-002", "PUSH-DELIVER-002"},
@@ -664,7 +648,7 @@ var registry = []Info{
 			"transitions that follow, the terminal one at least, must be pushed.",
 	},
 	{
-		// A2A v1.0 §4.3.3: "MAY retry with exponential backoff. §13.2 makes this a SHOULD".
+		// A2A v1.0.1 §4.3.3 lets agents retry (MAY); §13.2 asks them to (SHOULD).
 		ID: "PUSH-007", Suite: Webhook, Level: SHOULD,
 		Title:    "A push the receiver answered 5xx is retried with backoff until it arrives",
 		Sections: []string{"4.3.3", "13.2"}, Scenario: "2",
@@ -686,9 +670,9 @@ var registry = []Info{
 			"least once).",
 	},
 	{
-		// A2A v1.0 §4.1.3 / §3.1.5: terminal states are final; §7.2: "MUST attempt delivery at least
-		// once per configured webhook".
-		ID: "PUSH-008", Suite: Webhook, Level: MUST,
+		// A terminal state cannot restart (life-of-a-task); §4.3.3: at least one
+		// delivery attempt per configured webhook.
+		ID: "PUSH-008", Suite: Webhook, Level: INVARIANT,
 		Title:    "After an acknowledged cancel, TASK_STATE_CANCELED is pushed and no push carries another terminal state",
 		Sections: []string{"3.1.5", "4.3.3", "4.1.3"}, Scenario: "3",
 		Needs:  []Need{NeedPush, NeedWebhook, NeedBehaviour},
@@ -699,8 +683,8 @@ var registry = []Info{
 			"watched past the moment the task's script would have ended.",
 	},
 	{
-		// A2A v1.0 §3.1.7: "The config MUST persist until the task completes or the config is
-		// explicitly deleted".
+		// A2A v1.0.1 §3.1.7: the configuration persists until task completion or
+		// explicit deletion.
 		ID: "PUSH-009", Suite: Webhook, Level: MUST,
 		Title:    "Push configs survive a restart of the agent and are delivered to after it",
 		Sections: []string{"3.1.7"}, Scenario: "2",
@@ -716,8 +700,7 @@ var registry = []Info{
 			"must still show the config, and the task's terminal state must be pushed to it.",
 	},
 	{
-		// A2A v1.0 §13.2: "Agents SHOULD validate webhook URLs: reject private ranges
-		// … reject localhost and link-local addresses".
+		// The sentences this spec rests on: its basis (basis_*.go, `explain`).
 		ID: "PUSH-010", Suite: Webhook, Level: SHOULD,
 		Title:    "A webhook URL on a loopback address nobody registered is refused, or nothing is sent to it",
 		Sections: []string{"13.2"},
@@ -864,11 +847,9 @@ var registry = []Info{
 			"confirming a card no fresh read serves any more, fails.",
 	},
 	{
-		// A2A v1.0 §3.1.7: "The config MUST persist until the task completes or the
-		// config is explicitly deleted"; §7.2 (spec §4.3.3): "MUST attempt delivery at least once
-		// per configured webhook"; §11: "an instance-local map breaks this". No sentence says
-		// the terminal state is pushed (the agent chooses its events), which is why the spec is
-		// an invariant, as ROLL-003 is.
+		// The sentences this spec rests on: its basis (basis_*.go, `explain`).
+		// No sentence says the terminal state is pushed (the agent chooses its
+		// events), which is why the spec is an invariant, as ROLL-003 is.
 		ID: "ROLL-009", Suite: Rollout, Level: INVARIANT,
 		Title:    "Push configs registered mid-rollout, through the old instance just before and while it drains and through the new one while the old drains, all get their task's terminal state",
 		Sections: []string{"3.1.7", "4.3.3"}, Scenario: "2",

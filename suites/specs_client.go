@@ -47,7 +47,7 @@ var clientSpecs = []Info{
 			"No sentence of the A2A text binds the client here, so a miss warns (docs/levels.md).",
 	},
 	{
-		ID: "CLI-005", Suite: Client, Level: SHOULD,
+		ID: "CLI-005", Suite: Client, Level: MUST,
 		Title:    "The client picks the first declared interface whose binding it speaks, not the first listed",
 		Sections: []string{"8.3.2", "5.8"},
 		Why: "§8.3.2: walk supportedInterfaces in order and pick the first binding the client supports. " +
@@ -57,21 +57,21 @@ var clientSpecs = []Info{
 			"(JSON-RPC, HTTP+JSON, JSON-RPC, HTTP+JSON, all working): whichever binding the client " +
 			"speaks, its requests belong at the first interface of that binding, and a client that " +
 			"takes the last one of its binding (the @a2a-js/sdk 1.3.0 ClientFactory shape) is caught " +
-			"by the URL its requests reach. The selection rules carry no MUST, so a miss warns.",
+			"by the URL its requests reach. §8.3.2 introduces its selection rules with MUST, so a miss fails.",
 	},
 	{
-		ID: "CLI-006", Suite: Client, Level: SHOULD,
+		ID: "CLI-006", Suite: Client, Level: MUST,
 		Title:    "The client speaks each interface's own binding at its URL (HTTP+JSON listed first)",
 		Sections: []string{"8.3.2", "5.2"},
 		Why: "With HTTP+JSON listed before JSON-RPC, a client that speaks HTTP+JSON uses it and a " +
 			"JSON-RPC-only client skips it; a client that sends JSON-RPC to the HTTP+JSON URL took the " +
-			"first entry whatever its binding. The selection rules carry no MUST, so a miss warns.",
+			"first entry whatever its binding. §8.3.2 introduces its selection rules with MUST, so a miss fails.",
 	},
 	{
 		ID: "CLI-007", Suite: Client, Level: SHOULD,
 		Title:    "When the interface it picked refuses connections, the client falls back to another declared one",
 		Sections: []string{"5.2", "8.3.2"},
-		Why: "§5.2: clients SHOULD fall back to another declared binding. Two scripted cards, one per " +
+		Why: "§5.2 asks clients to implement fallback logic for alternative protocols (SHOULD). Two scripted cards, one per " +
 			"binding listed first: that binding's interface on a port that refuses connections, a " +
 			"working one of the same binding, a working one of the other binding, then the first " +
 			"binding again on a refusing port. A client that never falls back gives up in at least " +

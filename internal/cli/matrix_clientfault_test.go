@@ -76,7 +76,7 @@ func TestClientRowShowsBrokenExpectations(t *testing.T) {
 		Run: runWith(3, map[string]reports.Verdict{"CLI-005": reports.Pass, "CLI-001": reports.Fail})}
 	row.judge()
 	probs := strings.Join(clientProblems([]*clientRow{row}), "\n")
-	if !strings.Contains(probs, "client x: CLI-005 was pass, want warn") || strings.Contains(probs, "CLI-001") {
+	if !strings.Contains(probs, "client x: CLI-005 was pass, want fail") || strings.Contains(probs, "CLI-001") {
 		t.Errorf("problems:\n%s", probs)
 	}
 }

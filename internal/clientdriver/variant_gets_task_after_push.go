@@ -7,11 +7,11 @@ import (
 )
 
 // variantGetsTaskAfterPush: after each push it takes, the client reads the
-// task with GetTask for its full state. A2A v1.0 §4.3.3 (receiver duties):
-// "After a push, the usual pattern is to call GetTask for the full state".
+// task with GetTask for its full state, the pattern the streaming-and-async
+// topic of A2A v1.0.1 describes for a client that got a push.
 var variantGetsTaskAfterPush = registerVariant(Variant{
 	Name:        "gets-task-after-push",
-	Description: "After each push it takes, calls GetTask for the task's full state (the usual pattern of §4.3.3).",
+	Description: "After each push it takes, calls GetTask for the task's full state (the pattern A2A v1.0.1 docs/topics/streaming-and-async.md describes).",
 	Specs:       []string{"CLI-022", "CLI-024", "CLI-025", "CLI-026", "CLI-037", "CLI-038"},
 })
 
