@@ -4,8 +4,9 @@ import "github.com/a2a-conform/a2a-conform/internal/a2a"
 
 // methodSchemas pairs each operation (spec §5.3) with the schema of its
 // JSON-RPC params / HTTP+JSON body and of its result. Delete returns
-// google.protobuf.Empty, whose JSON-RPC form is UNSURE ({}, null or absent,
-// a2a-v1.md §1.2), so it has no result schema.
+// google.protobuf.Empty (a2a.proto A2AService.DeleteTaskPushNotificationConfig),
+// whose JSON-RPC form is UNSURE ({}, null or absent: A2A v1.0.1 §3.1.10 and
+// §9.4.7 do not say), so it has no result schema.
 var methodSchemas = map[string][2]string{
 	a2a.MethodSendMessage:                      {SendMessageRequest, SendMessageResponse},
 	a2a.MethodSendStreamingMessage:             {SendMessageRequest, StreamResponse},

@@ -7,7 +7,8 @@ import (
 )
 
 // Unsure reports whether a violation found with the named schema rests on a
-// point the spec itself leaves open (a2a-v1.md §15), and says why. The schemas
+// point the spec itself leaves open (the A2A v1.0.1 text is silent or
+// contradicts itself), and says why. The schemas
 // apply the strict reading so that the observation is recorded; a suite that
 // gets ok == true must not fail the vendor for it (DESIGN.md: where the spec is
 // ambiguous, accept every allowed reading and record which one was seen).
@@ -15,10 +16,10 @@ import (
 // Today there is one such point: an AgentCard (public or extended) whose
 // "skills" array is empty. §5.7 says a REQUIRED array MUST have at least one
 // element, while the §8.4.1 canonicalization example keeps "skills": []
-// (a2a-v1.md §2.1, §15 item 10). A missing "skills" member is not unsure.
+// (A2A v1.0.1 §5.7, §8.4.1). A missing "skills" member is not unsure.
 func Unsure(name string, v invariants.Violation) (reason string, ok bool) {
 	if name == AgentCard && v.Invariant == Invariant && v.Where == "/skills" && strings.HasPrefix(v.Expected, "at least 1 ") {
-		return "UNSURE (a2a-v1.md §15.10): spec §5.7 requires at least one element in the REQUIRED 'skills' array, " +
+		return "UNSURE (A2A v1.0.1 §5.7 against §8.4.1): §5.7 requires at least one element in the REQUIRED 'skills' array, " +
 			"but the spec's own §8.4.1 example card has \"skills\": []", true
 	}
 	return "", false

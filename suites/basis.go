@@ -46,7 +46,7 @@ func (i Info) Result() reports.Result {
 }
 
 // The constructors of a basis's parts. Each quote is the text's own words:
-// copy them from the pinned text (internal/spectext/a2a-v1.0.1), never
+// copy them from the pinned text (internal/spectext/spec-v1.0.1), never
 // retype them from memory.
 
 // spec quotes docs/specification.md at a section ("3.1.5").

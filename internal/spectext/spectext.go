@@ -22,10 +22,10 @@ import (
 // Version is the specification version the pinned text is.
 const Version = "1.0.1"
 
-//go:embed a2a-v1.0.1
+//go:embed spec-v1.0.1
 var pinned embed.FS
 
-const root = "a2a-v1.0.1"
+const root = "spec-v1.0.1"
 
 // Files lists the paths of the pinned text, as they stand in the
 // specification's repository ("docs/specification.md", …).
