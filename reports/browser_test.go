@@ -152,6 +152,9 @@ func TestBrowserRendersWithoutRunningVendorScript(t *testing.T) {
 	if !strings.Contains(dom, "&lt;img src=x onerror=") {
 		t.Error("report.html: the vendor text is not shown as text")
 	}
+	if !regexp.MustCompile(`(?s)<tr class="row" id="` + r.Results[5].ID + `">.*?<div class="reason">.*?<div class="basis">.*?Once a task reaches a terminal state &lt;img`).MatchString(dom) {
+		t.Error("report.html: the fail's basis is not rendered, as text, under its reason")
+	}
 
 	dom = doms[2]
 	if signs := vendorScriptRan(dom); len(signs) > 0 {

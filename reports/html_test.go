@@ -46,6 +46,12 @@ func hostileReport() *Report {
 	x.Unchecked = []string{payloadImg + ": " + payloadScript}
 	x.Violations = append(x.Violations, invariants.Violation{Invariant: payloadImg, Where: payloadScript, Expected: payloadPlain, Actual: payloadImg})
 	x.Observations = map[string]string{payloadImg: payloadScript}
+	x.Basis = &Basis{
+		Quotes:    []Quote{{Text: "Once a task reaches a terminal state " + payloadImg, Version: "1.0.1", File: "docs/topics/life-of-a-task.md"}},
+		Reading:   "No single MUST sentence states this invariant. " + payloadScript,
+		Scenario:  &ScenarioQuote{Number: "3", Text: payloadPlain},
+		Disagrees: []Disagreement{{Upstream: "TCK X " + payloadImg, Asserts: payloadScript, Why: payloadPlain}},
+	}
 	x.Transcript = append(x.Transcript, Exchange{
 		Seq: 99, Method: payloadImg, URL: "http://127.0.0.1/" + payloadScript, Status: 500, Instance: payloadImg,
 		ReqHeader: http.Header{payloadImg: {payloadScript}}, ReqBody: payloadScript,
@@ -256,5 +262,42 @@ func TestHTMLShowsEachFailsReplay(t *testing.T) {
 		if !strings.Contains(html.UnescapeString(page), want) {
 			t.Errorf("the page lacks %q", want)
 		}
+	}
+}
+
+// A verdict other than pass shows its basis right under its reason, in
+// order: the reason, then the quotes with where they stand, the reading,
+// the scenario and the disagreements; a pass shows none.
+func TestHTMLShowsTheBasisUnderTheReason(t *testing.T) {
+	r := sampleReport("Acme", "1")
+	basis := &Basis{
+		Quotes: []Quote{
+			{Text: "Once a task reaches a terminal state (completed, canceled, rejected, or failed), it cannot restart.", Version: "1.0.1", File: "docs/topics/life-of-a-task.md"},
+			{Text: "The server will attempt to cancel the task, but success is not guaranteed", Version: "1.0.1", File: "docs/specification.md", Section: "3.1.5"},
+		},
+		Reading:   "No single MUST sentence states this invariant.",
+		Scenario:  &ScenarioQuote{Number: "3", Text: "once a cancel is acknowledged, any later terminal transition for the same task ID is a protocol invariant violation"},
+		Disagrees: []Disagreement{{Upstream: "TCK CORE-CANCEL-001 (a2a-tck #140)", Asserts: "that a cancel succeeds", Why: "a refusal of an ended task is allowed"}},
+	}
+	for i := range r.Results {
+		r.Results[i].Basis = basis
+	}
+	page := render(t, r)
+	row := page[strings.Index(page, `id="LIFE-012"`):]
+	row = row[:strings.Index(row, "</tbody>")]
+	order := []string{`class="reason"`, `class="basis"`, "A2A v1.0.1 docs/topics/life-of-a-task.md", "it cannot restart.",
+		"A2A v1.0.1 §3.1.5", "No single MUST sentence states this invariant.", "Scenario 3:", "a2a-tck #140", "<h4>Violations</h4>"}
+	at := 0
+	for _, want := range order {
+		i := strings.Index(row[at:], want)
+		if i < 0 {
+			t.Fatalf("the failing row lacks %q after what came before it:\n%s", want, row)
+		}
+		at += i
+	}
+	pass := page[strings.Index(page, `id="DISC-001"`):]
+	pass = pass[:strings.Index(pass, "</tbody>")]
+	if strings.Contains(pass, `class="basis"`) {
+		t.Error("a passing row shows its basis; only verdicts a vendor may argue with do")
 	}
 }

@@ -128,3 +128,31 @@ func TestJUnitUnreachable(t *testing.T) {
 		t.Errorf("passes recorded in an unreachable run are not errors: %d errors", doc.Errors)
 	}
 }
+
+// Every testcase carries its spec's basis as a property, and a failure's
+// text ends with it: a CI log shows the words a fail rests on.
+func TestJUnitCarriesTheBasis(t *testing.T) {
+	r := sampleReport("Acme", "1")
+	b := &Basis{Quotes: []Quote{{Text: "Once a task reaches a terminal state (completed, canceled, rejected, or failed), it cannot restart.", Version: "1.0.1", File: "docs/topics/life-of-a-task.md"}},
+		Reading: "No single MUST sentence states this invariant."}
+	for i := range r.Results {
+		r.Results[i].Basis = b
+	}
+	doc, _ := readJUnit(t, r)
+	for _, s := range doc.Suites {
+		for _, c := range s.Cases {
+			var prop string
+			for _, p := range c.Properties.Property {
+				if p.Name == "basis" {
+					prop = p.Value
+				}
+			}
+			if !strings.Contains(prop, "A2A v1.0.1 docs/topics/life-of-a-task.md: \u201cOnce a task reaches") {
+				t.Errorf("%s: basis property %q", c.Name, prop)
+			}
+			if c.Failure != nil && !strings.Contains(c.Failure.Text, "Basis (the A2A text, word for word):\nA2A v1.0.1 docs/topics/life-of-a-task.md") {
+				t.Errorf("%s: the failure's text does not end with its basis: %q", c.Name, c.Failure.Text)
+			}
+		}
+	}
+}

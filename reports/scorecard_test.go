@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -406,5 +407,65 @@ func TestScorecardShowsClientsApart(t *testing.T) {
 	page, _ = renderScorecard(only, nil)
 	if strings.Contains(string(page), `id="clients"`) {
 		t.Errorf("a clients section without client reports")
+	}
+}
+
+// A report is scored against the requirement set it names, and its column
+// says so when that is not the current one; one naming none, or one the
+// harness does not know, is scored against the current set and says that.
+// No score is re-scored silently against a set its run did not name.
+func TestScorecardScoresEachReportAgainstItsOwnRequirementSet(t *testing.T) {
+	base := sampleReport("Base", "1")
+	var older []DeclaredSpec
+	for _, r := range base.Results {
+		older = append(older, DeclaredSpec{ID: r.ID, Title: r.Title, Suite: r.Suite, Level: r.Level, Sections: r.Sections})
+	}
+	current := append(slices.Clone(older), DeclaredSpec{ID: "ROLL-099", Title: "a spec added later", Suite: "rollout", Level: LevelMust})
+	sets := RequirementSets{Current: "a2a-1.0.1-r2", Sets: map[string][]DeclaredSpec{"a2a-1.0.1-r1": older, "a2a-1.0.1-r2": current}}
+
+	named := func(name, set string) *Report {
+		r := sampleReport(name, "1")
+		r.Run.Requirements = set
+		return verified(t, r)
+	}
+	sc, err := BuildScorecardSets([]*Report{
+		named("Old", "a2a-1.0.1-r1"), named("New", "a2a-1.0.1-r2"), named("None", ""), named("Unknown", "a2a-9.9-r9"),
+	}, sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := map[string]ScorecardVendor{}
+	for _, v := range sc.Vendors {
+		by[v.Implementation.Name] = v
+	}
+	cases := []struct {
+		name, set, note string
+		denominator     int
+	}{
+		{"Old", "a2a-1.0.1-r1", "scored against its own requirement set a2a-1.0.1-r1", by["Old"].ReportScore.Denominator},
+		{"New", "a2a-1.0.1-r2", "", by["New"].ReportScore.Denominator + 1},
+		{"None", "a2a-1.0.1-r2", "names no requirement set", by["None"].ReportScore.Denominator + 1},
+		{"Unknown", "a2a-1.0.1-r2", "a2a-9.9-r9, which this harness does not know", by["Unknown"].ReportScore.Denominator + 1},
+	}
+	for _, c := range cases {
+		v := by[c.name]
+		if v.Requirements != c.set || (c.note == "") != (v.RequirementsNote == "") || !strings.Contains(v.RequirementsNote, c.note) {
+			t.Errorf("%s: set %q, note %q; want %q, %q", c.name, v.Requirements, v.RequirementsNote, c.set, c.note)
+		}
+		if v.Score.Denominator != c.denominator {
+			t.Errorf("%s: scored against %d specs, want %d", c.name, v.Score.Denominator, c.denominator)
+		}
+	}
+	if !strings.Contains(strings.Join(sc.Notes, " "), "Not every column is scored against the current requirement set a2a-1.0.1-r2") {
+		t.Errorf("notes: %q", sc.Notes)
+	}
+	page, err := renderScorecard(sc, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"set a2a-1.0.1-r1", "scored against its own requirement set a2a-1.0.1-r1"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("scorecard.html lacks %q", want)
+		}
 	}
 }

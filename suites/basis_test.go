@@ -82,3 +82,15 @@ func TestEverySpecHasABasis(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryResultCarriesItsBasis: a result made from the registry (every
+// verdict's, could-not-run ones included) carries the spec's basis, which
+// report.json, the HTML and JUnit show.
+func TestEveryResultCarriesItsBasis(t *testing.T) {
+	for _, i := range All() {
+		r := i.Result()
+		if r.Basis == nil || len(r.Basis.Quotes) == 0 || r.Level != string(i.Level) {
+			t.Errorf("%s: result without its basis or level: %+v", i.ID, r)
+		}
+	}
+}
