@@ -231,6 +231,11 @@ type Options struct {
 	// them in AUTH_REQUIRED (A2A v1.0 §3.1.6, UNSURE). Both readings are correct;
 	// LIFE-033 records which one it saw.
 	CloseStreamAtAuthRequired bool
+	// PurgedOnSecondCancel answers a cancel of a task already canceled with
+	// TaskNotFoundError, as an agent that purges canceled tasks may (A2A
+	// v1.0.1 §3.3.1: a duplicate cancel MAY get TaskNotFoundError once the
+	// task was canceled and purged). A correct variant, not a fault.
+	PurgedOnSecondCancel bool
 	// RequireAuth is a bearer token every binding request must carry
 	// (Authorization: Bearer <token>); without it the request gets 401 with
 	// WWW-Authenticate on HTTP+JSON and code -31401 (HTTP 401) on JSON-RPC.

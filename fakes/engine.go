@@ -284,7 +284,12 @@ func (a *Agent) cancelTask(ctx context.Context, id string) (*store.Task, *opErro
 			}
 			// Cancel of an already-canceled task is answered like any other
 			// terminal task (the error table's reading of spec §3.1.5, not
-			// §3.3.1's idempotent one; both are allowed).
+			// §3.3.1's idempotent one; both are allowed), or as for a purged
+			// task (§3.3.1 allows that too).
+			if state == a2a.TaskStateCanceled && a.opts.PurgedOnSecondCancel {
+				opErr = a.taskNotFound(id)
+				return opErr
+			}
 			opErr = errNotCancelable(id, state)
 			return opErr
 		}

@@ -104,7 +104,8 @@ var _ = setBasis(map[string]reports.Basis{
 			"TaskNotCancelableError as the error for a task not in a cancelable state, naming a completed one, " +
 			"and servers MUST return appropriate errors. For a task already canceled the same list names " +
 			"TaskNotCancelableError while the idempotency rule says a second cancel has the same effect as " +
-			"the first, so either answer is taken.",
+			"the first, so either answer is taken; and a duplicate cancel of a task that was purged may get " +
+			"TaskNotFoundError, which is taken too.",
 	},
 	"LIFE-014": {
 		Quotes: []reports.Quote{

@@ -85,3 +85,22 @@ func result(t *testing.T, r cliRun, id string) reports.Result {
 	t.Fatalf("no result for %s\nstdout:\n%s", id, r.stdout)
 	return reports.Result{}
 }
+
+// An agent that purges a task once it is canceled answers a second cancel
+// with TaskNotFoundError, which A2A v1.0.1 §3.3.1 allows: LIFE-013 passes
+// it and records the reading.
+func TestSecondCancelOfAPurgedTaskIsAReading(t *testing.T) {
+	t.Parallel()
+	r := runVariant(t, fakes.Options{PurgedOnSecondCancel: true}, "--focus", "LIFE-013", "--seed", "4")
+	res := result(t, r, "LIFE-013")
+	if res.Verdict != reports.Pass {
+		t.Fatalf("LIFE-013: %s (%s), want pass", res.Verdict, res.Reason)
+	}
+	seen := false
+	for k, v := range res.Observations {
+		seen = seen || strings.HasPrefix(k, "second-cancel-") && strings.Contains(v, "purged")
+	}
+	if !seen {
+		t.Errorf("LIFE-013 did not record the purged reading: %v", res.Observations)
+	}
+}

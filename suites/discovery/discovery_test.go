@@ -3,6 +3,7 @@ package discovery_test
 import (
 	"bytes"
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -154,4 +155,40 @@ func TestStrictVersionReading(t *testing.T) {
 	expect(t, res, "DISC-010", reports.Pass)
 	expect(t, res, "DISC-011", reports.Pass, "refused with VersionNotSupportedError")
 	expect(t, res, "DISC-012", reports.Pass)
+}
+
+// An agent that refuses anonymous HTTP+JSON calls, but with 400 and no A2A
+// error instead of 401/403, keeps §7.4's MUST (every request is
+// authenticated) and misses its SHOULD (the binding's own codes): DISC-019
+// warns and never fails. (An anonymous call answered with the operation's
+// own TaskNotFoundError still fails: fault auth-cancel-unauthenticated.)
+func TestAnonymousRefusalUnderAnotherCodeWarns(t *testing.T) {
+	a, err := fakes.New(fakes.Options{RequireAuth: "disc-019-token"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, fakes.RESTPath) && r.Header.Get("Authorization") == "" {
+			http.Error(w, "who are you?", http.StatusBadRequest)
+			return
+		}
+		a.ServeHTTP(w, r)
+	})
+	srv := httptest.NewServer(refuse)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := a.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		a.Shutdown(ctx)
+		srv.Close()
+	})
+	res := run(t, srv.URL, "DISC-019", "--header", "Authorization: Bearer disc-019-token")
+	expect(t, res, "DISC-019", reports.Warn)
+	if r := res["DISC-019"]; !strings.Contains(r.Reason, "auth-code") || !strings.Contains(r.Reason, "SHOULD") {
+		t.Errorf("DISC-019's warning does not name the SHOULD it missed: %s", r.Reason)
+	}
 }
