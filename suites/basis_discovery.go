@@ -125,5 +125,6 @@ var _ = setBasis(map[string]reports.Basis{
 		spec("3.3.2", "Servers MUST reject requests with invalid or missing authentication credentials"),
 		spec("5.1", "When an agent supports multiple protocols, all supported protocols MUST: … Equivalent Authentication: Support the same authentication schemes declared in the AgentCard"),
 		spec("13.1", "Authorization checks MUST occur before any database queries or operations that could leak information about the existence of resources outside the caller's authorization scope"),
+		spec("7.4", "SHOULD use appropriate binding-specific error codes for authentication challenges or rejections."),
 	),
 })
