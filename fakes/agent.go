@@ -231,6 +231,11 @@ type Options struct {
 	// them in AUTH_REQUIRED (A2A v1.0 §3.1.6, UNSURE). Both readings are correct;
 	// LIFE-033 records which one it saw.
 	CloseStreamAtAuthRequired bool
+	// OneStreamPerTask refuses a SubscribeToTask with UnsupportedOperationError
+	// while another stream of the task is open on the instance: A2A v1.0.1
+	// §3.5.2 lets an agent serve several concurrent streams of one task
+	// (MAY). A correct variant, not a fault.
+	OneStreamPerTask bool
 	// PurgedOnSecondCancel answers a cancel of a task already canceled with
 	// TaskNotFoundError, as an agent that purges canceled tasks may (A2A
 	// v1.0.1 §3.3.1: a duplicate cancel MAY get TaskNotFoundError once the

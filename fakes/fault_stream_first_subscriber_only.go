@@ -14,7 +14,8 @@ var faultStreamFirstSubscriberOnly = register(FaultInfo{
 	Specs:       []string{"LIFE-017"},
 })
 
-// streamClaims counts the open streams per hub and task, for the fault only.
+// streamClaims counts the open streams per hub and task, for the fault and
+// for Options.OneStreamPerTask.
 var streamClaims = struct {
 	sync.Mutex
 	open map[*hub]map[string]int
@@ -48,9 +49,16 @@ func (a *Agent) claimStream(taskID string) (first bool, release func()) {
 // response starts: a client that has seen one stream's headers may act at
 // once (subscribe, cancel), and the claim must already be counted then.
 func (a *Agent) claim(es *eventStream) *eventStream {
-	if es.sub != nil && a.faults.has(faultStreamFirstSubscriberOnly) {
+	if es.sub != nil && (a.faults.has(faultStreamFirstSubscriberOnly) || a.opts.OneStreamPerTask) {
 		first, release := a.claimStream(es.sub.taskID)
-		es.muted, es.release = !first, release
+		es.muted, es.release = !first && a.faults.has(faultStreamFirstSubscriberOnly), release
 	}
 	return es
+}
+
+// streamOpen reports whether a stream of the task is open on this instance.
+func (a *Agent) streamOpen(taskID string) bool {
+	streamClaims.Lock()
+	defer streamClaims.Unlock()
+	return streamClaims.open[a.hub][taskID] > 0
 }

@@ -399,6 +399,10 @@ func (a *Agent) subscribe(ctx context.Context, req *a2a.SubscribeToTaskRequest) 
 		sub.close()
 		return nil, errUnsupported(fmt.Sprintf("Task %s is in terminal state %s: there is nothing to subscribe to", rec.Task.ID, st))
 	}
+	if a.opts.OneStreamPerTask && !st.Terminal() && a.streamOpen(req.ID) {
+		sub.close()
+		return nil, errUnsupported(fmt.Sprintf("Task %s already has an open stream: this agent serves one stream per task", rec.Task.ID))
+	}
 	es := &eventStream{sub: sub, after: rec.Version}
 	if !a.faults.has(faultSubscribeNoSnapshot) {
 		es.first = []a2a.StreamResponse{{Task: &rec.Task}}

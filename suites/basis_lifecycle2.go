@@ -11,6 +11,7 @@ var _ = setBasis(map[string]reports.Basis{
 		spec("3.5.2", "Each stream MUST receive the same events in the same order"),
 		spec("3.5.2", "Closing one stream MUST NOT affect other active streams for the same task"),
 		spec("3.1.6", "The operation MUST return a Task object as the first event in the stream, representing the current state of the task at the time of subscription."),
+		spec("3.5.2", "An agent MAY serve multiple concurrent streams to one or more clients for the same task."),
 	),
 	"LIFE-018": quotes(
 		spec("3.1.6", "The operation MUST return a Task object as the first event in the stream, representing the current state of the task at the time of subscription."),

@@ -104,3 +104,19 @@ func TestSecondCancelOfAPurgedTaskIsAReading(t *testing.T) {
 		t.Errorf("LIFE-013 did not record the purged reading: %v", res.Observations)
 	}
 }
+
+// An agent that serves one stream per task refuses a second stream of a
+// working task, which A2A v1.0.1 §3.5.2 allows (it MAY serve several):
+// LIFE-017 has no concurrent streams to compare and is not applicable,
+// never failed; the other stream specs still pass.
+func TestOneStreamPerTaskIsAReading(t *testing.T) {
+	t.Parallel()
+	r := runVariant(t, fakes.Options{OneStreamPerTask: true}, "--focus", "LIFE-015,LIFE-017", "--seed", "4")
+	res := result(t, r, "LIFE-017")
+	if res.Verdict != reports.NotApplicable || !strings.Contains(res.Observations["second-stream"], "refused while stream A was open") {
+		t.Fatalf("LIFE-017: %s (%s) %v, want not-applicable with the refusal recorded", res.Verdict, res.Reason, res.Observations)
+	}
+	if s := result(t, r, "LIFE-015"); s.Verdict != reports.Pass {
+		t.Errorf("LIFE-015: %s (%s)", s.Verdict, s.Reason)
+	}
+}
