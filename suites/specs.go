@@ -299,7 +299,7 @@ var registry = []Info{
 		Sections: []string{"4.1.3", "3.1.5"}, Scenario: "3",
 		Needs:  []Need{NeedBehaviour},
 		Enable: "Give the agent the directive extension (docs/directive-extension.md) in its test build, or a prompt map in the config (prompt-map: {slow: …, input-required: …, …}) naming text that makes it show the behaviour.",
-		Why: "Terminal states are final. Over everything observed of a set of tasks — GetTask polls, " +
+		Why: "A task in a terminal state cannot restart (A2A v1.0.1 docs/topics/life-of-a-task.md). Over everything observed of a set of tasks — GetTask polls, " +
 			"ListTasks, stream events and, when registered, pushes — a task seen terminal never shows" +
 			" another state afterwards (one checker over the whole history).",
 	},

@@ -31,8 +31,8 @@ var clientReconcileSpecs = []Info{
 		Why: "Scenario 3, the push channel (CLI-023 judges the stream and polls): the client follows its task " +
 			"by push and cancels it once a push says WORKING; the agent acknowledges TASK_STATE_CANCELED and " +
 			"pushes CANCELED, and then a push with the config's own token says TASK_STATE_COMPLETED, as a " +
-			"worker that ignored the cancel would send. Terminal states are final (a task \"MUST NOT change " +
-			"state again\"), so the client must keep the acknowledged CANCELED: a client that merges the pushed " +
+			"worker that ignored the cancel would send. A task in a terminal state cannot restart (A2A v1.0.1 " +
+			"docs/topics/life-of-a-task.md), so the client must keep the acknowledged CANCELED: a client that merges the pushed " +
 			"COMPLETED fails. Raising the contradiction (a warning or an error) is the scenario's guard with no " +
 			"MUST sentence behind it: not raising it warns. Driver action push-cancel; a driver that does not " +
 			"know it makes the case could-not-run.",

@@ -54,8 +54,8 @@ var clientScenarioSpecs = []Info{
 		Title:    "After its cancel is acknowledged, the client never takes a later terminal state from the stream or a poll",
 		Sections: []string{"3.1.5", "4.2"}, Scenario: "3",
 		Why: "Scenario 3: the agent acknowledges a cancel with TASK_STATE_CANCELED, and its worker goes on: " +
-			"the stream carries TASK_STATE_COMPLETED after the cancel, and GetTask serves it. Terminal states " +
-			"are final (a task \"MUST NOT change state again\"), so the client must keep the acknowledged " +
+			"the stream carries TASK_STATE_COMPLETED after the cancel, and GetTask serves it. A task in a " +
+			"terminal state cannot restart (A2A v1.0.1 docs/topics/life-of-a-task.md), so the client must keep the acknowledged " +
 			"CANCELED: a client that merges the later COMPLETED fails. Raising the contradiction (a warning or " +
 			"an error) is the scenario's guard with no MUST sentence behind it: not raising it warns. The " +
 			"spec judges only when the agent was seen serving the later state.",

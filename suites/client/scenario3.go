@@ -119,7 +119,7 @@ func judgeAfterCancel(t *suites.T, o *Outcome, id string, later []string) {
 		t.Indeterminate("the client reports task %q, not the task it canceled (%s): the spec cannot tell what it believes of the canceled one.", r.TaskID, id)
 	case a2a.TaskState(r.State).Terminal() && r.State != string(a2a.TaskStateCanceled):
 		t.Violated(invariants.Violation{Invariant: "client-terminal-after-cancel", Where: where,
-			Expected: fmt.Sprintf("task %s kept TASK_STATE_CANCELED, as the agent acknowledged (terminal states are final)", id),
+			Expected: fmt.Sprintf("task %s kept TASK_STATE_CANCELED, as the agent acknowledged (a task in a terminal state cannot restart)", id),
 			Actual:   fmt.Sprintf("the client took %s, served later (%s)", r.State, strings.Join(later, "; "))})
 	case r.State != string(a2a.TaskStateCanceled):
 		t.Should(invariants.Violation{Invariant: "client-terminal-after-cancel", Where: where,
