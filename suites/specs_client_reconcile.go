@@ -19,8 +19,8 @@ var clientReconcileSpecs = []Info{
 			"(§13.2: clients MUST validate webhook authenticity); the client must then re-fetch the task " +
 			"(GetTask, or a SubscribeToTask snapshot) before it sends anything else about it or reports a final " +
 			"state, or raise it for reconciliation. The real pushes, with the config's token, go on and complete the task. No MUST " +
-			"sentence binds the client to re-fetch (the text only calls GetTask after a push \"the usual " +
-			"pattern\"), so a miss warns. A client that registered no push config, or did not refuse the push, " +
+			"sentence binds the client to re-fetch (the streaming-and-async topic describes GetTask after a " +
+			"push as what a client typically does, with no keyword), so a miss warns. A client that registered no push config, or did not refuse the push, " +
 			"is not judged.",
 		Timeout: 60 * time.Second,
 	},
