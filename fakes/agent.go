@@ -88,8 +88,8 @@ type PushOptions struct {
 	Late time.Duration
 	// DialGuard accepts every webhook URL but refuses, when it delivers, to
 	// connect to loopback, private, link-local or unspecified addresses, as
-	// a2a-go's push sender does by default on its unreleased main (not in
-	// release v2.3.1; fakes/variant_push_dialguard.go):
+	// a2a-go's push sender does by default from v2.4.0
+	// (fakes/variant_push_dialguard.go):
 	// a correct agent that cannot reach a harness on 127.0.0.1.
 	DialGuard bool
 }

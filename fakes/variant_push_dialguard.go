@@ -8,8 +8,8 @@ import (
 )
 
 // An agent that guards its pushes at dial time (PushOptions.DialGuard), as
-// a2a-go's HTTPPushSender does by default on its unreleased main (its release
-// v2.3.1 does not; A2A v1.0 §13.2 asks for it): every webhook
+// a2a-go's HTTPPushSender does by default from v2.4.0 (A2A v1.0.1 §13.2
+// asks for it): every webhook
 // URL is accepted when registered, and a delivery to a loopback, private,
 // link-local or unspecified address fails as a transport error before any
 // connection is made (and is retried, then dropped). §13.2 asks agents to

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"net"
+	"net/url"
 	"strings"
 	"time"
 
@@ -299,8 +301,86 @@ func (t *T) ReachUnshown(h *PushHook) string {
 	if reason == "" {
 		reason = "the run has no proof"
 	}
+	if state == ReachUnreachable {
+		if why := t.Env.NoNetworkBetween(); why != "" {
+			if !strings.Contains(reason, "SSRF guard") {
+				reason += "; " + GuardAdvice(t.Env.Webhook.Base(), why)
+			}
+			return reason
+		}
+	}
 	return fmt.Sprintf("the run could not show that the agent reaches the harness's receiver at %s (%s: %s); give --webhook-url with a base URL the agent reaches",
 		t.Env.Webhook.Base(), state, reason)
+}
+
+// NoNetworkBetween says why no network stands between the agent and the
+// harness's receiver, so that silence at the receiver is the agent's own
+// choice, not a network fault: the receiver is on loopback, and the
+// harness started the agent on this machine (the embedded or process
+// driver) or the target itself is on loopback. "" when it cannot say.
+func (e *Env) NoNetworkBetween() string {
+	if e == nil || e.Webhook == nil || !listensAt(e.Webhook.Base(), e.Webhook.Addr()) {
+		return ""
+	}
+	if e.Topology != nil {
+		switch e.Topology.Driver() {
+		case "embedded":
+			return "the agent runs inside the harness, and the harness's receiver listens on loopback"
+		case "process":
+			return "the harness started the agent on this machine (--agent-cmd), and its receiver listens on loopback " +
+				"(unless the command runs the agent in a network namespace of its own, such as a container without host networking)"
+		}
+	}
+	if loopbackURL(e.BaseURL) {
+		return "the target and the harness's receiver are both on loopback"
+	}
+	return ""
+}
+
+// listensAt reports whether base, a receiver's base URL, is a loopback URL
+// that reaches the receiver's own listener at addr directly (not one given
+// with --webhook-url that leads elsewhere).
+func listensAt(base, addr string) bool {
+	if !loopbackURL(base) {
+		return false
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return false
+	}
+	lhost, lport, err := net.SplitHostPort(addr)
+	if err != nil || u.Port() != lport {
+		return false
+	}
+	ip := net.ParseIP(lhost)
+	return ip != nil && (ip.IsLoopback() || ip.IsUnspecified())
+}
+
+// GuardAdvice is what a run says of an agent that acknowledged a webhook
+// on loopback and never connected to it, though no network stands between
+// them (why): the agent chose not to deliver, as an SSRF guard does (A2A
+// v1.0.1 §13.2 asks agents to validate webhook URLs). It names the URL to
+// allow and the switches known in the SDKs (docs/vendor-guide.md).
+func GuardAdvice(base, why string) string {
+	return fmt.Sprintf("%s, so no network stands between them: the agent acknowledged the webhook and chose not to deliver to it, "+
+		"as an SSRF guard on loopback and private addresses does (A2A v1.0.1 §13.2). For this run, allow the webhook URL prefix %s/hook/ "+
+		"in the agent's webhook policy (a2a-go v2.4.0 and later: push.HTTPSenderConfig.AllowPrivateNetworks; others: docs/vendor-guide.md, "+
+		"\"Webhooks behind an SSRF guard\"), or give --webhook-url with a base URL the guard allows. "+
+		"An agent that refuses such a URL when the config is created, rather than acknowledging it, says so to its client", why, base)
+}
+
+// loopbackURL reports whether u's host is a loopback address or localhost.
+func loopbackURL(u string) bool {
+	p, err := url.Parse(u)
+	if err != nil {
+		return false
+	}
+	h := p.Hostname()
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
 }
 
 // PushFlush shows whether the agent delivers a push now: a fresh task that

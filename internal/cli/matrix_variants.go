@@ -90,7 +90,7 @@ func Variants() []variant {
 			Harness: []string{"--webhook-listen", "127.0.0.1:{hookport}"},
 			Why:     "refuses every loopback or private webhook URL but the harness receiver's with InvalidParams (§13.2 SSRF advice)"},
 		{Name: "webhook-refuses-loopback", Agent: "--webhook-allow https://hooks.invalid/",
-			Why: "refuses every loopback or private webhook URL, the harness receiver's included, with InvalidParams (§13.2 SSRF advice, as a2a-go's unreleased main does by default, not its release v2.3.1): the push specs cannot be checked, and must say so rather than fail"},
+			Why: "refuses every loopback or private webhook URL, the harness receiver's included, with InvalidParams (§13.2 SSRF advice, as a2a-go v2.4.0 and later do by default): the push specs cannot be checked, and must say so rather than fail"},
 		{Name: "warm-up", Agent: "--warm-up 3s",
 			Why: "every process answers 503 with Retry-After for 3 s after it starts, rolled ones included"},
 		{Name: "auth-every-request", Agent: "--auth-token " + variantTokens[0] + "," + variantTokens[1],

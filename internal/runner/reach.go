@@ -126,8 +126,12 @@ func proveWebhookReach(ctx context.Context, env *suites.Env, vouched bool) {
 			}
 		}
 		if !ended.IsZero() && now.Sub(ended) > patience {
-			r.Decide(suites.ReachUnreachable, fmt.Sprintf("the agent accepted the config of probe task %s (url %s) and nothing arrived for it within %s",
-				id, env.Webhook.Base()+"/hook/…", now.Sub(start).Round(time.Millisecond)))
+			reason := fmt.Sprintf("the agent accepted the config of probe task %s (url %s) and nothing arrived for it within %s",
+				id, env.Webhook.Base()+"/hook/…", now.Sub(start).Round(time.Millisecond))
+			if why := env.NoNetworkBetween(); why != "" {
+				reason += "; " + suites.GuardAdvice(env.Webhook.Base(), why)
+			}
+			r.Decide(suites.ReachUnreachable, reason)
 			return
 		}
 		select {

@@ -100,6 +100,14 @@ func TestAgentThatCannotReachTheReceiverCouldNotRun(t *testing.T) {
 				if res.Verdict != reports.CouldNotRun || !strings.Contains(res.Reason, "--webhook-url") {
 					t.Errorf("%s %s, want could-not-run naming --webhook-url: %s", res.ID, res.Verdict, res.Reason)
 				}
+				// The target and the receiver are on loopback: the silence
+				// is the agent's choice, and the reason names the URL to
+				// allow and the SDK's switch.
+				for _, want := range []string{"no network stands between them", "/hook/", "push.HTTPSenderConfig.AllowPrivateNetworks"} {
+					if !strings.Contains(res.Reason, want) {
+						t.Errorf("%s: the reason does not say %q: %s", res.ID, want, res.Reason)
+					}
+				}
 			}
 			if r.exit != 0 {
 				t.Errorf("exit %d, want 0", r.exit)
@@ -129,6 +137,11 @@ func TestWebhookURLNobodyListensOnCouldNotRun(t *testing.T) {
 		}
 		if contains(deliverySpecs, res.ID) && res.Verdict != reports.CouldNotRun {
 			t.Errorf("%s %s, want could-not-run: %s", res.ID, res.Verdict, res.Reason)
+		}
+		// The URL given leads nowhere the harness listens: the silence is
+		// not the agent's choice, and no guard is blamed.
+		if strings.Contains(res.Reason, "SSRF guard") {
+			t.Errorf("%s blames a guard for a --webhook-url nobody listens on: %s", res.ID, res.Reason)
 		}
 	}
 }
