@@ -346,3 +346,17 @@ func TestRetryAfterTheWaitIsSeenAtTheRunsEnd(t *testing.T) {
 		}
 	})
 }
+
+// An agent whose SSRF allow-list admits the receiver's host, 127.0.0.1, and
+// nothing else internal gets both halves of PUSH-010 judged in one run: the
+// canary listens on 127.0.0.2, which the allow-list refuses, while the
+// receiver is delivered to. PUSH-010 passes, and so does delivery.
+func TestAllowListOfTheReceiversHostPassesTheCanary(t *testing.T) {
+	t.Parallel()
+	r := runVariant(t, fakes.Options{WebhookAllow: []string{"http://127.0.0.1:"}}, "--focus", "PUSH-010,PUSH-004", "--seed", "31")
+	for _, id := range []string{"PUSH-010", "PUSH-004"} {
+		if res := result(t, r, id); res.Verdict != reports.Pass {
+			t.Errorf("%s: %s (%s) %v", id, res.Verdict, res.Reason, res.Observations)
+		}
+	}
+}

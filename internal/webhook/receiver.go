@@ -382,9 +382,21 @@ type Canary struct {
 	owner string
 }
 
-// StartCanary starts a canary on a fresh loopback port.
+// CanaryHost is the loopback address the canary listens on: not the
+// receiver's 127.0.0.1, so that an agent whose allow-list admits the
+// receiver's host alone refuses the canary, and the two halves of PUSH-010
+// (the receiver is delivered to, the canary is not) are judged in one run.
+// Where the host has no 127.0.0.2 (a system that routes only 127.0.0.1),
+// the canary falls back to a fresh port of 127.0.0.1.
+const CanaryHost = "127.0.0.2"
+
+// StartCanary starts a canary on a fresh loopback port, of CanaryHost when
+// it can.
 func StartCanary(rec *recorder.Recorder, owner string) (*Canary, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", CanaryHost+":0")
+	if err != nil {
+		ln, err = net.Listen("tcp", "127.0.0.1:0")
+	}
 	if err != nil {
 		return nil, fmt.Errorf("webhook canary: %w", err)
 	}
