@@ -109,6 +109,13 @@ func TestAgentThatCannotReachTheReceiverCouldNotRun(t *testing.T) {
 					}
 				}
 			}
+			// Acknowledged and never attempted, with nothing between: the
+			// scenario 2 boundary is a finding, never a verdict.
+			for _, res := range r.report.Results {
+				if res.ID == "PUSH-010" && !strings.Contains(strings.Join(res.Findings, " "), "accepted and dropped") {
+					t.Errorf("PUSH-010 does not report the accepted-and-dropped webhooks: %q", res.Findings)
+				}
+			}
 			if r.exit != 0 {
 				t.Errorf("exit %d, want 0", r.exit)
 			}

@@ -63,6 +63,16 @@ var _ = suites.Spec("PUSH-010", func(ctx context.Context, t *suites.T) {
 	// Silence at the canary shows a refusal only from an agent that is
 	// shown to reach the harness's host at all.
 	if why := t.ReachUnshown(nil); why != "" {
+		if state, _ := t.Reach().State(); state == suites.ReachUnreachable && t.Env.NoNetworkBetween() != "" {
+			// Scenario 2's boundary: acknowledged, then never attempted.
+			// Whether a delivery an SSRF guard blocks is the attempt
+			// §4.3.3 requires the text does not say, so it is a finding,
+			// never a verdict.
+			t.Finding("accepted and dropped: the agent acknowledged webhooks on loopback (the canary's, and the run's probe's) and never connected to them; " +
+				"scenario 2 names this boundary (\"do not accept and drop\"). A2A v1.0.1 §4.3.3 says \"Agents MUST attempt delivery at least once for each configured webhook\" " +
+				"and §13.2 \"Agents SHOULD validate webhook URLs to prevent SSRF\" without saying when, so whether a delivery the guard blocks is an attempt is left open; " +
+				"refusing such a URL when the config is created tells the client at once")
+		}
 		t.Unchecked("nothing is sent to a loopback webhook", "the canary got nothing, but "+why+", so its silence proves nothing")
 	}
 })
