@@ -55,6 +55,9 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	attempts := fs.Int("push-attempts", 0, "attempts per push, the first included, before it is given up (default 6)")
 	plainInput := fs.Bool("plain-input-required", false, "answer every message that carries neither a directive nor a prompt phrase with INPUT_REQUIRED, as an LLM agent asking a clarifying question does")
 	emptySkills := fs.Bool("empty-skills", false, "publish \"skills\": [], as the spec's own example card does")
+	dialGuard := fs.Bool("push-dial-guard", false, "acknowledge every webhook URL and refuse, when delivering, to connect to a loopback, private or link-local address, as a2a-go v2.4.0's SSRF guard does by default")
+	purged := fs.Bool("purge-canceled", false, "answer a cancel of a task already canceled with TaskNotFoundError, as an agent that purges canceled tasks may (A2A v1.0.1 §3.3.1)")
+	oneStream := fs.Bool("one-stream-per-task", false, "refuse a SubscribeToTask with UnsupportedOperationError while another stream of the task is open (A2A v1.0.1 §3.5.2: an agent MAY serve several)")
 	var faultF, allowF, tokenF listFlag
 	fs.Var(&faultF, "fault", "faults to switch on, comma-separated")
 	fs.Var(&tokenF, "auth-token", "require Authorization: Bearer `TOKEN` on every binding request (the card then declares the scheme); repeatable: each further token is another identity, whose tasks the others cannot see or list")
@@ -89,8 +92,8 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 		WebhookAllow: splitComma(allowF), Generation: *generation, WarmUp: *warmUp, RefusePushConfigs: *refusePush, RefuseEndedConfigs: *refuseEnded,
 		DrainGrace: *drainGrace, AnswerLatency: *answerLatency, DisableStreaming: *noStreaming, DisablePush: *noPush, PreviousBuild: *previousBuild,
 		PushDelay: *pushDelay, DuplicatePushes: *pushTwice, TerminalPushesOnly: *pushTerminal,
-		Push: fakes.PushOptions{MaxAttempts: *attempts, BaseDelay: *retryBase, MaxDelay: *retryMax}, EmptySkills: *emptySkills,
-		PlainInputRequired: *plainInput}
+		Push: fakes.PushOptions{MaxAttempts: *attempts, BaseDelay: *retryBase, MaxDelay: *retryMax, DialGuard: *dialGuard}, EmptySkills: *emptySkills,
+		PlainInputRequired: *plainInput, PurgedOnSecondCancel: *purged, OneStreamPerTask: *oneStream}
 	if toks := splitComma(tokenF); len(toks) > 0 {
 		opts.RequireAuth, opts.OtherTokens = toks[0], toks[1:]
 	}

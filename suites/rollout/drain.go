@@ -347,8 +347,10 @@ var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 		registered, accepted, len(judged), pv.delivered, pv.lost, pv.late, pv.bad, unended, t.Patience().Round(time.Millisecond), deliveries, duplicates, accepted-len(judged)))
 	// Silence is the agent's when the harness configured the path itself
 	// (the embedded agent) or the run showed the agent reaches the receiver.
-	if why := t.ReachUnshown(nil); pv.lost > 0 && why != "" && !t.Reach().Vouched() {
-		t.CouldNotRun("%d accepted config(s) got no push, and %s", pv.lost, why)
+	// Configs late beyond the patience as well as lost ones: with the
+	// receiver never shown reachable, neither tells anything of the roll.
+	if why := t.ReachUnshown(nil); pv.lost+pv.late > 0 && why != "" && !t.Reach().Vouched() {
+		t.CouldNotRun("%d accepted config(s) got no push, and %s", pv.lost+pv.late, why)
 	}
 	t.Record(pv.losses...)
 	if unended > 0 {
