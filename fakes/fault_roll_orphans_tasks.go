@@ -9,5 +9,5 @@ var faultRollOrphansTasks = register(FaultInfo{
 	Name:        "roll-orphans-tasks",
 	Scenario:    scenarioRotation,
 	Description: "An instance's running work lives in its memory: when it stops (a drain, a rolling restart) no other instance carries its tasks on, and they stay TASK_STATE_WORKING on every instance for good.",
-	Specs:       []string{"ROLL-003"},
+	Specs:       []string{"ROLL-002", "ROLL-003"},
 })

@@ -12,6 +12,7 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/internal/invariants"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
 
@@ -78,9 +79,11 @@ type drainOutcome struct {
 	reg   *drainReg
 	end   a2a.TaskState
 	ended bool
-	// still is what the task showed last when it did not end.
-	still string
-	endAt time.Time
+	// still is what the task showed last when it did not end; orphaned
+	// says it did not change at all while the spec waited (moved).
+	still    string
+	orphaned bool
+	endAt    time.Time
 }
 
 // ROLL-009 (§3.1.7, §4.3.3, scenario 2): while every instance is replaced
@@ -299,18 +302,21 @@ var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 		go func() {
 			defer wg.Done()
 			o := drainOutcome{reg: reg}
-			o.end, o.still = awaitEnd(ctx, t, c, reg.task.ID)
+			o.end, o.still, o.orphaned = awaitEndOrOrphan(ctx, t, c, reg.task.ID)
 			o.ended, o.endAt = o.end.Terminal(), time.Now()
 			out[i] = o
 		}()
 	}
 	wg.Wait()
 
-	unended := 0
+	unended, orphaned := 0, 0
 	var owed []*owedPush
 	for _, o := range out {
 		if !o.ended {
 			unended++
+			if o.orphaned {
+				orphaned++
+			}
 			continue
 		}
 		reg := o.reg
@@ -353,6 +359,15 @@ var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 		t.CouldNotRun("%d accepted config(s) got no push, and %s", pv.lost+pv.late, why)
 	}
 	t.Record(pv.losses...)
+	if orphaned > 0 {
+		// One situation, one diagnosis: a task that stopped changing
+		// after the roll is orphaned by it, as ROLL-003 says, which judges
+		// the task; its config is owed a terminal push that cannot come.
+		t.Finding("%s of %d stopped changing after the roll (e.g. %s): orphaned by the roll, whose client and push configs wait for an end that will not come (ROLL-003 judges the task)",
+			plural(orphaned, "task"), len(judged), firstOrphan(out))
+		t.Indeterminate("%s of %d %s orphaned by the roll (e.g. %s), so their configs could not be judged: their tasks will not end to be pushed (ROLL-003 judges the orphaning)",
+			plural(orphaned, "task"), len(judged), map[bool]string{true: "was", false: "were"}[orphaned == 1], firstOrphan(out))
+	}
 	if unended > 0 {
 		// A wait that ran out of patience leaves those configs unjudged:
 		// indeterminate, as every spec's wait for a state is (losses found
@@ -368,16 +383,44 @@ var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 // awaitEnd polls the task until it is terminal or patience runs out; it
 // returns the last state seen and, when it did not end, what it showed.
 func awaitEnd(ctx context.Context, t *suites.T, c *client.Client, id string) (a2a.TaskState, string) {
+	end, still, _ := awaitEndOrOrphan(ctx, t, c, id)
+	return end, still
+}
+
+// awaitEndOrOrphan is awaitEnd, and says whether a task that did not end
+// showed nothing new at all while it was awaited: orphaned.
+func awaitEndOrOrphan(ctx context.Context, t *suites.T, c *client.Client, id string) (a2a.TaskState, string, bool) {
+	seen, _ := t.Get(ctx, c, id)
+	began := time.Now()
 	last, err, ended := t.Await(ctx, c, id, suites.Terminal, t.Patience())
 	switch {
 	case ended:
-		return last.Status.State, ""
+		return last.Status.State, "", false
 	case err != nil:
-		return "", "task " + id + ": " + suites.ErrText(err)
+		return "", "task " + id + ": " + suites.ErrText(err), false
+	case last != nil && seen != nil && unchanged(seen, last):
+		return "", fmt.Sprintf("task %s still %s and unchanged (state, its timestamp, history, artifacts) for %s after the roll", id, last.Status.State, since(began)), true
 	case last != nil:
-		return "", "task " + id + " still " + string(last.Status.State)
+		return "", "task " + id + " still " + string(last.Status.State), false
 	}
-	return "", "no answer"
+	return "", "no answer", false
+}
+
+// unchanged reports whether a task read again shows nothing new: the same
+// state and status timestamp, history and artifacts.
+func unchanged(seen, last *a2a.Task) bool {
+	return last.Status.State == seen.Status.State && last.Status.Timestamp == seen.Status.Timestamp && len(last.History) == len(seen.History) &&
+		invariants.ArtifactsOf(last.Artifacts).Beyond(invariants.ArtifactsOf(seen.Artifacts)) == ""
+}
+
+// firstOrphan is what the first orphaned task showed.
+func firstOrphan(out []drainOutcome) string {
+	for _, o := range out {
+		if o.orphaned {
+			return o.still
+		}
+	}
+	return ""
 }
 
 // busy reports a refusal that says "not now": 503 (or 502, 504 from a

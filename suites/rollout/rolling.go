@@ -288,8 +288,7 @@ func awaitOrphan(ctx context.Context, t *suites.T, c *client.Client, seen *a2a.T
 		t.Indeterminate("timed out after %s waiting for task %s to be terminal, %s (patience %s: raise --patience for a slower agent)",
 			since(rolled), seen.ID, still, t.Patience().Round(time.Millisecond))
 	}
-	if last.Status.State != seen.Status.State || last.Status.Timestamp != seen.Status.Timestamp || len(last.History) != len(seen.History) ||
-		invariants.ArtifactsOf(last.Artifacts).Beyond(invariants.ArtifactsOf(seen.Artifacts)) != "" {
+	if !unchanged(seen, last) {
 		t.Indeterminate("timed out after %s waiting for task %s to be terminal: it is still moving (%s after the roll, %s now; patience %s: raise --patience for a slower agent)",
 			since(rolled), seen.ID, seen.Status.State, last.Status.State, t.Patience().Round(time.Millisecond))
 	}

@@ -258,8 +258,23 @@ var _ = suites.Spec("ROLL-002", func(ctx context.Context, t *suites.T) {
 		followUpLostTask(ctx, t, gone.c, task.ID)
 		return
 	}
-	// The task survived: it goes on to where its script leaves it.
-	end := t.WaitFor(ctx, c, task.ID, string(script.Settles()), suites.TerminalOrInterrupted)
+	// The task survived: it goes on to where its script leaves it. After
+	// the harness's roll, which stopped every instance the task could run
+	// on, a task that never moves again is orphaned by the roll, as
+	// ROLL-003 says: found, yet neither carried on nor reported absent.
+	var end *a2a.Task
+	if seen, err := t.Get(ctx, c, task.ID); err == nil && ch.bounded() && !seen.Status.State.Terminal() && !seen.Status.State.Interrupted() {
+		got, orphan := awaitOrphan(ctx, t, c, seen, time.Now(), created.Add(expected))
+		if orphan != "" {
+			last = got.Status.State
+			t.Violated(invariants.Violation{Invariant: "task-survives-rotation", Where: fmt.Sprintf("task %s after %s", task.ID, ch),
+				Expected: "the task carried on to the end its script set, " + string(script.Settles()) + ", or reported absent (TaskNotFoundError)",
+				Actual:   "orphaned by the roll: " + orphan + "; the roll stopped every instance it replaced, the one running the task among them"})
+		}
+		end = got
+	} else {
+		end = t.WaitFor(ctx, c, task.ID, string(script.Settles()), suites.TerminalOrInterrupted)
+	}
 	last = end.Status.State
 	t.Showed(script, end, "the task's end after the change could not be judged")
 	if expected > 0 {
