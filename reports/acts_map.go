@@ -198,9 +198,9 @@ var ACTSTests = []ACTSTest{
 	{ID: "PUSH-DELIV-001", Level: "may", Name: "Push delivery includes auth", Suite: "push-notifications",
 		Part: []string{"PUSH-005"}, Why: "PUSH-005 is MUST (A2A v1.0 §4.3.3) and also judges the pushed bodies"},
 	{ID: "PUSH-DELIV-002", Level: "may", Name: "Push delivery is at-least-once", Suite: "push-notifications",
-		Part: []string{"PUSH-004", "PUSH-007"}, Why: "PUSH-004 is MUST (the terminal state is pushed), PUSH-007 SHOULD (retried after a 5xx)"},
+		Part: []string{"PUSH-004", "PUSH-007"}, Why: "PUSH-004 is an INVARIANT, strict (the terminal state is pushed), PUSH-007 SHOULD (retried after a 5xx)"},
 	{ID: "PUSH-DELIV-003", Level: "may", Name: "Push payload format correct", Suite: "push-notifications",
-		Part: []string{"PUSH-004"}, Why: "PUSH-004 is MUST and also judges that the terminal state is pushed"},
+		Part: []string{"PUSH-004"}, Why: "PUSH-004 is an INVARIANT, strict, and also judges that the terminal state is pushed"},
 	// streaming.acts.yaml
 	{ID: "STREAM-SSE-001", Level: "must", Name: "SendStreamingMessage produces events ending in terminal state", Suite: "streaming",
 		Part: []string{"LIFE-015"}, Why: "LIFE-015 also judges the first event and the stream's close"},
@@ -242,7 +242,7 @@ var ACTSTests = []ACTSTest{
 	{ID: "GRPC-STREAM-001", Level: "must", Transports: []string{"grpc"}, Name: "gRPC streaming delivers proper message structure", Suite: "grpc-transport",
 		Part: []string{"LIFE-015"}, Why: "LIFE-015 judges every binding's stream in one verdict"},
 	{ID: "GRPC-STREAM-002", Level: "should", Transports: []string{"grpc"}, Name: "gRPC streaming cancellation works", Suite: "grpc-transport",
-		Part: []string{"LIFE-012"}, Why: "LIFE-012 is MUST and judges every binding; the draft's step is a unary cancel"},
+		Part: []string{"LIFE-012"}, Why: "LIFE-012 is an INVARIANT, strict, and judges every binding; the draft's step is a unary cancel"},
 	// version-negotiation.acts.yaml
 	{ID: "VER-NEG-001", Level: "must", Transports: []string{"jsonrpc"}, Name: "Unsupported A2A-Version returns VersionNotSupportedError", Suite: "version-negotiation",
 		Spec: "DISC-010", Why: "the draft sends SendMessage under 99.0; DISC-010 GetTask under 9.9 on every binding, and checks that 1.0 is served"},
