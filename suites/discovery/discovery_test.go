@@ -35,11 +35,18 @@ func TestMain(m *testing.M) {
 // agent serves a reference agent with the given options until the test ends.
 func agent(t *testing.T, o fakes.Options) string {
 	t.Helper()
+	return agentBehind(t, o, func(a *fakes.Agent) http.Handler { return a })
+}
+
+// agentBehind serves a reference agent behind the handler wrap makes of it
+// until the test ends.
+func agentBehind(t *testing.T, o fakes.Options, wrap func(*fakes.Agent) http.Handler) string {
+	t.Helper()
 	a, err := fakes.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(a)
+	srv := httptest.NewServer(wrap(a))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := a.Start(ctx); err != nil {
@@ -163,30 +170,16 @@ func TestStrictVersionReading(t *testing.T) {
 // warns and never fails. (An anonymous call answered with the operation's
 // own TaskNotFoundError still fails: fault auth-cancel-unauthenticated.)
 func TestAnonymousRefusalUnderAnotherCodeWarns(t *testing.T) {
-	a, err := fakes.New(fakes.Options{RequireAuth: "disc-019-token"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	refuse := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, fakes.RESTPath) && r.Header.Get("Authorization") == "" {
-			http.Error(w, "who are you?", http.StatusBadRequest)
-			return
-		}
-		a.ServeHTTP(w, r)
+	url := agentBehind(t, fakes.Options{RequireAuth: "disc-019-token"}, func(a *fakes.Agent) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasPrefix(r.URL.Path, fakes.RESTPath) && r.Header.Get("Authorization") == "" {
+				http.Error(w, "who are you?", http.StatusBadRequest)
+				return
+			}
+			a.ServeHTTP(w, r)
+		})
 	})
-	srv := httptest.NewServer(refuse)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := a.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		a.Shutdown(ctx)
-		srv.Close()
-	})
-	res := run(t, srv.URL, "DISC-019", "--header", "Authorization: Bearer disc-019-token")
+	res := run(t, url, "DISC-019", "--header", "Authorization: Bearer disc-019-token")
 	expect(t, res, "DISC-019", reports.Warn)
 	if r := res["DISC-019"]; !strings.Contains(r.Reason, "auth-code") || !strings.Contains(r.Reason, "SHOULD") {
 		t.Errorf("DISC-019's warning does not name the SHOULD it missed: %s", r.Reason)
