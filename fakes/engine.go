@@ -310,6 +310,12 @@ func (a *Agent) cancelTask(ctx context.Context, id string) (*store.Task, *opErro
 		}
 		rec.Script = nil
 		rec.Version++
+		if a.faults.has(faultCancelSilentAcrossReplicas) && rec.Owner != "" && rec.Owner != a.owner && rec.LeaseUntil.After(now) {
+			// Written and the executor stopped (no script left), but no
+			// event: no stream hears of it, no push goes out.
+			rec.Owner, rec.LeaseUntil = "", time.Time{}
+			return tx.SaveTask(rec)
+		}
 		return a.emit(tx, rec, statusEvent(rec), a2a.TaskStateCanceled)
 	})
 	if hide {

@@ -7,13 +7,16 @@ import (
 	"github.com/a2a-conform/a2a-conform/reports"
 )
 
-// crossCancelFaults are the two shapes of the cross-instance
-// cancel-then-complete bug: the cancel acknowledged and never written
-// (cancel-acked-not-propagated), and the cancel written but never told to
-// the executor, which runs on to COMPLETED on its own stream and pushes and
-// appends its artifact to the canceled task (cancel-executor-runs-on, the
-// real @a2a-js/sdk on three instances sharing a store).
-var crossCancelFaults = []string{"cancel-acked-not-propagated", "cancel-executor-runs-on"}
+// crossCancelFaults are the shapes of the cross-instance cancel bug: the
+// cancel acknowledged and never written (cancel-acked-not-propagated); the
+// cancel written but never told to the executor, which runs on to
+// COMPLETED on its own stream and pushes and appends its artifact to the
+// canceled task (cancel-executor-runs-on, the real @a2a-js/sdk on three
+// instances sharing a store); and the cancel written and the executor
+// stopped with no event for it, so the streams held elsewhere never hear
+// of it (cancel-silent-across-replicas, as users report of replicated
+// Python agents).
+var crossCancelFaults = []string{"cancel-acked-not-propagated", "cancel-executor-runs-on", "cancel-silent-across-replicas"}
 
 func checkCross(t *testing.T, r cliRun, want reports.Verdict, what string) reports.Result {
 	t.Helper()
@@ -108,6 +111,7 @@ func TestCrossInstanceCancelUnderTheProcessDriver(t *testing.T) {
 		{crossCancelFaults[0], " --fault " + crossCancelFaults[0], reports.Fail, nil},
 		{crossCancelFaults[1], " --fault " + crossCancelFaults[1], reports.Fail, nil},
 		{"slow/clean", slow, reports.Pass, []string{"--config", cfg, "--race-trials", "12"}},
+		{crossCancelFaults[2], " --fault " + crossCancelFaults[2], reports.Fail, nil},
 		{"slow/" + crossCancelFaults[1], slow + " --fault " + crossCancelFaults[1], reports.Fail, []string{"--config", cfg, "--race-trials", "12"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

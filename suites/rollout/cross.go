@@ -186,7 +186,8 @@ var _ = suites.Spec("ROLL-006", func(ctx context.Context, t *suites.T) {
 	final := j.watchGets(ctx, clients, slots, until)
 	for _, s := range streams {
 		if s != nil {
-			j.stream(s.name, s.wait())
+			got := s.wait()
+			j.stream(s.name, got.evs, got.closed)
 		}
 	}
 	if hook != nil {
@@ -372,8 +373,17 @@ func (j *afterAck) watchGets(ctx context.Context, clients []*client.Client, slot
 
 // stream judges one stream's events after the acknowledgement. A stream is
 // ordered: what follows its own TASK_STATE_CANCELED event, and what arrives
-// past the flight window, was produced after the cancel.
-func (j *afterAck) stream(name string, evs []suites.Event) {
+// past the flight window, was produced after the cancel. A stream still
+// open when the watch ended with no TASK_STATE_CANCELED on it never heard
+// of the cancel, though the task is terminal: every active stream gets the
+// task's events (§3.5.2) and terminates at a terminal state (§3.1.6).
+func (j *afterAck) stream(name string, evs []suites.Event, closed bool) {
+	defer func() {
+		if !closed && !canceledOn(evs, j.ack.h) {
+			j.violate(name, "TASK_STATE_CANCELED, and the stream closed: the task is terminal once the cancel was acknowledged (every active stream gets the task's events, and a stream terminates when its task reaches a terminal state)",
+				fmt.Sprintf("neither: the stream was still open, without TASK_STATE_CANCELED, when the watch ended %s after the acknowledged cancel", since(j.ack.at)), j.t.History().Now())
+		}
+	}()
 	parts := map[string]int{}
 	sawCancel := false
 	for k, ev := range evs {
@@ -411,6 +421,17 @@ func (j *afterAck) stream(name string, evs []suites.Event) {
 			}
 		}
 	}
+}
+
+// canceledOn reports whether a stream carried TASK_STATE_CANCELED (a
+// status event, or a task snapshot) after h.
+func canceledOn(evs []suites.Event, h time.Duration) bool {
+	for _, ev := range evs {
+		if st, ok := ev.Resp.State(); ev.Err == nil && ok && st == a2a.TaskStateCanceled && ev.At > h {
+			return true
+		}
+	}
+	return false
 }
 
 // pushes judges the pushes to the spec's own config after the
@@ -451,10 +472,17 @@ func (j *afterAck) pushes(name string, ds []webhook.Delivery) {
 // crossStream is a stream ROLL-006 drains in the background.
 type crossStream struct {
 	name string
-	out  chan []suites.Event
+	out  chan crossDrained
 }
 
-func (s *crossStream) wait() []suites.Event { return <-s.out }
+// crossDrained is what a drained stream carried, and whether the agent
+// closed it (false: the harness closed it at the end of the watch).
+type crossDrained struct {
+	evs    []suites.Event
+	closed bool
+}
+
+func (s *crossStream) wait() crossDrained { return <-s.out }
 
 // openCross subscribes to the task through c and drains the stream until
 // ctx ends; nil (with an observation) when the subscription is refused.
@@ -466,8 +494,8 @@ func openCross(ctx context.Context, t *suites.T, c *client.Client, id string, sl
 		return nil
 	}
 	t.Observe("stream.instance-"+strconv.Itoa(slot), "subscribed "+role)
-	s := &crossStream{name: name, out: make(chan []suites.Event, 1)}
-	go func() { evs, _ := t.Drain(ctx, st, name); s.out <- evs }()
+	s := &crossStream{name: name, out: make(chan crossDrained, 1)}
+	go func() { evs, closed := t.Drain(ctx, st, name); s.out <- crossDrained{evs, closed} }()
 	return s
 }
 
