@@ -256,8 +256,9 @@ func BuildScorecardSets(reports []*Report, sets RequirementSets) (*Scorecard, er
 	if sets.Current != "" {
 		var other []string
 		for _, r := range sc.reports {
-			if name, note := setOf(r); note != "" && !slices.Contains(other, name+": "+note) {
-				other = append(other, clip(r.Implementation.Name, 80)+" "+clip(r.Implementation.Version, 40)+": "+note)
+			_, note := setOf(r)
+			if e := clip(r.Implementation.Name, 80) + " " + clip(r.Implementation.Version, 40) + ": " + note; note != "" && !slices.Contains(other, e) {
+				other = append(other, e)
 			}
 		}
 		if len(other) > 0 {

@@ -378,8 +378,11 @@ func (j *afterAck) watchGets(ctx context.Context, clients []*client.Client, slot
 // of the cancel, though the task is terminal: every active stream gets the
 // task's events (§3.5.2) and terminates at a terminal state (§3.1.6).
 func (j *afterAck) stream(name string, evs []suites.Event, closed bool) {
+	// A stream the harness closed at the end of the watch, not one the
+	// agent closed or that broke (a transport error ends it: no verdict).
+	heldOpen := !closed && (len(evs) == 0 || evs[len(evs)-1].Err == nil)
 	defer func() {
-		if !closed && !canceledOn(evs, j.ack.h) {
+		if heldOpen && !canceledOn(evs, j.ack.h) {
 			j.violate(name, "TASK_STATE_CANCELED, and the stream closed: the task is terminal once the cancel was acknowledged (every active stream gets the task's events, and a stream terminates when its task reaches a terminal state)",
 				fmt.Sprintf("neither: the stream was still open, without TASK_STATE_CANCELED, when the watch ended %s after the acknowledged cancel", since(j.ack.at)), j.t.History().Now())
 		}
