@@ -72,3 +72,68 @@ func init() {
 		return "task still " + string(getTask(e.t, b.rpc(), task.ID).Status.State) + " 3s after its instance stopped"
 	}
 }
+
+// cancel-silent-across-replicas, on two instances sharing a store: the task
+// runs on A, with a stream on A and a push config; the cancel goes through
+// B. With the fault the cancel is stored and A's executor stops, but A's
+// stream gets no TASK_STATE_CANCELED (and stays open) and no push says
+// it. Clean, A's stream and the push both carry TASK_STATE_CANCELED.
+func init() {
+	faultCases[faultCancelSilentAcrossReplicas] = func(e *faultEnv) string {
+		a, b := e.shared("a"), e.shared("b")
+		rcv := newReceiver(e.t)
+		cfg := immediate()
+		cfg.TaskPushNotificationConfig = &a2a.TaskPushNotificationConfig{URL: rcv.srv.URL}
+		task := sendTask(e.t, a.rpc(), scripted(directive.Directive{DelayMs: 60}), cfg)
+		s, err := a.rpc().SubscribeToTask(ctxT(), &a2a.SubscribeToTaskRequest{ID: task.ID})
+		if err != nil {
+			e.t.Fatalf("subscribe through A: %v", err)
+		}
+		got, err := b.rpc().CancelTask(ctxT(), &a2a.CancelTaskRequest{ID: task.ID})
+		if err != nil || got.Status.State != a2a.TaskStateCanceled {
+			e.t.Fatalf("cancel through B: %v", err)
+		}
+		// Read A's stream for at most two seconds: with the fault it
+		// never closes.
+		canceledOnStream := make(chan bool, 1)
+		go func() {
+			for {
+				ev, err := s.Next()
+				if err != nil {
+					canceledOnStream <- false
+					return
+				}
+				if st, ok := ev.State(); ok && st == a2a.TaskStateCanceled {
+					canceledOnStream <- true
+					return
+				}
+			}
+		}()
+		var out []string
+		select {
+		case ok := <-canceledOnStream:
+			if !ok {
+				out = append(out, "stream on A closed without TASK_STATE_CANCELED")
+			}
+		case <-time.After(2 * time.Second):
+			out = append(out, "stream on A: no TASK_STATE_CANCELED within 2s, still open")
+		}
+		s.Close()
+		workerDone(e.t, a, task.ID)
+		settledDeliveries(e.t, a)
+		pushed := false
+		for _, st := range rcv.states() {
+			pushed = pushed || st == a2a.TaskStateCanceled
+		}
+		if !pushed {
+			out = append(out, fmt.Sprintf("pushed %v, no TASK_STATE_CANCELED", rcv.states()))
+		}
+		if t := getTask(e.t, a.rpc(), task.ID); t.Status.State != a2a.TaskStateCanceled {
+			out = append(out, "GetTask on A: "+string(t.Status.State))
+		}
+		if len(out) > 0 {
+			return fmt.Sprint(out)
+		}
+		return ""
+	}
+}
