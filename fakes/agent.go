@@ -236,6 +236,12 @@ type Options struct {
 	// §3.5.2 lets an agent serve several concurrent streams of one task
 	// (MAY). A correct variant, not a fault.
 	OneStreamPerTask bool
+	// DeleteGoneNotFound answers a delete of a push config that is already
+	// gone with TaskNotFoundError ("Push notification config not found"),
+	// as HTTP DELETE conventionally does: the second delete has the same
+	// effect as the first, which is what A2A v1.0.1 §3.1.10 asks of a
+	// repeated delete. A correct variant, not a fault.
+	DeleteGoneNotFound bool
 	// PurgedOnSecondCancel answers a cancel of a task already canceled with
 	// TaskNotFoundError, as an agent that purges canceled tasks may (A2A
 	// v1.0.1 §3.3.1: a duplicate cancel MAY get TaskNotFoundError once the

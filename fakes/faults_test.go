@@ -300,21 +300,6 @@ var faultCases = map[string]func(e *faultEnv) string{
 		}
 		return ""
 	},
-	faultPushDeleteNotIdempotent: func(e *faultEnv) string {
-		n := e.node(Options{})
-		task := sendTask(e.t, n.rpc(), userMsg("x"), nil)
-		ref := &a2a.TaskPushNotificationConfigRef{TaskID: task.ID, ID: "c1"}
-		if _, err := n.rpc().CreateTaskPushNotificationConfig(ctxT(), &a2a.TaskPushNotificationConfig{TaskID: task.ID, ID: "c1", URL: "http://127.0.0.1:1/"}); err != nil {
-			e.t.Fatal(err)
-		}
-		if err := n.rpc().DeleteTaskPushNotificationConfig(ctxT(), ref); err != nil {
-			e.t.Fatal(err)
-		}
-		if err := n.rpc().DeleteTaskPushNotificationConfig(ctxT(), ref); err != nil {
-			return "second delete: " + err.Error()
-		}
-		return ""
-	},
 	faultPushConfigUnknownTask: func(e *faultEnv) string {
 		n := e.node(Options{})
 		if _, err := n.rpc().CreateTaskPushNotificationConfig(ctxT(), &a2a.TaskPushNotificationConfig{TaskID: "no-such-task", URL: "http://127.0.0.1:1/"}); err == nil {

@@ -702,7 +702,7 @@ func (a *Agent) deleteConfigOp(ctx context.Context, ref *a2a.TaskPushNotificatio
 	if _, oe := a.loadTask(ctx, ref.TaskID); oe != nil {
 		return oe
 	}
-	if a.faults.has(faultPushDeleteNotIdempotent) {
+	if a.opts.DeleteGoneNotFound {
 		if _, err := a.getConfig(ctx, ref.TaskID, ref.ID); errors.Is(err, store.ErrNotFound) {
 			e := errTaskNotFound(ref.TaskID)
 			e.message = "Push notification config not found"

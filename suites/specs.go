@@ -567,7 +567,8 @@ var registry = []Info{
 		Why: "Two configs are created on a task of the spec's own that waits for input. Create must " +
 			"return each with an id; get returns its url (and authentication, whose secrets an agent " +
 			"may redact); list contains both; delete removes one (list and get no longer show it), a " +
-			"second delete succeeds; then the task is finished and its terminal state must reach the " +
+			"second delete has the same effect (it succeeds, or answers that the config is not there, " +
+			"as a repeated HTTP DELETE's 404 does); then the task is finished and its terminal state must reach the " +
 			"kept config and never the deleted one.",
 	},
 	{

@@ -120,3 +120,16 @@ func TestOneStreamPerTaskIsAReading(t *testing.T) {
 		t.Errorf("LIFE-015: %s (%s)", s.Verdict, s.Reason)
 	}
 }
+
+// An agent that answers a repeated delete of a push config with "not
+// found" (TaskNotFoundError, HTTP 404), as HTTP DELETE conventionally does,
+// gives the repeated delete the same effect as the first, which is what
+// A2A v1.0.1 §3.1.10 asks: PUSH-001 passes it and records the reading.
+func TestRepeatedDeleteAnsweredNotFoundIsAReading(t *testing.T) {
+	t.Parallel()
+	r := runVariant(t, fakes.Options{DeleteGoneNotFound: true}, "--focus", "PUSH-001", "--seed", "5")
+	res := result(t, r, "PUSH-001")
+	if res.Verdict != reports.Pass || !strings.Contains(res.Observations["second-delete"], "not there") {
+		t.Fatalf("PUSH-001: %s (%s) %v, want pass with the reading recorded", res.Verdict, res.Reason, res.Observations)
+	}
+}
