@@ -514,6 +514,24 @@ var faultCases = map[string]func(e *faultEnv) string{
 	},
 }
 
+func init() {
+	faultCases[faultPushDeleteGoneFails] = func(e *faultEnv) string {
+		n := e.node(Options{})
+		task := sendTask(e.t, n.rpc(), userMsg("x"), nil)
+		ref := &a2a.TaskPushNotificationConfigRef{TaskID: task.ID, ID: "c1"}
+		if _, err := n.rpc().CreateTaskPushNotificationConfig(ctxT(), &a2a.TaskPushNotificationConfig{TaskID: task.ID, ID: "c1", URL: "http://127.0.0.1:1/"}); err != nil {
+			e.t.Fatal(err)
+		}
+		if err := n.rpc().DeleteTaskPushNotificationConfig(ctxT(), ref); err != nil {
+			e.t.Fatal(err)
+		}
+		if err := n.rpc().DeleteTaskPushNotificationConfig(ctxT(), ref); err != nil {
+			return "second delete: " + err.Error()
+		}
+		return ""
+	}
+}
+
 func TestFaults(t *testing.T) {
 	for _, f := range Faults() {
 		observe := faultCases[f.Name]

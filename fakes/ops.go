@@ -702,6 +702,11 @@ func (a *Agent) deleteConfigOp(ctx context.Context, ref *a2a.TaskPushNotificatio
 	if _, oe := a.loadTask(ctx, ref.TaskID); oe != nil {
 		return oe
 	}
+	if a.faults.has(faultPushDeleteGoneFails) {
+		if _, err := a.getConfig(ctx, ref.TaskID, ref.ID); errors.Is(err, store.ErrNotFound) {
+			return errInternal("delete failed")
+		}
+	}
 	if a.opts.DeleteGoneNotFound {
 		if _, err := a.getConfig(ctx, ref.TaskID, ref.ID); errors.Is(err, store.ErrNotFound) {
 			e := errTaskNotFound(ref.TaskID)
