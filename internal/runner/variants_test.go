@@ -50,19 +50,33 @@ func startVariant(t *testing.T, opts fakes.Options) string {
 // The variant is given an SSRF allow-list naming the run's receiver, which
 // listens on a loopback port chosen here, as a deployment would allow the
 // harness's --webhook-url: every other internal webhook is refused (PUSH-010).
+//
+// The receiver's port is picked free, then closed and given to the run:
+// another test may take it in between, and then the run is tried again on
+// another port (at most three times), as the port race is the test's, not
+// the harness's.
 func runVariant(t *testing.T, opts fakes.Options, args ...string) cliRun {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	allow := opts.WebhookAllow
+	var r cliRun
+	for try := 0; try < 3; try++ {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		hook := ln.Addr().String()
+		ln.Close()
+		opts.WebhookAllow = allow
+		if allow == nil {
+			opts.WebhookAllow = []string{"http://" + hook + "/hook/"}
+		}
+		url := startVariant(t, opts)
+		r = runCLI(t, nil, append([]string{"--target", url, "--webhook-listen", hook}, args...)...)
+		if r.report != nil || !strings.Contains(r.stderr, "address already in use") {
+			return r
+		}
 	}
-	hook := ln.Addr().String()
-	ln.Close()
-	if opts.WebhookAllow == nil {
-		opts.WebhookAllow = []string{"http://" + hook + "/hook/"}
-	}
-	url := startVariant(t, opts)
-	return runCLI(t, nil, append([]string{"--target", url, "--webhook-listen", hook}, args...)...)
+	return r
 }
 
 // restartUnavailable reports a could-not-run that only says the run could
