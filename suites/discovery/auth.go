@@ -284,7 +284,9 @@ func judgeAnonymous(t *suites.T, binding, op string, got authAnswer) *invariants
 	}
 	switch binding {
 	case a2a.BindingHTTPJSON:
-		if got.status != 401 && got.status != 403 && ce != nil && ce.Kind != "" {
+		// 404 is the not-found answer to the ids nobody issued, with or
+		// without its ErrorInfo: the lookup ran unauthenticated.
+		if got.status == 404 || (got.status != 401 && got.status != 403 && ce != nil && ce.Kind != "") {
 			return ownAnswer()
 		}
 		if got.status != 401 && got.status != 403 {
@@ -304,7 +306,7 @@ func judgeAnonymous(t *suites.T, binding, op string, got authAnswer) *invariants
 		t.Observe("anonymous-"+binding, fmt.Sprintf("HTTP %d, WWW-Authenticate %q", got.status, got.header.Get("WWW-Authenticate")))
 	case a2a.BindingGRPC:
 		authCode := ce != nil && (ce.Status == "UNAUTHENTICATED" || ce.Status == "PERMISSION_DENIED")
-		if !authCode && ce != nil && ce.Kind != "" {
+		if !authCode && ce != nil && (ce.Kind != "" || ce.Status == "NOT_FOUND") {
 			return ownAnswer()
 		}
 		if !authCode {

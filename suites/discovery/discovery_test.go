@@ -170,18 +170,24 @@ func TestStrictVersionReading(t *testing.T) {
 // warns and never fails. (An anonymous call answered with the operation's
 // own TaskNotFoundError still fails: fault auth-cancel-unauthenticated.)
 func TestAnonymousRefusalUnderAnotherCodeWarns(t *testing.T) {
-	url := agentBehind(t, fakes.Options{RequireAuth: "disc-019-token"}, func(a *fakes.Agent) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if strings.HasPrefix(r.URL.Path, fakes.RESTPath) && r.Header.Get("Authorization") == "" {
-				http.Error(w, "who are you?", http.StatusBadRequest)
-				return
-			}
-			a.ServeHTTP(w, r)
+	behind := func(status int) string {
+		return agentBehind(t, fakes.Options{RequireAuth: "disc-019-token"}, func(a *fakes.Agent) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if strings.HasPrefix(r.URL.Path, fakes.RESTPath) && r.Header.Get("Authorization") == "" {
+					http.Error(w, "who are you?", status)
+					return
+				}
+				a.ServeHTTP(w, r)
+			})
 		})
-	})
-	res := run(t, url, "DISC-019", "--header", "Authorization: Bearer disc-019-token")
+	}
+	res := run(t, behind(http.StatusBadRequest), "DISC-019", "--header", "Authorization: Bearer disc-019-token")
 	expect(t, res, "DISC-019", reports.Warn)
 	if r := res["DISC-019"]; !strings.Contains(r.Reason, "auth-code") || !strings.Contains(r.Reason, "SHOULD") {
 		t.Errorf("DISC-019's warning does not name the SHOULD it missed: %s", r.Reason)
 	}
+	// A bare 404 is the not-found answer to the ids nobody issued, though
+	// it carries no ErrorInfo: the lookup ran without credentials.
+	res = run(t, behind(http.StatusNotFound), "DISC-019", "--header", "Authorization: Bearer disc-019-token")
+	expect(t, res, "DISC-019", reports.Fail)
 }
