@@ -57,7 +57,9 @@ var _ = suites.Spec("LIFE-017", func(ctx context.Context, t *suites.T) {
 		if gerr == nil && task.Status.State.Terminal() {
 			t.TooFast("the task was %s before the second stream could attach (%s)", task.Status.State, suites.ErrText(err))
 		}
-		if ce, ok := client.AsError(err); ok && ce.Class == client.A2A && gerr == nil {
+		// TaskNotFoundError for the task GetTask just found is no reading:
+		// it is the subscription failing, not a choice of one stream.
+		if ce, ok := client.AsError(err); ok && ce.Class == client.A2A && ce.Kind != a2a.ErrTaskNotFound && gerr == nil {
 			// §3.5.2: an agent MAY serve several concurrent streams of
 			// one task; one that serves one at a time takes the other
 			// reading, and has no concurrent streams to compare.
