@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
 	"github.com/a2a-conform/a2a-conform/internal/directive"
 )
 
@@ -15,19 +16,7 @@ import (
 // artifact while it stays TASK_STATE_CANCELED. Clean, the cancel stops A.
 func init() {
 	faultCases[faultCancelExecutorRunsOn] = func(e *faultEnv) string {
-		a, b := e.shared("a"), e.shared("b")
-		rcv := newReceiver(e.t)
-		cfg := immediate()
-		cfg.TaskPushNotificationConfig = &a2a.TaskPushNotificationConfig{URL: rcv.srv.URL}
-		task := sendTask(e.t, a.rpc(), scripted(directive.Directive{DelayMs: 60}), cfg)
-		s, err := a.rpc().SubscribeToTask(ctxT(), &a2a.SubscribeToTaskRequest{ID: task.ID})
-		if err != nil {
-			e.t.Fatalf("subscribe through A: %v", err)
-		}
-		got, err := b.rpc().CancelTask(ctxT(), &a2a.CancelTaskRequest{ID: task.ID})
-		if err != nil || got.Status.State != a2a.TaskStateCanceled {
-			e.t.Fatalf("cancel through B: %v", err)
-		}
+		a, b, rcv, task, s := cancelThroughB(e)
 		evs := collect(e.t, s)
 		workerDone(e.t, a, task.ID)
 		settledDeliveries(e.t, a)
@@ -80,45 +69,20 @@ func init() {
 // it. Clean, A's stream and the push both carry TASK_STATE_CANCELED.
 func init() {
 	faultCases[faultCancelSilentAcrossReplicas] = func(e *faultEnv) string {
-		a, b := e.shared("a"), e.shared("b")
-		rcv := newReceiver(e.t)
-		cfg := immediate()
-		cfg.TaskPushNotificationConfig = &a2a.TaskPushNotificationConfig{URL: rcv.srv.URL}
-		task := sendTask(e.t, a.rpc(), scripted(directive.Directive{DelayMs: 60}), cfg)
-		s, err := a.rpc().SubscribeToTask(ctxT(), &a2a.SubscribeToTaskRequest{ID: task.ID})
-		if err != nil {
-			e.t.Fatalf("subscribe through A: %v", err)
-		}
-		got, err := b.rpc().CancelTask(ctxT(), &a2a.CancelTaskRequest{ID: task.ID})
-		if err != nil || got.Status.State != a2a.TaskStateCanceled {
-			e.t.Fatalf("cancel through B: %v", err)
-		}
-		// Read A's stream for at most two seconds: with the fault it
+		a, _, rcv, task, s := cancelThroughB(e)
+		// A's stream is read for at most two seconds: with the fault it
 		// never closes.
-		canceledOnStream := make(chan bool, 1)
-		go func() {
-			for {
-				ev, err := s.Next()
-				if err != nil {
-					canceledOnStream <- false
-					return
-				}
-				if st, ok := ev.State(); ok && st == a2a.TaskStateCanceled {
-					canceledOnStream <- true
-					return
-				}
+		evs, closed := collectFor(s, 2*time.Second)
+		canceled := false
+		for _, ev := range evs {
+			if st, ok := ev.State(); ok && st == a2a.TaskStateCanceled {
+				canceled = true
 			}
-		}()
-		var out []string
-		select {
-		case ok := <-canceledOnStream:
-			if !ok {
-				out = append(out, "stream on A closed without TASK_STATE_CANCELED")
-			}
-		case <-time.After(2 * time.Second):
-			out = append(out, "stream on A: no TASK_STATE_CANCELED within 2s, still open")
 		}
-		s.Close()
+		var out []string
+		if !canceled {
+			out = append(out, fmt.Sprintf("stream on A: no TASK_STATE_CANCELED within 2s (closed: %v): %s", closed, describe(evs)))
+		}
 		workerDone(e.t, a, task.ID)
 		settledDeliveries(e.t, a)
 		pushed := false
@@ -136,4 +100,23 @@ func init() {
 		}
 		return ""
 	}
+}
+
+// cancelThroughB starts a task on A of two instances sharing a store, with
+// a stream of it on A and a push config, and cancels it through B.
+func cancelThroughB(e *faultEnv) (a, b *node, rcv *receiver, task *a2a.Task, s *client.Stream) {
+	a, b = e.shared("a"), e.shared("b")
+	rcv = newReceiver(e.t)
+	cfg := immediate()
+	cfg.TaskPushNotificationConfig = &a2a.TaskPushNotificationConfig{URL: rcv.srv.URL}
+	task = sendTask(e.t, a.rpc(), scripted(directive.Directive{DelayMs: 60}), cfg)
+	s, err := a.rpc().SubscribeToTask(ctxT(), &a2a.SubscribeToTaskRequest{ID: task.ID})
+	if err != nil {
+		e.t.Fatalf("subscribe through A: %v", err)
+	}
+	got, err := b.rpc().CancelTask(ctxT(), &a2a.CancelTaskRequest{ID: task.ID})
+	if err != nil || got.Status.State != a2a.TaskStateCanceled {
+		e.t.Fatalf("cancel through B: %v", err)
+	}
+	return a, b, rcv, task, s
 }

@@ -261,6 +261,31 @@ func collect(t *testing.T, s *client.Stream) []a2a.StreamResponse {
 	return out
 }
 
+// collectFor reads a stream for at most d, closing it then: the events,
+// and whether the agent ended it first.
+func collectFor(s *client.Stream, d time.Duration) ([]a2a.StreamResponse, bool) {
+	var out []a2a.StreamResponse
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			ev, err := s.Next()
+			if err != nil {
+				return
+			}
+			out = append(out, ev)
+		}
+	}()
+	select {
+	case <-done:
+		return out, true
+	case <-time.After(d):
+		s.Close()
+		<-done
+		return out, false
+	}
+}
+
 func describe(evs []a2a.StreamResponse) string {
 	var parts []string
 	for _, e := range evs {
