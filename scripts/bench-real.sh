@@ -6,6 +6,9 @@
 #   js-3     --suite rollout,lifecycle against three JS SDK instances on the
 #            SDK's database stores (one SQLite file), rolled to a next build,
 #            as TestJSSDKAgentInstances runs it;
+#   js-3-slow  the same with every step of the agent taking at least 500 ms
+#            (agent.js --min-step-ms 500: a default task takes 1.5 s), the
+#            speed figure of the README;
 #   slow-3s  every suite against the reference agent made slow: every step
 #            DELAY (default 1s, so a task takes about 3 s), driven by the
 #            prompt map instead of the directive, as an LLM agent would be;
@@ -17,7 +20,7 @@
 # comparable at a similar load). Traffic stays on 127.0.0.1.
 # Usage: scripts/bench-real.sh [RUNS] [DELAY] [TOP] [CASES]
 #   RUNS of each case (default 1); TOP slowest specs listed (default 10);
-#   CASES a comma-separated subset of js-1,js-3,slow-3s,slow-3s-x3 (default
+#   CASES a comma-separated subset of js-1,js-3,js-3-slow,slow-3s,slow-3s-x3 (default
 #   all four), e.g. `scripts/bench-real.sh 1 1s 12 slow-3s,js-1`.
 # EXTRA in the environment adds `run` flags to every case, e.g.
 #   EXTRA='--parallel 12' scripts/bench-real.sh 1 1s 12 slow-3s
@@ -26,9 +29,9 @@ cd "$(dirname "$0")/.."
 runs=${1:-1}
 delay=${2:-1s}
 top=${3:-10}
-cases=",${4:-js-1,js-3,slow-3s,slow-3s-x3},"
+cases=",${4:-js-1,js-3,js-3-slow,slow-3s,slow-3s-x3},"
 for c in ${cases//,/ }; do
-  case $c in js-1|js-3|slow-3s|slow-3s-x3) ;; *) echo "bench-real: unknown case $c (want js-1, js-3, slow-3s, slow-3s-x3)" >&2; exit 2 ;; esac
+  case $c in js-1|js-3|js-3-slow|slow-3s|slow-3s-x3) ;; *) echo "bench-real: unknown case $c (want js-1, js-3, js-3-slow, slow-3s, slow-3s-x3)" >&2; exit 2 ;; esac
 done
 work=$(mktemp -d)
 bin=$work/a2a-conform
@@ -53,6 +56,8 @@ sed -n '/^prompt-map:/,$p' examples/reference-prompt-map.yaml >"$work/prompt-map
 js1=("--agent-cmd" "'$node' '$agent' --port {port}" "--seed" "12")
 js3cmd="'$node' '$agent' --port {port} --store {store} --name js-sdk-{instance}"
 js3=("--suite" "rollout,lifecycle" "--agent-cmd" "$js3cmd" "--agent-cmd-next" "$js3cmd --card-version 1.{generation}.0" "--instances" "3" "--seed" "12")
+js3slowcmd="$js3cmd --min-step-ms 500"
+js3slow=("--suite" "rollout,lifecycle" "--agent-cmd" "$js3slowcmd" "--agent-cmd-next" "$js3slowcmd --card-version 1.{generation}.0" "--instances" "3" "--seed" "12")
 slow=("--agent-cmd" "'$bin' fake --listen 127.0.0.1:{port} --delay $delay --prompt-map --no-directive" "--config" "$work/prompt-map.yaml" "--seed" "12")
 slowcmd="'$bin' fake --listen 127.0.0.1:{port} --store sqlite:{store} --name slow-{instance} --generation {generation} --delay $delay --prompt-map --no-directive"
 slow3=("--suite" "rollout,lifecycle" "--agent-cmd" "$slowcmd" "--agent-cmd-next" "$slowcmd" "--instances" "3" "--config" "$work/prompt-map.yaml" "--seed" "12")
@@ -83,6 +88,7 @@ echo "load average before the runs: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) c
 for i in $(seq 1 "$runs"); do
   bench js-1 "$i" "${js1[@]}"
   bench js-3 "$i" "${js3[@]}"
+  bench js-3-slow "$i" "${js3slow[@]}"
   bench slow-3s "$i" "${slow[@]}"
   bench slow-3s-x3 "$i" "${slow3[@]}"
 done

@@ -6,7 +6,7 @@
 // file scripts tasks, as a vendor's test build would (../README.md).
 //
 //   node agent.js --port 8080 [--host 127.0.0.1] [--store FILE] [--name NAME]
-//                 [--card-version V] [--drain-ms N]
+//                 [--card-version V] [--drain-ms N] [--min-step-ms N]
 //
 // Without --store the tasks and push configs live in the SDK's in-memory
 // stores, the SDK as it ships. --store FILE puts them in the SDK's own
@@ -57,7 +57,7 @@ const OUTCOMES = {
 const ROLE_AGENT = 2;
 
 function parseArgs(argv) {
-  const opts = { host: "127.0.0.1", port: 0, store: "", name: "a2a-conform JS SDK agent", cardVersion: "1.0.0", drainMs: 4000 };
+  const opts = { host: "127.0.0.1", port: 0, store: "", name: "a2a-conform JS SDK agent", cardVersion: "1.0.0", drainMs: 4000, minStepMs: 0 };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = argv[++i];
@@ -69,11 +69,13 @@ function parseArgs(argv) {
       case "--name": opts.name = value; break;
       case "--card-version": opts.cardVersion = value; break;
       case "--drain-ms": opts.drainMs = Number(value); break;
-      default: throw new Error(`unknown flag ${flag} (usage: agent.js --port N [--host H] [--store FILE] [--name NAME] [--card-version V] [--drain-ms N])`);
+      case "--min-step-ms": opts.minStepMs = Number(value); break;
+      default: throw new Error(`unknown flag ${flag} (usage: agent.js --port N [--host H] [--store FILE] [--name NAME] [--card-version V] [--drain-ms N] [--min-step-ms N])`);
     }
   }
   if (!Number.isInteger(opts.port) || opts.port <= 0 || opts.port > 65535) throw new Error("--port N is required");
   if (!Number.isInteger(opts.drainMs) || opts.drainMs < 0) throw new Error("--drain-ms wants a whole number of milliseconds");
+  if (!Number.isInteger(opts.minStepMs) || opts.minStepMs < 0) throw new Error("--min-step-ms wants a whole number of milliseconds");
   return opts;
 }
 
@@ -144,7 +146,12 @@ function agentMessage(text, taskId, contextId) {
 
 // ---- the executor ------------------------------------------------------
 
+// minStepMs (--min-step-ms) makes every step of a script take at least that
+// long, directive or not: the agent made slow, as an LLM-backed one is (a
+// default task, three steps, then takes three times it).
+let minStepMs = 0;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const step = (ms) => sleep(Math.max(ms, minStepMs));
 
 class DirectiveExecutor {
   constructor(taskStore) {
@@ -173,7 +180,7 @@ class DirectiveExecutor {
     const { taskId, contextId } = ctx;
 
     if (d.outcome === "message") {
-      await sleep(d.delayMs);
+      await step(d.delayMs);
       bus.publish(AgentEvent.message(agentMessage(text, "", contextId)));
       return;
     }
@@ -209,13 +216,13 @@ class DirectiveExecutor {
           history: [msg],
           metadata: undefined,
         }));
-        await sleep(d.delayMs);
+        await step(d.delayMs);
         if (stopped()) return;
         publishStatus(State.WORKING);
       }
       const artifactId = crypto.randomUUID();
       for (let i = 1; i <= d.chunks; i++) {
-        await sleep(d.delayMs);
+        await step(d.delayMs);
         if (stopped()) return;
         bus.publish(AgentEvent.artifactUpdate({
           taskId,
@@ -226,7 +233,7 @@ class DirectiveExecutor {
           metadata: undefined,
         }));
       }
-      await sleep(d.delayMs);
+      await step(d.delayMs);
       if (stopped()) return;
       const final = OUTCOMES[d.outcome];
       const sentence = {
@@ -418,6 +425,7 @@ async function tablesExist(file) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
+  minStepMs = opts.minStepMs;
   const base = `http://${opts.host}:${opts.port}`;
   const card = {
     name: opts.name,
