@@ -21,6 +21,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/fakes"
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/directive"
+	"github.com/a2a-conform/a2a-conform/internal/recorder"
 )
 
 // Interface is one entry the scripted agent's card declares, in order.
@@ -164,9 +165,11 @@ type Request struct {
 }
 
 // ServedRecorder is where the stage records what it served: the run's
-// recorder (internal/recorder).
+// recorder (internal/recorder). Each request is recorded when it arrives and
+// each event of a streamed answer when it is sent, so the transcript reads
+// as a timeline.
 type ServedRecorder interface {
-	RecordServed(req *http.Request, reqBody []byte, status int, respHeader http.Header, respBody []byte, events [][]byte, began time.Time) int
+	BeginServed(req *http.Request, reqBody []byte, began time.Time) *recorder.ServedExchange
 }
 
 // StageOptions configure one stage.
@@ -461,10 +464,14 @@ func (s *Stage) serve(w http.ResponseWriter, r *http.Request) {
 	s.requests = append(s.requests, req)
 	idx := len(s.requests) - 1
 	s.mu.Unlock()
+	var served *recorder.ServedExchange
+	if rec := s.opts.Recorder; rec != nil {
+		served = rec.BeginServed(r.Clone(withOwner(r.Context(), s.opts.Owner)), body, began)
+	}
 	if h := s.script.Hook; h != nil {
 		h(s, HookEvent{Request: req})
 	}
-	cw := &captureWriter{w: w, script: &s.script, jsonrpc: req.Binding == a2a.BindingJSONRPC}
+	cw := &captureWriter{w: w, script: &s.script, jsonrpc: req.Binding == a2a.BindingJSONRPC, served: served}
 	var etag string
 	func() {
 		defer func() {
@@ -500,9 +507,8 @@ func (s *Stage) serve(w http.ResponseWriter, r *http.Request) {
 	s.requests[idx].Cut = cw.cut
 	final := s.requests[idx]
 	s.mu.Unlock()
-	if rec := s.opts.Recorder; rec != nil {
-		rr := r.Clone(withOwner(r.Context(), s.opts.Owner))
-		rec.RecordServed(rr, body, cw.status, cw.Header(), cw.body.Bytes(), cw.events, began)
+	if served != nil {
+		served.Finish(cw.status, cw.Header(), cw.body.Bytes())
 	}
 	if h := s.script.Hook; h != nil {
 		h(s, HookEvent{After: true, Request: final, Status: cw.status})
@@ -852,10 +858,11 @@ type captureWriter struct {
 	buf     bytes.Buffer // non-SSE body, written at finish
 	body    bytes.Buffer // copy for the recorder (capped)
 	line    bytes.Buffer // SSE: the partial line
-	events  [][]byte
 	evData  bytes.Buffer
 	nEvents int
 	cut     bool
+	// served records each event as it goes out (nil: no recorder).
+	served *recorder.ServedExchange
 }
 
 func (c *captureWriter) Header() http.Header { return c.w.Header() }
@@ -916,12 +923,14 @@ func (c *captureWriter) sseLine(l []byte) error {
 		c.body.Write(l)
 	}
 	if len(t) == 0 && c.evData.Len() > 0 {
-		c.events = append(c.events, append([]byte(nil), c.evData.Bytes()...))
-		c.evData.Reset()
-		c.nEvents++
 		if f, ok := c.w.(http.Flusher); ok {
 			f.Flush()
 		}
+		if c.served != nil {
+			c.served.Event(c.evData.Bytes())
+		}
+		c.evData.Reset()
+		c.nEvents++
 		if n := c.script.CutStreamAfter; n > 0 && c.nEvents >= n {
 			c.cut = true
 			return errors.New("stage: stream cut")

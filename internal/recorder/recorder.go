@@ -627,13 +627,15 @@ func (r *Recorder) export(ex *exchange) reports.Exchange {
 	return e
 }
 
-// RecordServed records a request a server of the harness answered (client
-// mode's scripted agent, internal/clientrun): the request as received, the
-// status, headers and body it was answered with, and the SSE events of a
-// streamed answer, through the same redaction and caps. began is when the
-// request arrived. The owner comes from req's context (WithOwner). It
-// returns the exchange's Seq.
-func (r *Recorder) RecordServed(req *http.Request, reqBody []byte, status int, respHeader http.Header, respBody []byte, events [][]byte, began time.Time) int {
+// BeginServed records a request a server of the harness is answering
+// (client mode's scripted agent, internal/clientrun) when it arrives, so
+// that its Seq follows the order in which things happened: the request as
+// received, from began. The owner comes from req's context (WithOwner). The
+// returned ServedExchange takes each SSE event of a streamed answer as it is
+// written (its time is when it went out) and, at Finish, the status, headers
+// and body it was answered with. Everything passes the same redaction and
+// caps as the harness's own requests.
+func (r *Recorder) BeginServed(req *http.Request, reqBody []byte, began time.Time) *ServedExchange {
 	u := cloneURL(req.URL)
 	if u != nil && u.Host == "" {
 		u.Host = req.Host
@@ -642,30 +644,59 @@ func (r *Recorder) RecordServed(req *http.Request, reqBody []byte, status int, r
 			u.Scheme = "https"
 		}
 	}
-	at := began.Sub(r.start)
-	ex := &exchange{at: at, end: time.Since(r.start), finished: true, dir: "in", method: req.Method, url: u,
-		status: status, reqHeader: req.Header.Clone(), respHeader: respHeader.Clone(), owner: OwnerOf(req.Context())}
+	ex := &exchange{at: began.Sub(r.start), dir: "in", method: req.Method, url: u,
+		reqHeader: req.Header.Clone(), owner: OwnerOf(req.Context())}
 	r.mu.Lock()
 	limit := r.bodyCap + r.overlap()
-	maxEvents := r.eventCap
+	r.mu.Unlock()
+	ex.reqBody.write(reqBody, limit)
+	r.add(ex)
+	return &ServedExchange{r: r, ex: ex, limit: limit}
+}
+
+// ServedExchange is one answer being served, from BeginServed.
+type ServedExchange struct {
+	r     *Recorder
+	ex    *exchange
+	limit int
+}
+
+// Seq is the exchange's place in the run's transcript.
+func (s *ServedExchange) Seq() int { return s.ex.seq }
+
+// Event records one SSE event's data as it is sent.
+func (s *ServedExchange) Event(data []byte) {
+	r, ex := s.r, s.ex
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if ex.finished {
+		return
+	}
+	ex.sse = true
+	if len(ex.events) >= r.eventCap {
+		ex.evDropped++
+		return
+	}
+	ex.events = append(ex.events, event{at: time.Since(r.start),
+		data: append([]byte(nil), data[:min(len(data), s.limit)]...), cut: len(data) > s.limit})
+}
+
+// Finish records how the request was answered: its status and headers, and
+// its body when it was not a stream. It is recorded once.
+func (s *ServedExchange) Finish(status int, respHeader http.Header, respBody []byte) {
+	r, ex := s.r, s.ex
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if ex.finished {
+		return
+	}
+	ex.end, ex.finished = time.Since(r.start), true
+	ex.status = status
+	ex.respHeader = respHeader.Clone()
 	if r.instanceHeader != "" {
 		ex.instance = respHeader.Get(r.instanceHeader)
 	}
-	r.mu.Unlock()
-	ex.reqBody.write(reqBody, limit)
-	if len(events) > 0 {
-		ex.sse = true
-		for _, e := range events {
-			if len(ex.events) >= maxEvents {
-				ex.evDropped++
-				continue
-			}
-			cut := len(e) > limit
-			ex.events = append(ex.events, event{at: ex.end, data: append([]byte(nil), e[:min(len(e), limit)]...), cut: cut})
-		}
-	} else {
-		ex.respBody.write(respBody, limit)
+	if !ex.sse {
+		ex.respBody.write(respBody, s.limit)
 	}
-	r.add(ex)
-	return ex.seq
 }

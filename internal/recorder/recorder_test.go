@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
@@ -458,5 +459,46 @@ func TestLabeledSecretNamesTheIdentity(t *testing.T) {
 		if f := leaks(t, exs, s); len(f) > 0 {
 			t.Errorf("leaked %v", f)
 		}
+	}
+}
+
+// A served answer is recorded as it happens: its Seq is taken when the
+// request arrives, so an exchange that began while it was being answered
+// comes after it, and each SSE event carries the time it was sent, not the
+// stream's end. Before, the whole exchange was recorded at its end, every
+// event stamped with that end, and a stream that outlived other requests
+// came after them in the transcript.
+func TestServedExchangeIsATimeline(t *testing.T) {
+	rec := New(WithSecrets(canary))
+	req := httptest.NewRequest("POST", "/i0/a2a/jsonrpc", nil)
+	req.Host = "127.0.0.1:9999"
+	served := rec.BeginServed(req, []byte(`{"method":"SendStreamingMessage"}`), time.Now())
+	served.Event([]byte(`{"result":{"task":{"id":"t1"}}}`))
+	// Another request arrives while the stream is open, and ends first.
+	other := httptest.NewRequest("POST", "/hook", nil)
+	other.Host = "127.0.0.1:9998"
+	otherSeq := rec.RecordInbound(other, nil, 200)
+	gap := 20 * time.Millisecond
+	time.Sleep(gap)
+	served.Event([]byte(`{"result":{"statusUpdate":{"taskId":"t1","note":"` + canary + `"}}}`))
+	served.Finish(200, http.Header{"Content-Type": {"text/event-stream"}, "A2a-Conform-Instance": {"i0"}}, nil)
+	served.Event([]byte(`{"late":true}`)) // after Finish: ignored
+
+	exs := rec.All()
+	if len(exs) != 2 || exs[0].Seq != served.Seq() || exs[1].Seq != otherSeq || served.Seq() >= otherSeq {
+		t.Fatalf("want the stream first (it arrived first), then the hook: %+v", exs)
+	}
+	s := exs[0]
+	if len(s.Events) != 2 || s.Status != 200 || s.Instance != "i0" {
+		t.Fatalf("served exchange %+v", s)
+	}
+	if d := s.Events[1].AtMs - s.Events[0].AtMs; d < float64(gap.Milliseconds()) {
+		t.Errorf("the events are %v ms apart, want at least the %v between them: each event keeps the time it was sent", d, gap)
+	}
+	if s.Events[0].AtMs > exs[1].AtMs {
+		t.Errorf("the first event (%v ms) is stamped after the hook that came later (%v ms)", s.Events[0].AtMs, exs[1].AtMs)
+	}
+	if len(leaks(t, exs, canary)) > 0 {
+		t.Errorf("an event leaks the secret: %+v", s.Events)
 	}
 }
