@@ -188,8 +188,10 @@ var clientScenarioSpecs = []Info{
 		ID: "CLI-036", Suite: Client, Level: SHOULD,
 		Title:    "When its stream is cut before the task ends, the client raises it or resyncs, never taking the cut for the end",
 		Sections: []string{"3.1.2", "3.7"},
-		Why: "A proxy's idle timeout or a pod's death cuts a stream mid-task. The stage cuts the client's " +
-			"stream after the task snapshot and its WORKING update; the task goes on and completes. A stream " +
+		Why: "A proxy's idle timeout or a pod's death cuts a stream mid-task. In two cases the stage ends the " +
+			"client's stream after the task snapshot and its WORKING update, once by breaking the connection and " +
+			"once by ending the response cleanly, which a client cannot tell from a finished stream by its " +
+			"transport alone; the task goes on and completes. A stream " +
 			"ends at a terminal state (the agent MUST close it then, §3.1.2), so a body that breaks earlier " +
 			"is not the task's end: the client must raise it, or resync (GetTask or SubscribeToTask, as " +
 			"§3.7 advises after missed updates). A client that raises nothing and asks for nothing reports a " +

@@ -46,6 +46,13 @@ func (d *Driver) settleAfterStream(ctx context.Context, streamErr error) error {
 		d.logf("the stream ended early (%v): taken as its end", streamErr)
 		return nil
 	}
+	if d.faults.has(faultCleanCloseReadAsEnd) {
+		if streamErr == nil {
+			d.logf("the stream ended cleanly at %s: taken as its end", st)
+			return nil
+		}
+		return streamErr
+	}
 	why := "the stream ended before the task settled"
 	if streamErr != nil {
 		why = "the stream failed before the task settled (" + streamErr.Error() + ")"

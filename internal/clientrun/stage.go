@@ -66,6 +66,11 @@ type Script struct {
 	// CutStreamAfter aborts every SSE response's connection after this many
 	// events (0: never), as a proxy that drops the connection mid-task does.
 	CutStreamAfter int
+	// CloseStreamAfter ends every SSE response cleanly after this many
+	// events (0: never): the body is finished as a complete response, no
+	// connection error, while the task goes on, as an agent or proxy that
+	// ends streams early does.
+	CloseStreamAfter int
 	// CardMaxAge is the card's Cache-Control max-age (0: the reference
 	// agent's 30 s; negative: max-age=0).
 	CardMaxAge time.Duration
@@ -162,6 +167,9 @@ type Request struct {
 	// Cut says the stage cut this streamed answer mid-body
 	// (Script.CutStreamAfter).
 	Cut bool
+	// Closed says the stage ended this streamed answer cleanly before the
+	// agent did (Script.CloseStreamAfter).
+	Closed bool
 }
 
 // ServedRecorder is where the stage records what it served: the run's
@@ -471,7 +479,13 @@ func (s *Stage) serve(w http.ResponseWriter, r *http.Request) {
 	if h := s.script.Hook; h != nil {
 		h(s, HookEvent{Request: req})
 	}
-	cw := &captureWriter{w: w, script: &s.script, jsonrpc: req.Binding == a2a.BindingJSONRPC, served: served}
+	// The answer's context ends when the stage closes its stream early
+	// (Script.CloseStreamAfter), so that the agent behind stops at once and
+	// the response ends cleanly.
+	actx, stop := context.WithCancel(r.Context())
+	defer stop()
+	r = r.WithContext(actx)
+	cw := &captureWriter{w: w, script: &s.script, jsonrpc: req.Binding == a2a.BindingJSONRPC, served: served, stop: stop}
 	var etag string
 	func() {
 		defer func() {
@@ -505,6 +519,7 @@ func (s *Stage) serve(w http.ResponseWriter, r *http.Request) {
 	s.requests[idx].Status = cw.status
 	s.requests[idx].CardETag = etag
 	s.requests[idx].Cut = cw.cut
+	s.requests[idx].Closed = cw.closed
 	final := s.requests[idx]
 	s.mu.Unlock()
 	if served != nil {
@@ -861,6 +876,10 @@ type captureWriter struct {
 	evData  bytes.Buffer
 	nEvents int
 	cut     bool
+	// closed: the stage ended this stream cleanly (Script.CloseStreamAfter);
+	// stop ends the answer's context then.
+	closed bool
+	stop   func()
 	// served records each event as it goes out (nil: no recorder).
 	served *recorder.ServedExchange
 }
@@ -884,6 +903,9 @@ func (c *captureWriter) Write(p []byte) (int, error) {
 	}
 	if c.cut {
 		return 0, errors.New("stage: stream cut")
+	}
+	if c.closed {
+		return 0, errors.New("stage: stream closed")
 	}
 	if !c.sse {
 		c.buf.Write(p)
@@ -934,6 +956,11 @@ func (c *captureWriter) sseLine(l []byte) error {
 		if n := c.script.CutStreamAfter; n > 0 && c.nEvents >= n {
 			c.cut = true
 			return errors.New("stage: stream cut")
+		}
+		if n := c.script.CloseStreamAfter; n > 0 && c.nEvents >= n {
+			c.closed = true
+			c.stop()
+			return errors.New("stage: stream closed")
 		}
 	}
 	return nil

@@ -157,6 +157,29 @@ func TestStageRewrites(t *testing.T) {
 			t.Errorf("%d events before the cut, want 2", n)
 		}
 	})
+	t.Run("closed stream", func(t *testing.T) {
+		st := start(t, clientrun.Script{CloseStreamAfter: 2, Behaviour: directive.Directive{Version: 1, DelayMs: 200}})
+		c := card(t, st, "")
+		s, err := newClient(t, c.Card, 0).SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: msg(text, "", "")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		n := 0
+		for {
+			_, err := s.Next()
+			if err != nil {
+				if !errors.Is(err, io.EOF) {
+					t.Fatalf("the stream broke after %d events (%v); want it ended cleanly", n, err)
+				}
+				break
+			}
+			n++
+		}
+		if n != 2 {
+			t.Errorf("%d events before the clean end, want 2", n)
+		}
+	})
 	t.Run("stream error", func(t *testing.T) {
 		st := start(t, clientrun.Script{StreamError: true})
 		c := card(t, st, "")
