@@ -419,6 +419,49 @@ func (t *T) PushFlush(ctx context.Context, c *client.Client) string {
 	return proof
 }
 
+// PushOwed decides a push that did not come within its wait (AwaitPush).
+// When the agent is shown to deliver (the run's probe, or this config), a
+// flush task (PushFlush, through c) tells lost from late: a later task's
+// push that arrives while this one is still missing proves it lost; the
+// push may also come meanwhile, and then it was only late (its latency is
+// recorded and PushOwed returns true). Otherwise PushMissing judges:
+// indeterminate when the agent reaches the receiver, could-not-run when the
+// run cannot show that it does.
+func (t *T) PushOwed(ctx context.Context, c *client.Client, h *PushHook, taskID, what string, w PushWait, ok func(a2a.TaskState) bool, since time.Time) bool {
+	GinkgoHelper()
+	proof := ""
+	if t.ReachUnshown(h) == "" {
+		proof = t.PushFlush(ctx, c)
+	}
+	if proof != "" {
+		// The later push came: the earlier one gets one more grace, so
+		// that it is missing while the later one is not, not merely
+		// overtaken by it.
+		for end := time.Now().Add(PushGrace); time.Now().Before(end) && ctx.Err() == nil; {
+			if _, came := h.PushedAt(t, taskID, ok); came {
+				break
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(Poll):
+			}
+		}
+	}
+	if at, came := h.PushedAt(t, taskID, ok); came {
+		t.Observe("push.late", fmt.Sprintf("%s came %s after the event, after the wait of %s: late, not lost", what, at.Sub(since).Round(time.Millisecond), w.Waited.Round(time.Millisecond)))
+		return true
+	}
+	if proof != "" {
+		proof = fmt.Sprintf("after the wait ran out, %s, and this push still had not come %s after that", proof, PushGrace)
+	}
+	waited := w.Waited
+	if !since.IsZero() {
+		waited = time.Since(since)
+	}
+	t.PushMissing(h, taskID, what, waited, proof)
+	return false
+}
+
 // PushMissing decides a push that did not come within a wait (AwaitPush):
 // what names the event, waited how long the wait lasted, and lost the proof
 // that the push is lost, not late ("" when there is none). Late is not lost

@@ -86,42 +86,10 @@ func observeLatency(t *suites.T, ws ...suites.PushWait) {
 	t.Observe("push.latency", s)
 }
 
-// missing decides a push that did not come within its wait. When the agent
-// is shown to deliver (the run's probe, or this config), a flush task
-// (suites.T.PushFlush) tells lost from late: a later task's push that
-// arrives while this one is still missing proves it lost; the push may also
-// come meanwhile, and then it was only late (its latency is recorded and
-// missing returns true). Otherwise suites.T.PushMissing judges:
-// indeterminate when the agent reaches the receiver, could-not-run when the
-// run cannot show that it does.
+// missing decides a push that did not come within its wait
+// (suites.T.PushOwed).
 func missing(ctx context.Context, t *suites.T, c *client.Client, h *hook, taskID, what string, w suites.PushWait, ok func(a2a.TaskState) bool, since time.Time) bool {
-	proof := ""
-	if t.ReachUnshown(h) == "" {
-		proof = t.PushFlush(ctx, c)
-	}
-	if proof != "" {
-		// The later push came: the earlier one gets one more grace, so
-		// that it is missing while the later one is not, not merely
-		// overtaken by it.
-		for end := time.Now().Add(suites.PushGrace); time.Now().Before(end) && ctx.Err() == nil; pause(ctx, suites.Poll) {
-			if _, came := h.PushedAt(t, taskID, ok); came {
-				break
-			}
-		}
-	}
-	if at, came := h.PushedAt(t, taskID, ok); came {
-		t.Observe("push.late", fmt.Sprintf("%s came %s after the event, after the wait of %s: late, not lost", what, at.Sub(since).Round(time.Millisecond), w.Waited.Round(time.Millisecond)))
-		return true
-	}
-	if proof != "" {
-		proof = fmt.Sprintf("after the wait ran out, %s, and this push still had not come %s after that", proof, suites.PushGrace)
-	}
-	waited := w.Waited
-	if !since.IsZero() {
-		waited = time.Since(since)
-	}
-	t.PushMissing(h, taskID, what, waited, proof)
-	return false
+	return t.PushOwed(ctx, c, h, taskID, what, w, ok, since)
 }
 
 // describe summarises what reached a hook.
