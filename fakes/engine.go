@@ -106,6 +106,26 @@ func (a *Agent) emit(tx *store.Tx, rec *store.Task, ev a2a.StreamResponse, state
 	return a.enqueuePushes(tx, rec.Task.ID, state, body)
 }
 
+// emitUnpushed is emit without the pushes (cancel-unpushed-across-replicas).
+func (a *Agent) emitUnpushed(tx *store.Tx, rec *store.Task, ev a2a.StreamResponse, state a2a.TaskState) error {
+	body, err := json.Marshal(ev)
+	if err != nil {
+		return err
+	}
+	if err := tx.SaveTask(rec); err != nil {
+		return err
+	}
+	_, err = tx.AppendEvent(store.Event{TaskID: rec.Task.ID, Version: rec.Version, Origin: a.owner, State: state, Body: body})
+	return err
+}
+
+// runsElsewhere reports whether another instance holds a live lease on the
+// task: it is running the task's script. The replicated-deployment faults
+// misbehave only then, so that on a single instance they are invisible.
+func (a *Agent) runsElsewhere(rec *store.Task, now time.Time) bool {
+	return rec.Owner != "" && rec.Owner != a.owner && rec.LeaseUntil.After(now)
+}
+
 func statusEvent(rec *store.Task) a2a.StreamResponse {
 	return a2a.StreamResponse{StatusUpdate: &a2a.TaskStatusUpdateEvent{
 		TaskID: rec.Task.ID, ContextID: rec.Task.ContextID, Status: rec.Task.Status}}
@@ -310,11 +330,17 @@ func (a *Agent) cancelTask(ctx context.Context, id string) (*store.Task, *opErro
 		}
 		rec.Script = nil
 		rec.Version++
-		if a.faults.has(faultCancelSilentAcrossReplicas) && rec.Owner != "" && rec.Owner != a.owner && rec.LeaseUntil.After(now) {
+		if a.faults.has(faultCancelSilentAcrossReplicas) && a.runsElsewhere(rec, now) {
 			// Written and the executor stopped (no script left), but no
 			// event: no stream hears of it, no push goes out.
 			rec.Owner, rec.LeaseUntil = "", time.Time{}
 			return tx.SaveTask(rec)
+		}
+		if a.faults.has(faultCancelUnpushedAcrossReplicas) && a.runsElsewhere(rec, now) {
+			// Written, and the event reaches the executor and every
+			// stream; the pushes are the running instance's, which never
+			// sends this one.
+			return a.emitUnpushed(tx, rec, statusEvent(rec), a2a.TaskStateCanceled)
 		}
 		return a.emit(tx, rec, statusEvent(rec), a2a.TaskStateCanceled)
 	})

@@ -120,3 +120,48 @@ func cancelThroughB(e *faultEnv) (a, b *node, rcv *receiver, task *a2a.Task, s *
 	}
 	return a, b, rcv, task, s
 }
+
+// cancel-unpushed-across-replicas, on two instances sharing a store: the
+// task runs on A, with a stream on A and a push config; the cancel goes
+// through B. With the fault A's stream gets TASK_STATE_CANCELED, but no push
+// says it. Clean, both carry it.
+func init() {
+	faultCases[faultCancelUnpushedAcrossReplicas] = func(e *faultEnv) string {
+		a, _, rcv, task, s := cancelThroughB(e)
+		evs := collect(e.t, s)
+		var out []string
+		if last := evs[len(evs)-1]; last.StatusUpdate == nil || last.StatusUpdate.Status.State != a2a.TaskStateCanceled {
+			out = append(out, "stream on A: "+describe(evs))
+		}
+		workerDone(e.t, a, task.ID)
+		settledDeliveries(e.t, a)
+		pushed := false
+		for _, st := range rcv.states() {
+			pushed = pushed || st == a2a.TaskStateCanceled
+		}
+		if !pushed {
+			out = append(out, fmt.Sprintf("pushed %v, no TASK_STATE_CANCELED", rcv.states()))
+		}
+		if len(out) > 0 {
+			return fmt.Sprint(out)
+		}
+		return ""
+	}
+}
+
+// subscribe-unknown-on-replica, on two instances sharing a store: a task
+// running on A, subscribed to through B. With the fault B answers
+// TaskNotFoundError while its GetTask finds the task. Clean, B streams it.
+func init() {
+	faultCases[faultSubscribeUnknownOnReplica] = func(e *faultEnv) string {
+		a, b := e.shared("a"), e.shared("b")
+		task := sendTask(e.t, a.rpc(), scripted(directive.Directive{DelayMs: 60_000}), immediate())
+		defer a.rpc().CancelTask(ctxT(), &a2a.CancelTaskRequest{ID: task.ID})
+		s, err := b.rpc().SubscribeToTask(ctxT(), &a2a.SubscribeToTaskRequest{ID: task.ID})
+		if err != nil {
+			return fmt.Sprintf("SubscribeToTask through B: %v; GetTask through B: %s", err, getTask(e.t, b.rpc(), task.ID).Status.State)
+		}
+		s.Close()
+		return ""
+	}
+}

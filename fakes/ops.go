@@ -394,6 +394,11 @@ func (a *Agent) subscribe(ctx context.Context, req *a2a.SubscribeToTaskRequest) 
 		sub.close()
 		return nil, oe
 	}
+	if a.faults.has(faultSubscribeUnknownOnReplica) && a.runsElsewhere(rec, time.Now()) {
+		// The stream queue lives with the executor, on another instance.
+		sub.close()
+		return nil, a.taskNotFound(req.ID)
+	}
 	st := rec.Task.Status.State
 	if st.Terminal() && !a.faults.has(faultSubscribeTerminalAllowed) {
 		sub.close()

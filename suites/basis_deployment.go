@@ -195,10 +195,16 @@ var _ = setBasis(map[string]reports.Basis{
 			proto("Indicates that a task was canceled before completion. This is a terminal state."),
 			depCannotRestart,
 			spec("3.1.6", "The stream MUST terminate when the task reaches a terminal state"),
+			depAtLeastOnce,
+			depServerDecides,
 		},
 		Reading: "No single MUST sentence states this invariant. A cancel acknowledged with TASK_STATE_CANCELED has put the " +
 			"task in a terminal state, which cannot restart, and a stream MUST end there; so no instance, stream or push " +
-			"may show another state or a new artifact after it, whichever instance took the cancel: scenario 3.",
+			"may show another state or a new artifact after it, whichever instance took the cancel: scenario 3. Delivery " +
+			"MUST be attempted for each configured webhook, and the topic names the terminal state first among the updates " +
+			"an agent pushes, so a config registered through the instance running the task is owed TASK_STATE_CANCELED " +
+			"whichever instance took the cancel (the reading of PUSH-004 and PUSH-008, across instances); a push that is " +
+			"only late is not judged lost.",
 		Scenario: scenario3,
 	},
 	"ROLL-007": {

@@ -806,7 +806,9 @@ var registry = []Info{
 			"instance B. After the acknowledgement nothing may follow it: no state other than CANCELED " +
 			"and no artifact the canceled task did not hold, on GetTask through every instance, A's " +
 			"stream, a stream through another instance, or the pushes, for as long as the task would " +
-			"have run plus a margin. It then runs as a seeded race across instances (cancels at " +
+			"have run plus a margin; every stream must carry CANCELED and close, and the config on A " +
+			"must be pushed CANCELED (a push later than the patience is indeterminate unless a later " +
+			"task's push through A arrived meanwhile, and is looked at again when the run ends). It then runs as a seeded race across instances (cancels at " +
 			"offsets around the task's end, GetTask's state and artifacts judged), with the bound " +
 			"stated as in LIFE-014.",
 	},

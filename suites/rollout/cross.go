@@ -15,6 +15,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/internal/directive"
 	"github.com/a2a-conform/a2a-conform/internal/invariants"
 	"github.com/a2a-conform/a2a-conform/internal/webhook"
+	"github.com/a2a-conform/a2a-conform/reports"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
 
@@ -279,10 +280,56 @@ var _ = suites.Spec("ROLL-006", func(ctx context.Context, t *suites.T) {
 	t.Observe("race", fmt.Sprintf("%d trials across %d instances: %d canceled, %d completed first, %d unknown; %s",
 		len(results), n, canceled, completed, unknown, strings.Join(rounds, "; then ")))
 	t.Observe("race.bound", invariants.RaceBound(canceled+completed, vs))
-	if canceled < need || completed < need {
+	raced := canceled >= need && completed >= need
+	if !raced {
 		t.Unchecked("the seeded race", fmt.Sprintf("it did not go both ways often enough (%d canceled, %d completed first, %d needed on each side)", canceled, completed, need))
 	}
+	// Judged last, so that the race has given the push time to come.
+	if hook != nil && final == a2a.TaskStateCanceled {
+		canceledPushed(ctx, t, hook, clients[0], task.ID, ack, slots, raced)
+	}
 })
+
+// canceledPushed judges the push the acknowledged cancel owes the config
+// registered through the executing instance: TASK_STATE_CANCELED, whichever
+// instance took the cancel (delivery MUST be attempted for each configured
+// webhook, and the terminal state is the push owed: the reading of PUSH-004
+// and PUSH-008). A replica that leaves the pushes to the instance running
+// the task never sends it (a2a-python #1175). Late is not lost: only a
+// later task's push through the same instance, arriving while this one is
+// still missing, proves it lost (suites.T.PushOwed); without that proof the
+// spec is indeterminate, and looks again when the run ends.
+func canceledPushed(ctx context.Context, t *suites.T, h *crossHook, c *client.Client, id string, ack crossAck, slots []int, raced bool) {
+	canceled := func(s a2a.TaskState) bool { return s == a2a.TaskStateCanceled }
+	what := fmt.Sprintf("TASK_STATE_CANCELED, owed after the acknowledged cancel through instance %d (GetTask shows it on every instance)", slots[1])
+	if at, came := h.hook.PushedAt(t, id, canceled); came {
+		t.Observe("push.canceled", fmt.Sprintf("pushed to the %s %s after the acknowledged cancel", h.name, at.Sub(ack.at).Round(time.Millisecond)))
+		return
+	}
+	w := t.AwaitPush(ctx, h.hook, id, canceled, ack.at)
+	if w.Came {
+		t.Observe("push.canceled", fmt.Sprintf("pushed to the %s %s after the acknowledged cancel (late: after the race)", h.name, w.Latency.Round(time.Millisecond)))
+		return
+	}
+	if raced {
+		// Only the push was left unjudged: when it has come by the run's
+		// end, it was late, not lost.
+		t.Later(func(r *reports.Result) (string, bool) {
+			at, came := h.hook.PushedAt(t, id, canceled)
+			if r.Verdict != reports.Indeterminate || len(r.Violations) > 0 || !came {
+				return "", false
+			}
+			saw := fmt.Sprintf("TASK_STATE_CANCELED was pushed to the %s %s after the acknowledged cancel: late, not lost", h.name, at.Sub(ack.at).Round(time.Millisecond))
+			r.Verdict, r.Reason = reports.Pass, ""
+			if r.Observations == nil {
+				r.Observations = map[string]string{}
+			}
+			r.Observations["push.canceled"] = saw
+			return saw, true
+		})
+	}
+	t.PushOwed(ctx, c, h.hook, id, what, w, canceled, ack.at)
+}
 
 // crossAck is when the harness got the acknowledgement of a cancel.
 type crossAck struct {
