@@ -191,13 +191,27 @@ func (s *Stream) decodeEvent(ev sse.Event) (a2a.StreamResponse, error) {
 		return a2a.StreamResponse{}, e
 	}
 	if n := len(sr.Members()); n != 1 {
-		e := protocolError(b, s.op, status, data, nil,
+		var cause error
+		if n == 0 && len(topKeys(obj)) > 0 {
+			// Only members this version does not define: a newer kind
+			// of event, which a client that ignores unknown fields
+			// (§5.7) skips (ErrUnknownEventKind).
+			cause = ErrUnknownEventKind
+		}
+		e := protocolError(b, s.op, status, data, cause,
 			"StreamResponse must hold exactly one of task, message, statusUpdate, artifactUpdate; got %s", membersOf(obj))
 		e.InStream = true
 		return a2a.StreamResponse{}, e
 	}
 	return sr, nil
 }
+
+// ErrUnknownEventKind is the cause (errors.Is) of the error Next returns for
+// a stream event whose StreamResponse holds only members A2A v1.0 does not
+// define: a kind of event added after v1.0. The stream goes on: Next may be
+// called again. A judge of the agent reports it; a client that ignores
+// unknown fields (A2A v1.0.1 §5.7 SHOULD) skips the event.
+var ErrUnknownEventKind = errors.New("a stream event of a kind A2A v1.0 does not define")
 
 // Raw returns the data of the last event Next read (the JSON document as
 // received), for evidence.

@@ -384,3 +384,30 @@ func TestStreamIDMismatch(t *testing.T) {
 		t.Fatalf("errs %v", errs)
 	}
 }
+
+// An event whose StreamResponse holds only members v1.0 does not define is
+// reported with ErrUnknownEventKind as its cause, and the stream goes on, so
+// that a client ignoring unknown fields (§5.7) can skip it; an event with no
+// member at all, or with two, is not of that kind.
+func TestUnknownEventKindIsSkippable(t *testing.T) {
+	srv := agentServer(t, sseScript(
+		`data: {"jsonrpc":"2.0","id":{{id}},"result":{"a2aConformFutureEvent":{"x":1}}}`+"\n\n",
+		`data: {"jsonrpc":"2.0","id":{{id}},"result":{}}`+"\n\n",
+		`data: {"jsonrpc":"2.0","id":{{id}},"result":{"statusUpdate":{"taskId":"t","contextId":"c","status":{"state":"TASK_STATE_COMPLETED"}}}}`+"\n\n",
+	))
+	s, err := openSend(t, streamClient(t, srv, a2a.BindingJSONRPC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Next(); !errors.Is(err, ErrUnknownEventKind) {
+		t.Fatalf("first event: %v, want ErrUnknownEventKind", err)
+	}
+	if _, err := s.Next(); err == nil || errors.Is(err, ErrUnknownEventKind) {
+		t.Fatalf("an empty result: %v, want a protocol error not of an unknown kind", err)
+	}
+	ev, err := s.Next()
+	if err != nil || ev.StatusUpdate == nil || ev.StatusUpdate.Status.State != a2a.TaskStateCompleted {
+		t.Fatalf("third event %+v, %v: want the completed status, read after the unknown one", ev, err)
+	}
+}

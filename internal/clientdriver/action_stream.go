@@ -2,6 +2,7 @@ package clientdriver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
@@ -31,7 +32,11 @@ func actionStream(ctx context.Context, d *Driver) error {
 	if err != nil || s == nil {
 		return err
 	}
-	return d.settleAfterStream(ctx, d.consume(ctx, s, "stream", nil))
+	err = d.consume(ctx, s, "stream", nil)
+	if d.faults.has(faultAbortsOnUnknownEvent) && errors.Is(err, client.ErrUnknownEventKind) {
+		return err // raised as the end of the stream, as an SDK whose decoder refuses it does
+	}
+	return d.settleAfterStream(ctx, err)
 }
 
 // settleAfterStream handles a stream that ended before the task settled (cut

@@ -557,6 +557,11 @@ func (d *Driver) consume(ctx context.Context, s *client.Stream, via string, onWo
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
+		if errors.Is(err, client.ErrUnknownEventKind) && !d.faults.has(faultAbortsOnUnknownEvent) {
+			// A newer kind of event: ignored as an unknown field is (§5.7).
+			d.logf("skipped a stream event of a kind this client does not know: %v", err)
+			continue
+		}
 		if err != nil {
 			return err
 		}

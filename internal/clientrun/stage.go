@@ -59,6 +59,10 @@ type Script struct {
 	// of every response body and stream event (the JSON-RPC envelope and
 	// error objects excepted), and to the card (§5.7: SHOULD be ignored).
 	UnknownFields bool
+	// UnknownEvent adds, after the first event of every SSE answer, an event
+	// whose StreamResponse holds only a member no version of A2A defines (a
+	// kind of event added after v1.0; §5.7: SHOULD be ignored).
+	UnknownEvent bool
 	// StreamError answers every SendStreamingMessage with a plain, non-SSE
 	// error response (JSON-RPC: HTTP 200 with a JSON-RPC error object;
 	// HTTP+JSON: HTTP 400 with a google.rpc.Status body).
@@ -861,6 +865,31 @@ func withUnknown(doc []byte, jsonrpc bool) []byte {
 	return b
 }
 
+// UnknownEventMember is the only member of the event Script.UnknownEvent
+// adds.
+const UnknownEventMember = "a2aConformFutureEvent"
+
+// unknownEvent is the event Script.UnknownEvent adds after first, the first
+// event of a stream: a StreamResponse whose only member no version of A2A
+// defines, in first's framing (a JSON-RPC response with first's id, or the
+// bare object).
+func unknownEvent(first []byte, jsonrpc bool) []byte {
+	sr := map[string]any{UnknownEventMember: map[string]any{"note": "a kind of stream event newer than A2A v1.0"}}
+	if !jsonrpc {
+		b, _ := json.Marshal(sr)
+		return b
+	}
+	var env struct {
+		ID json.RawMessage `json:"id"`
+	}
+	_ = json.Unmarshal(first, &env)
+	if len(env.ID) == 0 {
+		env.ID = json.RawMessage("null")
+	}
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": env.ID, "result": sr})
+	return b
+}
+
 // captureWriter passes the agent's answer to the client, rewritten as the
 // script says, and keeps a copy for the recorder.
 type captureWriter struct {
@@ -951,8 +980,24 @@ func (c *captureWriter) sseLine(l []byte) error {
 		if c.served != nil {
 			c.served.Event(c.evData.Bytes())
 		}
+		first := c.nEvents == 0
+		var extra []byte
+		if first && c.script.UnknownEvent {
+			extra = unknownEvent(c.evData.Bytes(), c.jsonrpc)
+		}
 		c.evData.Reset()
 		c.nEvents++
+		if extra != nil {
+			if _, err := c.w.Write(append(append([]byte("data: "), extra...), '\n', '\n')); err != nil {
+				return err
+			}
+			if f, ok := c.w.(http.Flusher); ok {
+				f.Flush()
+			}
+			if c.served != nil {
+				c.served.Event(extra)
+			}
+		}
 		if n := c.script.CutStreamAfter; n > 0 && c.nEvents >= n {
 			c.cut = true
 			return errors.New("stage: stream cut")

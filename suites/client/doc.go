@@ -49,7 +49,8 @@
 //   - Interfaces: the card's supportedInterfaces, in order, each a Binding
 //     (JSONRPC and HTTP+JSON served; any other declared at a URL that
 //     answers 404), an optional Tenant, or Dead (a refusing port);
-//   - UnknownFields, StreamError, CutStreamAfter, CardMaxAge;
+//   - UnknownFields, UnknownEvent, StreamError, CutStreamAfter,
+//     CloseStreamAfter, CardMaxAge;
 //   - Answer: a hand-made answer for a request (e.g. an ACTS CLIENT-PARSE-*
 //     payload, plain or SSE; Request.RPCID to echo);
 //   - Front: a handler wrapped around the agent for every operation request
