@@ -13,6 +13,20 @@
 //     build (--agent-cmd-next, another card version), compared with
 //     baseline-instances.json.
 //
+// go-agent/ is a small agent on the official Go SDK (a2a-go v2.4.0, its own
+// Go module, so the harness's module never depends on it) with the same
+// extension; three tests build it and run it:
+//
+//   - TestGoSDKAgent: one instance, the SDK's push SSRF guard off
+//     (--allow-private-networks), every suite, compared with
+//     baseline-go.json;
+//   - TestGoSDKAgentGuard: one instance as the SDK ships it, guard on, the
+//     webhook suite, compared with baseline-go-guard.json;
+//   - TestGoSDKAgentInstances: three instances, each with its own in-memory
+//     stores, behind the harness's balancer, the rollout suite, rolled to a
+//     next build with another card version, compared with
+//     baseline-go-instances.json.
+//
 // In each baseline every non-pass carries a one-line reason citing
 // ../../shared/a2a-v1.md. A verdict that changes fails the test: either the
 // SDK, the agent or the harness changed, and someone must say which.
@@ -48,7 +62,11 @@ func TestMain(m *testing.M) {
 	if os.Getenv(cliEnv) == "1" {
 		os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if goAgentDir != "" {
+		_ = os.RemoveAll(goAgentDir)
+	}
+	os.Exit(code)
 }
 
 // The baselines, one per deployment of the agent.
@@ -125,6 +143,124 @@ func TestJSSDKAgentInstances(t *testing.T) {
 		"--instances", fmt.Sprint(instances), "--seed", "12")
 }
 
+// The Go SDK agent's baselines (go-agent/).
+const (
+	goBaselineFile          = "baseline-go.json"
+	goGuardBaselineFile     = "baseline-go-guard.json"
+	goInstancesBaselineFile = "baseline-go-instances.json"
+)
+
+// goBuildTimeout bounds fetching go-agent's modules and building it: about
+// 30 s on 2 cores from an empty module cache, a second or two after.
+const goBuildTimeout = 5 * time.Minute
+
+// TestGoSDKAgent runs the Go SDK agent alone with its push SSRF guard off
+// (--allow-private-networks), so that the webhook specs are judged, with
+// every suite. a2a-go v2.4.0 never retries a push (HTTPPushSender.SendPush
+// makes one attempt), so PUSH-007 waits 10 s for the retry, not 25 s: the
+// verdict is the same, the run 15 s shorter.
+func TestGoSDKAgent(t *testing.T) {
+	agent := goAgent(t)
+	compare(t, goBaselineFile, "--agent-cmd", fmt.Sprintf("'%s' --port {port} --allow-private-networks", agent),
+		"--push-retry-wait", "10s", "--seed", "12")
+}
+
+// TestGoSDKAgentGuard runs the Go SDK agent as the SDK ships it: its push
+// sender refuses, at dial time, every loopback and private address, so the
+// harness's receiver on 127.0.0.1 never gets a push. Only the webhook suite
+// runs: outside it only ROLL-004 registers a webhook on one instance (its
+// push part could-not-run, for the same reason), and every other spec sees
+// what TestGoSDKAgent sees. Every wait of this run is for a push the guard
+// has already refused (the dial fails within a millisecond of each event),
+// so a 5 s patience tells as much as the default 10 s.
+func TestGoSDKAgentGuard(t *testing.T) {
+	agent := goAgent(t)
+	compare(t, goGuardBaselineFile, "--agent-cmd", fmt.Sprintf("'%s' --port {port}", agent),
+		"--suite", suites.Webhook, "--patience", "5s", "--seed", "12")
+}
+
+// TestGoSDKAgentInstances runs three Go SDK agents behind the harness's
+// balancer, each with the SDK's in-memory stores (the SDK's library has no
+// other; its experimental cluster mode needs a store of the operator's), so
+// a task is known only to the instance that created it and is lost when
+// that instance is replaced. Only the rollout suite runs: the balancer
+// keeps every other suite's calls on one instance, where they see what
+// TestGoSDKAgent sees. The rollout suite rolls the instances to a next
+// build that serves another card version.
+func TestGoSDKAgentInstances(t *testing.T) {
+	agent := goAgent(t)
+	cmd := fmt.Sprintf("'%s' --port {port} --allow-private-networks --name go-sdk-{instance}", agent)
+	compare(t, goInstancesBaselineFile, "--agent-cmd", cmd,
+		"--agent-cmd-next", cmd+" --card-version 1.{generation}.0",
+		"--instances", fmt.Sprint(instances), "--suite", suites.Rollout, "--seed", "12")
+}
+
+// goAgent builds go-agent once per test binary and returns the binary's
+// path. Fetching its modules needs the Go module proxy (or a module cache
+// that has them): without either the tests skip loudly, and fail in CI. A
+// build that fails once the modules are there is a failure everywhere.
+func goAgent(t *testing.T) string {
+	t.Helper()
+	goBuildOnce.Do(func() { goAgentPath, goFetchErr, goBuildErr = buildGoAgent() })
+	if goFetchErr != "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal(goFetchErr)
+		}
+		t.Skip("SKIPPING the Go SDK interop test: " + goFetchErr)
+	}
+	if goBuildErr != "" {
+		t.Fatal(goBuildErr)
+	}
+	return goAgentPath
+}
+
+var (
+	goBuildOnce             sync.Once
+	goAgentDir, goAgentPath string
+	goFetchErr, goBuildErr  string
+)
+
+// buildGoAgent downloads go-agent's modules (go mod download, as go.sum
+// pins them) and builds it into a directory of its own, removed when the
+// test binary exits. It returns the binary, or what went wrong fetching
+// (fetchErr) or building (buildErr).
+func buildGoAgent() (bin, fetchErr, buildErr string) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		return "", "the go command is not on PATH: the Go SDK interop test builds go-agent with it", ""
+	}
+	src, err := filepath.Abs("go-agent")
+	if err != nil {
+		return "", "", err.Error()
+	}
+	goAgentDir, err = os.MkdirTemp("", "a2a-conform-go-agent-")
+	if err != nil {
+		return "", "", err.Error()
+	}
+	run := func(args ...string) (string, error) {
+		cmd := exec.Command(goTool, args...)
+		cmd.Dir = src
+		// The nested module builds on its own: no workspace, no flags of
+		// the caller's (-mod=vendor would refuse a module without one).
+		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
+		cmd.WaitDelay = 5 * time.Second
+		var outb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &outb, &outb
+		timer := time.AfterFunc(goBuildTimeout, func() { _ = cmd.Process.Kill() })
+		err := cmd.Run()
+		timer.Stop()
+		return outb.String(), err
+	}
+	if out, err := run("mod", "download"); err != nil {
+		return "", fmt.Sprintf("go mod download in %s failed (%v): is the Go module proxy (GOPROXY) or a module cache holding github.com/a2aproject/a2a-go/v2 v2.4.0 reachable?\n%s", src, err, out), ""
+	}
+	bin = filepath.Join(goAgentDir, "go-agent")
+	if out, err := run("build", "-o", bin, "."); err != nil {
+		return "", "", fmt.Sprintf("go build in %s failed (%v):\n%s", src, err, out)
+	}
+	return bin, "", ""
+}
+
 // jsAgent finds node and installs the agent's locked dependencies; it
 // returns node's path and agent.js's.
 func jsAgent(t *testing.T) (node, agent string) {
@@ -194,6 +330,9 @@ func compareOnce(t *testing.T, file string, args ...string) ([]string, string) {
 	// An agent run covers the agent suites; a client run (a2a-conform
 	// client) the client suite: `run` never selects the client specs.
 	names := suites.SuiteNames
+	if sel := flagValue(args, "--suite"); sel != "" {
+		names = strings.Split(sel, ",")
+	}
 	for id := range got {
 		if info, ok := suites.Lookup(id); ok && info.Suite == suites.Client {
 			names = []string{suites.Client}
@@ -206,6 +345,20 @@ func compareOnce(t *testing.T, file string, args ...string) ([]string, string) {
 	problems = diffBaseline(file, base, ids, got)
 	slices.Sort(problems)
 	return problems, stdout
+}
+
+// flagValue is the value args give flag ("--flag value" or "--flag=value"),
+// or "".
+func flagValue(args []string, flag string) string {
+	for i, a := range args {
+		if a == flag && i+1 < len(args) {
+			return args[i+1]
+		}
+		if v, ok := strings.CutPrefix(a, flag+"="); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // diffBaseline lists where the verdicts got of the specs ids differ from
