@@ -27,6 +27,16 @@ var _ = setBasis(map[string]reports.Basis{
 			"plain response or inside a stream. A client that reads such an answer to a streaming request as a stream " +
 			"with no events reports a success the agent never gave. That is a guard without a client keyword, so a miss warns.",
 	},
+	"CLI-008": {
+		Quotes: []reports.Quote{
+			spec("3.3.2", "Servers MUST return appropriate errors and SHOULD provide actionable information to help clients resolve issues."),
+			spec("11.7", "Streaming responses are simple, linearly ordered sequences: first a Task (or single Message), then zero or more status or artifact update events until the task reaches a terminal or interrupted state, at which point the stream closes."),
+		},
+		Reading: "No sentence binds the client here, and none gives an error inside a stream its framing: the MUST is the " +
+			"agent's, which returns an error when an operation fails, and a stream is a task, then updates, closed at a " +
+			"terminal or interrupted state, so an error object is neither an event nor that close. A client that drops " +
+			"it reports a success the agent never gave. That is a guard without a client keyword, so a miss warns.",
+	},
 	"CLI-005": {
 		Quotes: []reports.Quote{
 			spec("8.3.2", "Clients MUST follow these rules: … Parse supportedInterfaces if present, and select the first supported transport … Prefer earlier entries in the ordered list when multiple options are supported"),

@@ -47,6 +47,20 @@ var clientSpecs = []Info{
 			"No sentence of the A2A text binds the client here, so a miss warns (docs/levels.md).",
 	},
 	{
+		ID: "CLI-008", Suite: Client, Level: SHOULD,
+		Title:    "An error the agent sends inside a stream is raised or resynced, never read as an event or as the stream's end",
+		Sections: []string{"3.3.2", "11.7", "9.4.2"},
+		Why: "A stream that fails mid-task carries an error object where an event would be, then ends. The " +
+			"text gives that error no framing, so the scripted agent sends the ones seen in practice, after " +
+			"the task snapshot and its WORKING update: a JSON-RPC error response in a data: line, and " +
+			"HTTP+JSON's {\"error\": Status} with and without an event: error line. Each case declares both " +
+			"bindings (HTTP+JSON first twice, JSON-RPC first once), so a client is judged in the framing of " +
+			"the binding it picks. A client that drops it reports an empty event and then success for a task it no " +
+			"longer follows (an SDK bug class). Raising it passes, as does resyncing (GetTask or " +
+			"SubscribeToTask). No sentence binds the client, so a miss warns.",
+		Timeout: 60 * time.Second,
+	},
+	{
 		ID: "CLI-005", Suite: Client, Level: MUST,
 		Title:    "The client picks the first declared interface whose binding it speaks, not the first listed",
 		Sections: []string{"8.3.2", "5.8"},

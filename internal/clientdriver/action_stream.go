@@ -36,6 +36,12 @@ func actionStream(ctx context.Context, d *Driver) error {
 	if d.faults.has(faultAbortsOnUnknownEvent) && errors.Is(err, client.ErrUnknownEventKind) {
 		return err // raised as the end of the stream, as an SDK whose decoder refuses it does
 	}
+	if ce, ok := client.AsError(err); ok && ce.InStream && ce.Class == client.A2A &&
+		d.faults.has(faultDropsRESTStreamError) && d.cl != nil && d.cl.Binding() == a2a.BindingHTTPJSON {
+		d.event(clientrun.Event{Via: "stream"}) // an event with nothing in it, then the end
+		d.logf("the stream ended after an event with no content")
+		return nil
+	}
 	return d.settleAfterStream(ctx, err)
 }
 

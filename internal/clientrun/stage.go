@@ -75,6 +75,14 @@ type Script struct {
 	// connection error, while the task goes on, as an agent or proxy that
 	// ends streams early does.
 	CloseStreamAfter int
+	// ErrorEventAfter sends, after this many events of every SSE answer (0:
+	// never), one error event in the binding's framing and then ends the
+	// response cleanly, as an agent whose stream fails mid-task does:
+	// JSON-RPC, an error response with the request's id; HTTP+JSON,
+	// {"error": google.rpc.Status}. ErrorEventTyped also names the event
+	// "error" (an event: error line), the other framing seen in practice.
+	ErrorEventAfter int
+	ErrorEventTyped bool
 	// CardMaxAge is the card's Cache-Control max-age (0: the reference
 	// agent's 30 s; negative: max-age=0).
 	CardMaxAge time.Duration
@@ -172,8 +180,11 @@ type Request struct {
 	// (Script.CutStreamAfter).
 	Cut bool
 	// Closed says the stage ended this streamed answer cleanly before the
-	// agent did (Script.CloseStreamAfter).
+	// agent did (Script.CloseStreamAfter, Script.ErrorEventAfter).
 	Closed bool
+	// ErrorEvent says the stage sent an error event in this streamed answer
+	// (Script.ErrorEventAfter) before it ended it.
+	ErrorEvent bool
 }
 
 // ServedRecorder is where the stage records what it served: the run's
@@ -524,6 +535,7 @@ func (s *Stage) serve(w http.ResponseWriter, r *http.Request) {
 	s.requests[idx].CardETag = etag
 	s.requests[idx].Cut = cw.cut
 	s.requests[idx].Closed = cw.closed
+	s.requests[idx].ErrorEvent = cw.errorSent
 	final := s.requests[idx]
 	s.mu.Unlock()
 	if served != nil {
@@ -890,6 +902,26 @@ func unknownEvent(first []byte, jsonrpc bool) []byte {
 	return b
 }
 
+// StreamErrorMessage is the message of the error event Script.ErrorEventAfter
+// sends.
+const StreamErrorMessage = "a2a-conform scripted agent: this stream failed mid-task (an internal error)"
+
+// errorEvent is the data of the error event Script.ErrorEventAfter sends: an
+// internal error, as a JSON-RPC error response with id, or as HTTP+JSON's
+// {"error": google.rpc.Status}.
+func errorEvent(id json.RawMessage, jsonrpc bool) []byte {
+	if jsonrpc {
+		if len(id) == 0 {
+			id = json.RawMessage("null")
+		}
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id,
+			"error": map[string]any{"code": -32603, "message": StreamErrorMessage}})
+		return b
+	}
+	b, _ := json.Marshal(map[string]any{"error": map[string]any{"code": 500, "status": "INTERNAL", "message": StreamErrorMessage}})
+	return b
+}
+
 // captureWriter passes the agent's answer to the client, rewritten as the
 // script says, and keeps a copy for the recorder.
 type captureWriter struct {
@@ -909,6 +941,10 @@ type captureWriter struct {
 	// stop ends the answer's context then.
 	closed bool
 	stop   func()
+	// errorSent: the stage sent its error event (Script.ErrorEventAfter).
+	errorSent bool
+	// rpcID is the JSON-RPC id of the first event, for the error event.
+	rpcID json.RawMessage
 	// served records each event as it goes out (nil: no recorder).
 	served *recorder.ServedExchange
 }
@@ -985,6 +1021,13 @@ func (c *captureWriter) sseLine(l []byte) error {
 		if first && c.script.UnknownEvent {
 			extra = unknownEvent(c.evData.Bytes(), c.jsonrpc)
 		}
+		if first && c.jsonrpc {
+			var env struct {
+				ID json.RawMessage `json:"id"`
+			}
+			_ = json.Unmarshal(c.evData.Bytes(), &env)
+			c.rpcID = env.ID
+		}
 		c.evData.Reset()
 		c.nEvents++
 		if extra != nil {
@@ -1006,6 +1049,24 @@ func (c *captureWriter) sseLine(l []byte) error {
 			c.closed = true
 			c.stop()
 			return errors.New("stage: stream closed")
+		}
+		if n := c.script.ErrorEventAfter; n > 0 && c.nEvents >= n {
+			c.closed, c.errorSent = true, true
+			c.stop()
+			data := errorEvent(c.rpcID, c.jsonrpc)
+			frame := append(append([]byte("data: "), data...), '\n', '\n')
+			if c.script.ErrorEventTyped {
+				frame = append([]byte("event: error\n"), frame...)
+			}
+			if _, err := c.w.Write(frame); err == nil {
+				if f, ok := c.w.(http.Flusher); ok {
+					f.Flush()
+				}
+			}
+			if c.served != nil {
+				c.served.Event(data)
+			}
+			return errors.New("stage: stream ended by an error event")
 		}
 	}
 	return nil

@@ -180,6 +180,35 @@ func TestStageRewrites(t *testing.T) {
 			t.Errorf("%d events before the clean end, want 2", n)
 		}
 	})
+	t.Run("error event", func(t *testing.T) {
+		for _, k := range []struct {
+			iface int
+			typed bool
+		}{{0, false}, {1, false}, {1, true}} {
+			st := start(t, clientrun.Script{ErrorEventAfter: 2, ErrorEventTyped: k.typed, Behaviour: directive.Directive{Version: 1, DelayMs: 200}})
+			c := card(t, st, "")
+			s, err := newClient(t, c.Card, k.iface).SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: msg(text, "", "")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for {
+				_, err = s.Next()
+				if err != nil {
+					break
+				}
+				n++
+			}
+			s.Close()
+			ce, ok := client.AsError(err)
+			if n != 2 || !ok || ce.Class != client.A2A || !ce.InStream || !strings.Contains(ce.Message, "mid-task") {
+				t.Errorf("interface %d (typed %v): %d events, then %v; want 2, then the internal error in the stream", k.iface, k.typed, n, err)
+			}
+			if q := st.Requests()[len(st.Requests())-1]; !q.ErrorEvent || !q.Closed {
+				t.Errorf("interface %d: the request is not marked: %+v", k.iface, q)
+			}
+		}
+	})
 	t.Run("stream error", func(t *testing.T) {
 		st := start(t, clientrun.Script{StreamError: true})
 		c := card(t, st, "")
