@@ -188,7 +188,7 @@ var variantTraces = map[string]struct{ spec, text string }{
 	"if-modified-since":            {"CLI-020", "with If-Modified-Since"},
 	"raises-after-401":             {"CLI-037", "the client raised"},
 	"resyncs-by-subscribe":         {"CLI-037", "SubscribeToTask), after its receiver refused a push"},
-	"raises-stream-cut":            {"CLI-036", "the client raised the broken stream"},
+	"raises-stream-cut":            {"CLI-036", "the client raised the early end"},
 	"falls-back-to-other-binding":  {"CLI-007", "interface 2 (HTTP+JSON) ×1"},
 	"jsonrpc-only":                 {"CLI-006", `"bindings used":"JSONRPC"`},
 	"http-json-only":               {"CLI-005", "interface 2 (HTTP+JSON)"},
