@@ -37,6 +37,15 @@ var _ = setBasis(map[string]reports.Basis{
 			"terminal or interrupted state, so an error object is neither an event nor that close. A client that drops " +
 			"it reports a success the agent never gave. That is a guard without a client keyword, so a miss warns.",
 	},
+	"CLI-009": {
+		Quotes: []reports.Quote{
+			spec("11.1", "application/a2a+json SHOULD be used for requests and responses"),
+			spec("11.6", "implementations MUST include a google.rpc.ErrorInfo object in the details array for A2A-specific errors"),
+		},
+		Reading: "No sentence binds the client here: the keywords are the agent's, which answers HTTP+JSON as " +
+			"application/a2a+json and names each A2A error in an ErrorInfo. A client that reads that error only " +
+			"as application/json loses what the MUST is for. That is a guard without a client keyword, so a miss warns.",
+	},
 	"CLI-005": {
 		Quotes: []reports.Quote{
 			spec("8.3.2", "Clients MUST follow these rules: … Parse supportedInterfaces if present, and select the first supported transport … Prefer earlier entries in the ordered list when multiple options are supported"),

@@ -61,6 +61,19 @@ var clientSpecs = []Info{
 		Timeout: 60 * time.Second,
 	},
 	{
+		ID: "CLI-009", Suite: Client, Level: SHOULD,
+		Title:    "An HTTP+JSON error sent as application/a2a+json is read as the A2A error it names, as it is when sent as application/json",
+		Sections: []string{"11.1", "11.6"},
+		Why: "v1.0.1 asks HTTP+JSON answers to use application/a2a+json. A client whose error parser " +
+			"accepts only application/json raises every such error as a bare HTTP status, so a client can " +
+			"no longer tell TaskNotFoundError from any other 404 (an SDK bug class). The scripted agent " +
+			"answers the client's GetTask with A2A v1.0.1 §11.6's TaskNotFoundError, once as " +
+			"application/a2a+json and once as application/json: the error must be raised, and typed as " +
+			"task-not-found whenever the application/json one is. No sentence binds the client, so a miss " +
+			"warns; a client that speaks only JSON-RPC is not applicable.",
+		Timeout: 60 * time.Second,
+	},
+	{
 		ID: "CLI-005", Suite: Client, Level: MUST,
 		Title:    "The client picks the first declared interface whose binding it speaks, not the first listed",
 		Sections: []string{"8.3.2", "5.8"},

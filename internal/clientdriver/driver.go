@@ -137,7 +137,7 @@ func RunWith(ctx context.Context, env Env, c Config, stdout, stderr io.Writer) i
 	}
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	d := &Driver{env: env, faults: fs, variants: vs, hc: &http.Client{Transport: vs.transport(http.DefaultTransport)}, log: stderr}
+	d := &Driver{env: env, faults: fs, variants: vs, hc: &http.Client{Transport: fs.transport(vs.transport(http.DefaultTransport))}, log: stderr}
 	d.res.Action = env.Action
 	d.res.Events = []clientrun.Event{}
 	if err := act(ctx, d); err != nil {
