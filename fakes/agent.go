@@ -360,6 +360,9 @@ type Agent struct {
 	unindexed map[[2]string]bool
 	// readyAt is when the instance became ready (set before ready).
 	readyAt time.Time
+	// copies are the tasks as this instance last wrote them (the stale-copy
+	// faults only).
+	copies copies
 }
 
 // New builds an instance; it answers 503 until Start has loaded its state.

@@ -173,6 +173,7 @@ func (a *Agent) createTask(ctx context.Context, id string, msg a2a.Message, d di
 	if err != nil {
 		return nil, a.storeError(err)
 	}
+	a.keepCopy(rec)
 	a.startWorker(rec.Task.ID, sc)
 	return rec, nil
 }
@@ -214,6 +215,11 @@ func (a *Agent) continueTask(ctx context.Context, msg a2a.Message, d directive.D
 			return opErr
 		}
 		state := rec.Task.Status.State
+		own := a.copyOf(rec) // nil unless a stale-copy fault keeps an older copy
+		if own != nil && state.Terminal() && own.Task.Status.State.Interrupted() && a.faults.has(faultStaleCopyReopensEnded) {
+			// This instance goes by its own copy: the task still waits.
+			rec.Task.Status, state = own.Task.Status, own.Task.Status.State
+		}
 		reopen := false
 		if state.Terminal() {
 			switch {
@@ -231,6 +237,11 @@ func (a *Agent) continueTask(ctx context.Context, msg a2a.Message, d directive.D
 		if state == a2a.TaskStateAuthRequired && a.opts.RefuseAuthRequiredMessages {
 			opErr = errUnsupported(fmt.Sprintf("Task %s waits for authorization out of band: it accepts no messages", rec.Task.ID))
 			return opErr
+		}
+		if own != nil && state.Interrupted() && a.faults.has(faultResumeFromStaleCopy) {
+			// Resumed from the copy this instance left: what another
+			// instance's turn added is overwritten.
+			rec.Task.History, rec.Task.Artifacts = own.Task.History, own.Task.Artifacts
 		}
 		if msg.ContextID == "" && a.faults.has(faultFollowupNewContext) {
 			rec.Task.ContextID = newID()
@@ -263,6 +274,7 @@ func (a *Agent) continueTask(ctx context.Context, msg a2a.Message, d directive.D
 	if err != nil {
 		return nil, a.storeError(err)
 	}
+	a.keepCopy(rec)
 	if sc != nil {
 		a.startWorker(rec.Task.ID, *sc)
 	}
@@ -356,6 +368,7 @@ func (a *Agent) cancelTask(ctx context.Context, id string) (*store.Task, *opErro
 	if err != nil {
 		return nil, a.storeError(err)
 	}
+	a.keepCopy(rec)
 	return rec, nil
 }
 
@@ -489,9 +502,13 @@ func (a *Agent) step(taskID string, sc *script, st directive.Step) (cont bool, e
 	ctx, cancel := context.WithTimeout(context.Background(), store.BusyTimeout)
 	defer cancel()
 	var local *store.Event // cancel-executor-runs-on: told to this instance only
+	var saved *store.Task  // what the step wrote (the stale-copy faults)
 	defer func() {
 		if local != nil && err == nil {
 			a.hub.publish(*local)
+		}
+		if err == nil {
+			a.keepCopy(saved)
 		}
 	}()
 	err = a.st.Update(ctx, func(tx *store.Tx) error {
@@ -540,6 +557,7 @@ func (a *Agent) step(taskID string, sc *script, st directive.Step) (cont bool, e
 		}
 		*sc = next
 		cont = !done
+		saved = rec
 		return nil
 	})
 	return cont, err

@@ -232,6 +232,22 @@ var _ = setBasis(map[string]reports.Basis{
 			"one, or goes back to an older generation, keeps the client on a card no longer served: scenario 1.",
 		Scenario: scenario1,
 	},
+	"ROLL-010": {
+		Quotes: []reports.Quote{
+			spec("3.1.3", "Retrieves the current state (including status, artifacts, and optionally history) of a previously initiated task."),
+			spec("3.2.2", "The response MUST include the latest task state with all artifacts and status information."),
+			spec("3.4.3", "Clients MAY use taskId (with or without contextId) to continue or refine a specific task"),
+			depCannotRestart,
+		},
+		Reading: "No single MUST sentence states this invariant. Get Task returns a task's current state with its artifacts, " +
+			"a blocking answer MUST include all of them, and the text gives an agent no way to take back an artifact a task " +
+			"produced: so an artifact a task was shown holding is in every later answer about it, whichever instance gives " +
+			"it, and a turn continued through an instance that writes back its older copy of the task breaks that. History " +
+			"is the agent's to keep (not every message is guaranteed to be persisted), so a message it drops is reported, " +
+			"never judged. A task in a terminal state cannot restart, so a follow-up through another instance must not " +
+			"bring an ended task back: after an acknowledged cancel that is scenario 3's second terminal transition.",
+		Scenario: scenario3,
+	},
 	"ROLL-009": {
 		Quotes: []reports.Quote{
 			depConfigPersists,

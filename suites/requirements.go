@@ -19,7 +19,7 @@ import (
 // against that set, never silently against a newer one.
 //
 // A set is named by the A2A protocol version whose text the specs rest on
-// and the harness's revision of its spec list: "a2a-1.0.1-r2". Each is a
+// and the harness's revision of its spec list: "a2a-1.0.1-r3". Each is a
 // file of suites/requirements in the form of specs.golden. The newest is
 // the registry as it is (TestTheNewestRequirementSetIsTheRegistry); the
 // others never change (TestRequirementSetsAreFrozen).
@@ -28,7 +28,7 @@ import (
 var requirementFiles embed.FS
 
 // CurrentRequirements names the set this harness's registry is.
-const CurrentRequirements = "a2a-1.0.1-r2"
+const CurrentRequirements = "a2a-1.0.1-r3"
 
 // frozenRequirements are the sha256 of each set's file: a set, once
 // released, is never edited; a change to the registry is a new revision.
@@ -38,6 +38,8 @@ var frozenRequirements = map[string]string{
 	// r2: CLI-005, CLI-006 SHOULD → MUST (§8.3.2); LIFE-012, PUSH-004,
 	// PUSH-006, PUSH-008 MUST → INVARIANT (no single MUST sentence).
 	"a2a-1.0.1-r2": "c4e1235a2999a8a05d8cc4c524ad803f4b64dd6dfc9b31b93b9d3b5831b672a9",
+	// r3: new specs, no level changed: ROLL-010.
+	"a2a-1.0.1-r3": "a62beb109ca06e1c9cff23df2991d36cd9647e9c5a86f00894df7839c75bfe89",
 }
 
 // RequirementSet is one frozen set.

@@ -872,6 +872,30 @@ var registry = []Info{
 			"deployment arrived (then it is lost). The counts per phase, deliveries, losses and " +
 			"duplicates are reported.",
 	},
+	{
+		// The sentences this spec rests on: its basis (basis_*.go, `explain`).
+		// No sentence says a task keeps what it was shown holding, which is
+		// why the spec is an invariant.
+		ID: "ROLL-010", Suite: Rollout, Level: INVARIANT,
+		Title:    "A task continued through different instances keeps every artifact each turn added, and once ended stays ended on every instance",
+		Sections: []string{"3.1.3", "3.2.2", "3.4.3"}, Scenario: "3",
+		Needs:   []Need{NeedTopology, NeedBehaviour},
+		Enable:  EnableTopology + " The task asks for input and is continued by follow-ups: the directive extension or a prompt map with an \"input-required\" key.",
+		Timeout: 90 * time.Second,
+		Why: "a2a-python #1188: on replicas sharing a task store, the replica that worked a turn of a " +
+			"task kept its copy of it, and when a later follow-up reached it, resumed from that copy and " +
+			"saved it over what another replica had written: the other turn's artifacts and history " +
+			"vanished, with no error. A task of the spec's own asks for input; its first turn goes " +
+			"through instance A, its second through B, its third through A again, each asking for input " +
+			"again (with an artifact, under the directive). After the third turn every instance must show " +
+			"every artifact the task held after the second; a client message the history showed and then " +
+			"lost is a finding (history is the agent's to keep), and is all that can show the bug when the " +
+			"agent's turns that ask for input add no artifact (a prompt map's). The task is then canceled through B and " +
+			"a follow-up sent through A, which last left it waiting: it must be refused or change nothing, " +
+			"and every instance must show the task canceled for as long as a turn took plus a margin " +
+			"(scenario 3: nothing after an acknowledged cancel). An instance that does not know the task " +
+			"another created is a finding, and the spec could not run.",
+	},
 }
 
 // pushEnable is how to enable the webhook specs.

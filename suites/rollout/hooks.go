@@ -44,6 +44,7 @@ var instanceNeeds = map[string]string{
 	"ROLL-006": "it cancels through one instance a task running on another, then reads the task back from every instance",
 	"ROLL-007": "it holds the card in the harness's own CDN while it rolls the instances behind it from a previous build to one without a capability, an interface and an extension that card claims",
 	"ROLL-009": "it registers push configs through an old instance once its successor is ready and again on the old instance's own URL while it drains, and through the new one",
+	"ROLL-010": "it continues one task through one instance, then another, then the first again, and reads it back from every instance",
 }
 
 // hooksFor returns the hooks driver and the first of points it has a
