@@ -281,7 +281,7 @@ func (d *Driver) resolve(ctx context.Context, force bool) error {
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	d.maxAge = maxAge(resp.Header.Get("Cache-Control"))
 	d.fetchedAt = time.Now()
-	if resp.StatusCode == http.StatusNotModified && d.card != nil {
+	if resp.StatusCode == http.StatusNotModified && d.card != nil && !d.faults.has(faultErrorsOn304) {
 		d.event(clientrun.Event{Via: "card", Kind: "card", State: "not-modified"})
 		return nil
 	}
