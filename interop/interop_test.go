@@ -158,8 +158,11 @@ const goBuildTimeout = 5 * time.Minute
 // (--allow-private-networks), so that the webhook specs are judged, with
 // every suite. a2a-go v2.4.0 never retries a push (HTTPPushSender.SendPush
 // makes one attempt), so PUSH-007 waits 10 s for the retry, not 25 s: the
-// verdict is the same, the run 15 s shorter.
+// verdict is the same, the run 15 s shorter. It runs at the same time as
+// TestGoSDKAgentGuard (both parallel, after the package's other tests): the
+// guard run mostly waits, and running them together saves its 14 s.
 func TestGoSDKAgent(t *testing.T) {
+	t.Parallel()
 	agent := goAgent(t)
 	compare(t, goBaselineFile, "--agent-cmd", fmt.Sprintf("'%s' --port {port} --allow-private-networks", agent),
 		"--push-retry-wait", "10s", "--seed", "12")
@@ -174,6 +177,7 @@ func TestGoSDKAgent(t *testing.T) {
 // has already refused (the dial fails within a millisecond of each event),
 // so a 5 s patience tells as much as the default 10 s.
 func TestGoSDKAgentGuard(t *testing.T) {
+	t.Parallel()
 	agent := goAgent(t)
 	compare(t, goGuardBaselineFile, "--agent-cmd", fmt.Sprintf("'%s' --port {port}", agent),
 		"--suite", suites.Webhook, "--patience", "5s", "--seed", "12")
