@@ -89,8 +89,8 @@ var _ = setBasis(map[string]reports.Basis{
 		},
 		Reading: "No sentence binds the client here: the MUST is the agent's, which answers a follow-up for a task it no " +
 			"longer has with TaskNotFoundError. What the client does then (report the task lost, or re-submit it as a new " +
-			"task and say so, rather than go on as if it had survived) is scenario 1's guard with no keyword behind it, " +
-			"so a miss warns.",
+			"task and say so, on a card re-resolved since the rotation, rather than go on as if it had survived) is " +
+			"scenario 1's guard with no keyword behind it, so a miss warns.",
 		Scenario: scenario1,
 	},
 	"CLI-022": {

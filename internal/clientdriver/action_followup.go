@@ -65,7 +65,7 @@ func actionFollowUp(ctx context.Context, d *Driver) error {
 			// Hangs: it never reports (the CLI then blocks until the
 			// harness kills it).
 			return errHung
-		case d.variants.has(variantResubmitsOpenly):
+		case d.variants.has(variantResubmitsOpenly) || d.faults.has(faultResubmitsUnresolved):
 			return d.resubmit(ctx, t)
 		case d.faults.has(faultResubmitsSilently):
 			nt, nerr := d.send(ctx, message(d.env.FollowUpText, "", ""), nil)

@@ -252,7 +252,7 @@ func (e *parseError) Error() string { return e.msg }
 // max-age (scenario 1: "never trusting a cached card beyond a single
 // transition"); reads (GetTask polls) honour max-age.
 func (d *Driver) resolve(ctx context.Context, force bool) error {
-	if d.card != nil && ((!force && time.Since(d.fetchedAt) < d.maxAge) || d.faults.has(faultNeverRevalidates)) {
+	if d.card != nil && ((!force && time.Since(d.fetchedAt) < d.maxAge) || d.faults.has(faultNeverRevalidates) || d.faults.has(faultResubmitsUnresolved)) {
 		return nil // fresh: max-age honoured
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, d.env.CardURL, nil)

@@ -204,6 +204,23 @@ var _ = suites.Spec("CLI-021", func(ctx context.Context, t *suites.T) {
 	t.Observe("requests naming the lost task "+lostID, strings.Join(names, "; "))
 	t.Observe("card fetches after the rotation", describeFetches(cardFetchesAfter(o.Requests, w.rotateAt)))
 	var vs []invariants.Violation
+	if len(resubmits) > 0 {
+		// A re-submission is a transition the client initiates, made
+		// because the task did not survive a rotation: scenario 1 has the
+		// card re-resolved before it, so the new task goes to the
+		// deployment the current card describes.
+		resolved := 0
+		for _, q := range cardFetchesAfter(o.Requests, w.rotateAt) {
+			if q.Seq < resubmits[0].Seq {
+				resolved++
+			}
+		}
+		if resolved == 0 {
+			vs = append(vs, invariants.Violation{Invariant: "client-lost-task", Where: Where(resubmits[0]),
+				Expected: "the card re-resolved after the rotation and before the lost task was re-submitted (scenario 1: re-resolve the card before every transition the client initiates)",
+				Actual:   fmt.Sprintf("no card request since the rotation (after request %d): the new task was sent on the card fetched before it", w.rotateAt)})
+		}
+	}
 	where := "the driver's result: " + o.Driver.ResultLine
 	switch {
 	case r.ResubmittedTaskID != "":
