@@ -40,6 +40,9 @@ type Embedded struct {
 	tmpl fakes.Options
 	// cdn caches the card in front of lb (cdn.go); nil without lb.
 	cdn *CDN
+	// grpc is the deployment's one gRPC address in front of the
+	// instances' own (grpcfront.go); nil without lb.
+	grpc *grpcFront
 	// caps is the template's streaming and push switches as the run began,
 	// which RollWithout restores.
 	caps [2]bool
@@ -233,10 +236,13 @@ func (e *Embedded) Close() error {
 	e.mu.Lock()
 	ins := e.instances
 	e.instances = nil
-	lb, cdn := e.lb, e.cdn
+	lb, cdn, front := e.lb, e.cdn, e.grpc
 	e.mu.Unlock()
 	if cdn != nil {
 		cdn.Close()
+	}
+	if front != nil {
+		front.Close()
 	}
 	if lb != nil {
 		lb.Close()

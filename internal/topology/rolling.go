@@ -54,7 +54,8 @@ const DrainTimeout = 5 * time.Second
 
 // startBalanced starts n instances named embedded-0 … behind a new balancer.
 // They carry no BaseURL: their cards name whatever origin the client called
-// (the balancer, or the CDN in front of it) through X-Forwarded-Host.
+// (the balancer, or the CDN in front of it) through X-Forwarded-Host, and
+// for gRPC the deployment's one gRPC address: one card for every instance.
 func (e *Embedded) startBalanced(ctx context.Context, opts fakes.Options, n int) error {
 	lb, err := NewBalancer()
 	if err != nil {
@@ -65,8 +66,14 @@ func (e *Embedded) startBalanced(ctx context.Context, opts fakes.Options, n int)
 		lb.Close()
 		return err
 	}
+	front, err := newGRPCFront(e.grpcTarget)
+	if err != nil {
+		lb.Close()
+		cdn.Close()
+		return err
+	}
 	e.mu.Lock()
-	e.lb, e.tmpl, e.cdn = lb, opts, cdn
+	e.lb, e.tmpl, e.cdn, e.grpc = lb, opts, cdn, front
 	e.caps = [2]bool{opts.DisableStreaming, opts.DisablePush}
 	e.instances = make([]*instance, n)
 	e.mu.Unlock()
@@ -106,15 +113,21 @@ func (e *Embedded) launch(ctx context.Context, k int, opts fakes.Options, wait b
 	if err != nil {
 		return nil, fmt.Errorf("embedded agent %d: %w", k, err)
 	}
-	// Each instance serves gRPC on a listener of its own, which its card
-	// declares: gRPC calls go to that instance directly, not through the
-	// balancer (which proxies HTTP only).
+	// Each instance serves gRPC on a listener of its own; its card declares
+	// the deployment's gRPC address (grpcfront.go), which forwards to it.
 	gln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		ln.Close()
 		return nil, fmt.Errorf("embedded agent %d (gRPC): %w", k, err)
 	}
 	opts.GRPCURL = "http://" + gln.Addr().String()
+	e.mu.Lock()
+	if e.grpc != nil {
+		// The card names the deployment's gRPC address, not this
+		// instance's own listener: one card for every instance.
+		opts.GRPCURL = e.grpc.url
+	}
+	e.mu.Unlock()
 	a, err := fakes.New(opts)
 	if err != nil {
 		ln.Close()
@@ -183,6 +196,20 @@ func stopInstance(in *instance) {
 	if in.grpc != nil {
 		in.grpc.Stop()
 	}
+}
+
+// grpcTarget is the gRPC listener a new connection to the deployment's
+// gRPC address goes to: the first ready instance's, as the balancer's
+// default policy sends an unpinned call to the first live, undrained slot.
+func (e *Embedded) grpcTarget() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, in := range e.instances {
+		if in != nil && in.agent.Ready() {
+			return in.gaddr
+		}
+	}
+	return ""
 }
 
 // BalancerURL is the load balancer's base URL ("" without one).
