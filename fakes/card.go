@@ -21,8 +21,12 @@ type cardState struct {
 	version    string // "" means "1.<gen>.0"
 	movedAt    int    // generation whose /g<N> prefix the interfaces use; 0: none
 	authScheme string // advertised HTTP auth scheme; "" none
-	// modAt is when this generation began here (Last-Modified).
+	// modAt is when this generation began on this instance: its start, or
+	// the rotation (Last-Modified only when the store cannot say).
 	modAt time.Time
+	// pubAt is when any instance sharing the store first published this
+	// generation (Last-Modified); zero until the first card is served.
+	pubAt time.Time
 }
 
 // Rotation describes one card rotation. Every rotation bumps the generation
@@ -48,6 +52,7 @@ func (a *Agent) Rotate(r Rotation) int {
 	c := &a.card
 	c.gen++
 	c.modAt = time.Now()
+	c.pubAt = time.Time{}
 	c.version = r.Version
 	if r.MoveInterfaces {
 		c.movedAt = c.gen
@@ -140,7 +145,10 @@ func (a *Agent) publicCard(base string) a2a.AgentCard {
 	}
 	card := a2a.AgentCard{
 		Name:        "a2a-conform reference agent",
-		Description: "The a2a-conform harness's reference A2A v1.0 agent (instance " + a.name + ").",
+		// No instance name: every instance of a generation serves the same
+		// card, so that a client behind a balancer holds one card and one
+		// set of validators whichever instance answered.
+		Description: "The a2a-conform harness's reference A2A v1.0 agent.",
 		SupportedInterfaces: []a2a.AgentInterface{
 			{URL: base + prefix + JSONRPCPath, ProtocolBinding: a2a.BindingJSONRPC, ProtocolVersion: a2a.ProtocolVersion},
 			{URL: base + prefix + RESTPath, ProtocolBinding: a2a.BindingHTTPJSON, ProtocolVersion: a2a.ProtocolVersion},
@@ -229,7 +237,7 @@ func (a *Agent) serveCard(w http.ResponseWriter, r *http.Request) {
 		} else {
 			h.Set("ETag", etag)
 		}
-		h.Set("Last-Modified", a.lastModified())
+		h.Set("Last-Modified", a.lastModified(r.Context()))
 		maxAge := int(a.opts.CardMaxAge.Seconds())
 		if maxAge < 0 {
 			maxAge = 0
@@ -239,7 +247,7 @@ func (a *Agent) serveCard(w http.ResponseWriter, r *http.Request) {
 		if a.faults.has(faultAnyETagNotModified) && len(r.Header.Values("If-None-Match")) > 0 {
 			matched = true
 		}
-		if !a.faults.has(faultNoConditionalGet) && (matched || a.notModifiedSince(r)) {
+		if !a.faults.has(faultNoConditionalGet) && (matched || a.notModifiedSince(r.Context(), r)) {
 			w.WriteHeader(http.StatusNotModified)
 			return
 		}

@@ -1,6 +1,7 @@
 package fakes
 
 import (
+	"context"
 	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -195,10 +196,38 @@ func (a *Agent) servesV03Card(r *http.Request) bool {
 		(a.faults.has(faultCardVariesWithoutVary) && r.Header.Get("A2A-Version") == "")
 }
 
-// lastModified is the card's Last-Modified: when its generation began on
-// this instance, to the second (an HTTP-date has no finer resolution).
-func (a *Agent) lastModified() string {
-	at := a.cardSnapshot().modAt.UTC()
+// cardModified is when the card served now was last modified: when any
+// instance sharing the store first published its generation, so that every
+// instance serving the same card gives the same date, however long after
+// the others it started (RFC 9110 §8.8.2: the date the representation was
+// last modified, not when the process began). When the store cannot say,
+// it is when the generation began on this instance.
+func (a *Agent) cardModified(ctx context.Context) time.Time {
+	st := a.cardSnapshot()
+	if !st.pubAt.IsZero() {
+		return st.pubAt
+	}
+	at, err := a.st.CardPublished(ctx, st.gen, time.Now())
+	if err != nil {
+		a.log.Warn("reading the card generation's first publication; Last-Modified is this instance's", "generation", st.gen, "err", err)
+		return st.modAt
+	}
+	a.cardMu.Lock()
+	if a.card.gen == st.gen && a.card.pubAt.IsZero() {
+		a.card.pubAt = at
+	}
+	a.cardMu.Unlock()
+	return at
+}
+
+// lastModified is the card's Last-Modified header, never later than now: a
+// generation published within a second of the one before is recorded a
+// second after it (store.CardPublished) and until then is sent as now.
+func (a *Agent) lastModified(ctx context.Context) string {
+	at := a.cardModified(ctx).UTC()
+	if now := time.Now().UTC(); at.After(now) {
+		at = now
+	}
 	if a.faults.has(faultLastModifiedInvalid) {
 		return at.Format(time.RFC3339)
 	}
@@ -206,8 +235,10 @@ func (a *Agent) lastModified() string {
 }
 
 // notModifiedSince evaluates If-Modified-Since (RFC 9110 §13.1.3), which a
-// recipient ignores when If-None-Match is present.
-func (a *Agent) notModifiedSince(r *http.Request) bool {
+// recipient ignores when If-None-Match is present. It compares with the
+// recorded date, not the one sent: a card sent as "now" before its recorded
+// second is answered in full, never 304.
+func (a *Agent) notModifiedSince(ctx context.Context, r *http.Request) bool {
 	if len(r.Header.Values("If-None-Match")) > 0 {
 		return false
 	}
@@ -215,7 +246,7 @@ func (a *Agent) notModifiedSince(r *http.Request) bool {
 	if err != nil {
 		return false
 	}
-	return !a.cardSnapshot().modAt.Truncate(time.Second).After(since)
+	return !a.cardModified(ctx).Truncate(time.Second).After(since)
 }
 
 // serveNotJSON answers the card path the way a web app's catch-all route

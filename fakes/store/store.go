@@ -84,6 +84,10 @@ CREATE TABLE IF NOT EXISTS deliveries (
 	created_at  INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS deliveries_by_config ON deliveries (task_id, config_id, id);
+CREATE TABLE IF NOT EXISTS card_generations (
+	generation   INTEGER PRIMARY KEY,
+	published_at INTEGER NOT NULL
+);
 `
 
 // Store is a handle on one database. Several agents may share a handle (they

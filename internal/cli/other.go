@@ -55,6 +55,7 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	attempts := fs.Int("push-attempts", 0, "attempts per push, the first included, before it is given up (default 6)")
 	plainInput := fs.Bool("plain-input-required", false, "answer every message that carries neither a directive nor a prompt phrase with INPUT_REQUIRED, as an LLM agent asking a clarifying question does")
 	emptySkills := fs.Bool("empty-skills", false, "publish \"skills\": [], as the spec's own example card does")
+	omitETag := fs.Bool("omit-etag", false, "serve the card without an ETag, revalidated by Last-Modified alone (the ETag is a SHOULD, A2A v1.0.1 §8.6.1)")
 	dialGuard := fs.Bool("push-dial-guard", false, "acknowledge every webhook URL and refuse, when delivering, to connect to a loopback, private or link-local address, as a2a-go v2.4.0's SSRF guard does by default")
 	purged := fs.Bool("purge-canceled", false, "answer a cancel of a task already canceled with TaskNotFoundError, as an agent that purges canceled tasks may (A2A v1.0.1 §3.3.1)")
 	oneStream := fs.Bool("one-stream-per-task", false, "refuse a SubscribeToTask with UnsupportedOperationError while another stream of the task is open (A2A v1.0.1 §3.5.2: an agent MAY serve several)")
@@ -93,7 +94,7 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 		DrainGrace: *drainGrace, AnswerLatency: *answerLatency, DisableStreaming: *noStreaming, DisablePush: *noPush, PreviousBuild: *previousBuild,
 		PushDelay: *pushDelay, DuplicatePushes: *pushTwice, TerminalPushesOnly: *pushTerminal,
 		Push: fakes.PushOptions{MaxAttempts: *attempts, BaseDelay: *retryBase, MaxDelay: *retryMax, DialGuard: *dialGuard}, EmptySkills: *emptySkills,
-		PlainInputRequired: *plainInput, PurgedOnSecondCancel: *purged, OneStreamPerTask: *oneStream}
+		PlainInputRequired: *plainInput, PurgedOnSecondCancel: *purged, OneStreamPerTask: *oneStream, OmitETag: *omitETag}
 	if toks := splitComma(tokenF); len(toks) > 0 {
 		opts.RequireAuth, opts.OtherTokens = toks[0], toks[1:]
 	}
