@@ -46,6 +46,17 @@ var _ = setBasis(map[string]reports.Basis{
 			"application/a2a+json and names each A2A error in an ErrorInfo. A client that reads that error only " +
 			"as application/json loses what the MUST is for. That is a guard without a client keyword, so a miss warns.",
 	},
+	"CLI-010": {
+		Quotes: []reports.Quote{
+			spec("8.3.2", "Use the correct URL for the selected transport"),
+			spec("8.6.2", "When a cached Agent Card has expired, clients SHOULD use conditional requests"),
+		},
+		Reading: "No sentence binds the client to take a card whose interfaces moved: the MUST list of 8.3.2 is about " +
+			"choosing an interface from a card, and the text does not say whether a task begun on one URL must move " +
+			"to the new one, so either is taken. A client that refuses the new card ends the task's flow on a " +
+			"rotation, scenario 1's failure. That is a guard without a client keyword, so a miss warns.",
+		Scenario: scenario1,
+	},
 	"CLI-005": {
 		Quotes: []reports.Quote{
 			spec("8.3.2", "Clients MUST follow these rules: … Parse supportedInterfaces if present, and select the first supported transport … Prefer earlier entries in the ordered list when multiple options are supported"),

@@ -74,6 +74,18 @@ var clientSpecs = []Info{
 		Timeout: 60 * time.Second,
 	},
 	{
+		ID: "CLI-010", Suite: Client, Level: SHOULD,
+		Title:    "A revalidated card whose interfaces moved to new URLs is taken, not refused, and the task goes on",
+		Sections: []string{"8.3.2", "8.6.2"},
+		Why: "A rotation can move an agent's endpoint (scenario 1: the worker's card changed its url). Once the " +
+			"first message is answered, the scripted agent's card declares every interface at a new URL; the " +
+			"old URLs keep working, since the text does not say which one a task begun on the old one must " +
+			"use. A follow-up through either passes. A client that refuses the new card because it no longer " +
+			"lists the endpoint in use (a resolver bug class) ends the flow instead. No sentence binds the " +
+			"client, so a miss warns.",
+		Timeout: 60 * time.Second,
+	},
+	{
 		ID: "CLI-005", Suite: Client, Level: MUST,
 		Title:    "The client picks the first declared interface whose binding it speaks, not the first listed",
 		Sections: []string{"8.3.2", "5.8"},

@@ -309,6 +309,10 @@ func (d *Driver) resolve(ctx context.Context, force bool) error {
 		return &parseError{msg: "card has unknown members " + strings.Join(card.Extra.Keys(), ", ")}
 	}
 	changed := d.card != nil && d.etag != resp.Header.Get("ETag")
+	if changed && d.faults.has(faultRefusesMovedCard) && d.cl != nil && !declares(card, d.cl.Interface().URL) {
+		return &client.Error{Class: client.Protocol, Op: "card",
+			Message: "the card no longer declares the endpoint in use (" + d.cl.Interface().URL + "): refused"}
+	}
 	if changed {
 		d.rotatedCard = true
 	}

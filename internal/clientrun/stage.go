@@ -185,6 +185,9 @@ type Request struct {
 	// ErrorEvent says the stage sent an error event in this streamed answer
 	// (Script.ErrorEventAfter) before it ended it.
 	ErrorEvent bool
+	// Moved is the generation whose moved URL the request came through
+	// (Rotation.MoveInterfaces); 0 for the URLs declared first.
+	Moved int
 }
 
 // ServedRecorder is where the stage records what it served: the run's
@@ -228,6 +231,10 @@ type Stage struct {
 	prev     *servedCard
 	lastCard *servedCard
 	gen      int
+	// moved is the generation whose rotation moved the interfaces
+	// (Rotation.MoveInterfaces; 0: never): they are declared under /m<N>,
+	// and their first URLs keep working.
+	moved int
 	rotation []string
 }
 
@@ -341,6 +348,11 @@ type Rotation struct {
 	// AuthScheme is the HTTP authentication scheme the new card advertises
 	// (fakes.Rotation.AuthScheme; "" keeps the current one).
 	AuthScheme string
+	// MoveInterfaces declares every interface at a new URL (under /m<N>,
+	// N the new generation) from now on; the URLs declared before keep
+	// working, as a deployment that moved its endpoint but still routes the
+	// old one does.
+	MoveInterfaces bool
 }
 
 // Rotate rotates the card (new version, new ETag) and, with LoseTasks, the
@@ -351,6 +363,9 @@ func (s *Stage) Rotate(ctx context.Context, r Rotation) error {
 	s.gen++
 	gen := s.gen
 	cur := s.agent
+	if r.MoveInterfaces {
+		s.moved = gen
+	}
 	s.mu.Unlock()
 	if !r.LoseTasks {
 		cur.Rotate(fakes.Rotation{Version: r.Version, AuthScheme: r.AuthScheme})
@@ -465,6 +480,11 @@ func (s *Stage) ifaceURL(i int, in Interface) string {
 	if in.Dead {
 		host = "http://" + s.dead
 	}
+	s.mu.Lock()
+	if s.moved > 0 {
+		host += fmt.Sprintf("/m%d", s.moved)
+	}
+	s.mu.Unlock()
 	switch in.Binding {
 	case a2a.BindingJSONRPC:
 		return fmt.Sprintf("%s/i%d%s", host, i, fakes.JSONRPCPath)
@@ -569,8 +589,12 @@ func (s *Stage) classify(r *http.Request, body []byte) Request {
 	}
 	var idx int
 	var rest string
-	if n, _ := fmt.Sscanf(r.URL.Path, "/i%d", &idx); n == 1 {
-		rest = strings.TrimPrefix(r.URL.Path, fmt.Sprintf("/i%d", idx))
+	p := r.URL.Path
+	if n, _ := fmt.Sscanf(p, "/m%d/", &req.Moved); n == 1 {
+		p = strings.TrimPrefix(p, fmt.Sprintf("/m%d", req.Moved))
+	}
+	if n, _ := fmt.Sscanf(p, "/i%d", &idx); n == 1 {
+		rest = strings.TrimPrefix(p, fmt.Sprintf("/i%d", idx))
 		ifs := s.interfaces()
 		if idx >= 0 && idx < len(ifs) {
 			req.Interface, req.Binding = idx, ifs[idx].Binding
@@ -685,7 +709,11 @@ func restOp(method, route string) (op, task string) {
 // forward hands the request to the reference agent, with the stage's
 // interface prefix (and a tenant path prefix) removed.
 func (s *Stage) forward(w http.ResponseWriter, r *http.Request, req Request, body []byte) {
-	path := strings.TrimPrefix(r.URL.Path, fmt.Sprintf("/i%d", req.Interface))
+	path := r.URL.Path
+	if req.Moved > 0 {
+		path = strings.TrimPrefix(path, fmt.Sprintf("/m%d", req.Moved))
+	}
+	path = strings.TrimPrefix(path, fmt.Sprintf("/i%d", req.Interface))
 	if req.Binding == a2a.BindingHTTPJSON && req.Tenant != "" {
 		path = strings.Replace(path, fakes.RESTPath+"/"+req.Tenant+"/", fakes.RESTPath+"/", 1)
 	}

@@ -60,7 +60,8 @@
 //     request of Op clientrun.OpKeySet);
 //   - Hook: acts before or after each request (AfterOp / BeforeOp): the
 //     Stage then rotates the card (Rotate: new version and ETag, LoseTasks
-//     for a restart that loses every task), serves the previous card
+//     for a restart that loses every task, MoveInterfaces for new interface
+//     URLs under /m<N>), serves the previous card
 //     (ServeStale: a stale CDN copy), or sends a push (Push: e.g. a forged
 //     one without the token, to Request.PushURL; PushWith: with headers of
 //     its own, such as a rotated generation's Authorization).
