@@ -16,6 +16,7 @@ import (
 // CLI-001: A2A-Version on every request (§3.6: clients MUST send it).
 var _ = suites.Spec("CLI-001", func(ctx context.Context, t *suites.T) {
 	var vs []invariants.Violation
+	missing := 0
 	for _, c := range []Case{{Name: "send", Action: Send}, {Name: "stream", Action: Stream}} {
 		o := RunCase(ctx, t, c)
 		ops := o.Ops()
@@ -38,6 +39,13 @@ var _ = suites.Spec("CLI-001", func(ctx context.Context, t *suites.T) {
 			}
 		}
 		t.Observe("case "+c.Name+": card fetches with A2A-Version", fmt.Sprintf("%d of %d (recorded, not judged: the card is a well-known document, not an operation)", noted, len(o.CardFetches())))
+		missing += len(o.CardFetches()) - noted
+	}
+	if missing > 0 {
+		t.Finding("disputed: %d card fetch(es) carried no A2A-Version. A2A v1.0.1 §3.6.1 says \"Clients MUST send the A2A-Version header with each request\", "+
+			"and does not settle whether a GET of the well-known card, made before any interface or version is chosen, is such a request; "+
+			"§3.6.2 says \"Agents MUST interpret empty value as 0.3 version.\", so an agent that serves a v0.3 card to such a fetch (a2a-js with legacyCompat does) "+
+			"gives this client the older card. Not judged.", missing)
 	}
 	t.Violated(vs...)
 })
