@@ -36,7 +36,10 @@ import (
 type Env struct {
 	CardURL, Case, Action, Text, FollowUpText string
 	WebhookListen, WebhookURL, PushToken      string
-	Timeout                                   time.Duration
+	// Tenant is the application's own tenant (A2A_CONFORM_TENANT): the
+	// reference client ignores it, since the card's tenant must win.
+	Tenant  string
+	Timeout time.Duration
 }
 
 // EnvFromOS reads the A2A_CONFORM_* variables.
@@ -46,7 +49,7 @@ func EnvFromOS() Env {
 		Action: os.Getenv("A2A_CONFORM_ACTION"), Text: os.Getenv("A2A_CONFORM_TEXT"),
 		FollowUpText:  os.Getenv("A2A_CONFORM_FOLLOWUP_TEXT"),
 		WebhookListen: os.Getenv("A2A_CONFORM_WEBHOOK_LISTEN"), WebhookURL: os.Getenv("A2A_CONFORM_WEBHOOK_URL"),
-		PushToken: os.Getenv("A2A_CONFORM_PUSH_TOKEN"), Timeout: 20 * time.Second,
+		PushToken: os.Getenv("A2A_CONFORM_PUSH_TOKEN"), Tenant: os.Getenv("A2A_CONFORM_TENANT"), Timeout: 20 * time.Second,
 	}
 	if n, err := strconv.Atoi(os.Getenv("A2A_CONFORM_TIMEOUT")); err == nil && n > 0 {
 		e.Timeout = time.Duration(n) * time.Second
@@ -398,6 +401,9 @@ func (d *Driver) next() error {
 	d.candidates = d.candidates[1:]
 	if d.faults.has(faultDropsTenant) {
 		iface.Tenant = ""
+	}
+	if d.faults.has(faultCallerTenantWins) && d.env.Tenant != "" {
+		iface.Tenant = d.env.Tenant
 	}
 	opts := []client.Option{client.WithHTTPClient(d.hc)}
 	if d.faults.has(faultNoVersionHeader) {

@@ -24,6 +24,9 @@ type Vars struct {
 	WebhookListen string
 	WebhookURL    string
 	PushToken     string
+	// Tenant is a tenant the application passes to its client, where a case
+	// sets one ("" otherwise): the card's own tenant must win (§8.3.2).
+	Tenant string
 	// Timeout is the driver's whole budget; the harness kills it after.
 	Timeout time.Duration
 }
@@ -40,6 +43,7 @@ func (v Vars) Env() []string {
 		"A2A_CONFORM_WEBHOOK_LISTEN=" + v.WebhookListen,
 		"A2A_CONFORM_WEBHOOK_URL=" + v.WebhookURL,
 		"A2A_CONFORM_PUSH_TOKEN=" + v.PushToken,
+		"A2A_CONFORM_TENANT=" + v.Tenant,
 		"A2A_CONFORM_TIMEOUT=" + strconv.Itoa(secs),
 	}
 }

@@ -234,7 +234,7 @@ type Stage struct {
 	// moved is the generation whose rotation moved the interfaces
 	// (Rotation.MoveInterfaces; 0: never): they are declared under /m<N>,
 	// and their first URLs keep working.
-	moved int
+	moved    int
 	rotation []string
 }
 

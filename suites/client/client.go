@@ -103,6 +103,10 @@ type Case struct {
 	Agent  Agent
 	// Timeout overrides the run's budget for this case.
 	Timeout time.Duration
+	// CallerTenant is a tenant the application passes to its client
+	// (A2A_CONFORM_TENANT), for the cases that check the card's own tenant
+	// wins over it.
+	CallerTenant string
 	// HangIsEvidence returns the outcome of a driver that ran out of time
 	// (killed, no result line) instead of ending the spec could-not-run, for
 	// a spec whose question is whether the client ever reports (e.g. a lost
@@ -240,7 +244,7 @@ func RunCase(ctx context.Context, t *suites.T, c Case) *Outcome {
 	}
 	vars := clientrun.Vars{CardURL: stage.CardURL(), Case: caseName, Action: c.Action,
 		Text: o.Text, FollowUpText: o.FollowUpText, WebhookListen: listen, WebhookURL: o.WebhookURL,
-		PushToken: o.PushToken, Timeout: timeout}
+		PushToken: o.PushToken, Tenant: c.CallerTenant, Timeout: timeout}
 	run := clientrun.RunDriver(ctx, clientrun.DriverOptions{Template: conf.Template, Vars: vars,
 		OutputCap: conf.OutputCap, Env: conf.Env})
 	o.Driver, o.Result, o.Requests = run, run.Result, stage.Requests()

@@ -54,25 +54,48 @@ func hasQueryVersion(q string) bool {
 	return strings.Contains(strings.ToLower(q), "a2a-version=1")
 }
 
-// CLI-002: the interface's tenant in every request (v1.0.1 §8.3.2 item 4).
+// CLI-002: the interface's tenant in every request (v1.0.1 §8.3.2 item 4),
+// exactly as declared: also when the application passes a tenant of its own
+// (A2A_CONFORM_TENANT), which must not replace the declared one, nor be sent
+// to an interface that declares none (the field is then omitted).
 var _ = suites.Spec("CLI-002", func(ctx context.Context, t *suites.T) {
 	const tenant = "tenant-a2a-conform-7"
-	o := RunCase(ctx, t, Case{Name: "send", Action: Send, Agent: Agent{Interfaces: []Interface{
-		{Binding: a2a.BindingJSONRPC, Tenant: tenant}, {Binding: a2a.BindingHTTPJSON, Tenant: tenant}}}})
-	ops := o.Ops()
-	if len(ops) == 0 {
-		t.CouldNotRun("the client fetched the card but sent no operation request (driver result: %s).", o.Driver.ResultLine)
+	const callers = "tenant-of-the-application-3"
+	both := func(tn string) []Interface {
+		return []Interface{{Binding: a2a.BindingJSONRPC, Tenant: tn}, {Binding: a2a.BindingHTTPJSON, Tenant: tn}}
+	}
+	cases := []struct {
+		c    Case
+		want string
+	}{
+		{Case{Name: "send", Action: Send, Agent: Agent{Interfaces: both(tenant)}}, tenant},
+		{Case{Name: "caller-tenant", Action: Send, Agent: Agent{Interfaces: both(tenant)}, CallerTenant: callers}, tenant},
+		{Case{Name: "caller-tenant-undeclared", Action: Send, Agent: Agent{Interfaces: both("")}, CallerTenant: callers}, ""},
 	}
 	var vs []invariants.Violation
-	for _, r := range ops {
-		if r.Tenant != tenant {
+	for _, k := range cases {
+		o := RunCase(ctx, t, k.c)
+		ops := o.Ops()
+		if len(ops) == 0 {
+			t.CouldNotRun("case %s: the client fetched the card but sent no operation request (driver result: %s).", k.c.Name, o.Driver.ResultLine)
+		}
+		for _, r := range ops {
+			if r.Tenant == k.want {
+				continue
+			}
 			got := "no tenant"
 			if r.Tenant != "" {
 				got = fmt.Sprintf("tenant %q", r.Tenant)
 			}
-			vs = append(vs, invariants.Violation{Invariant: "client-tenant", Where: Where(r),
-				Expected: fmt.Sprintf("tenant %q, as the interface declares it (JSON-RPC params.tenant; HTTP+JSON /{tenant} prefix or body)", tenant),
-				Actual:   got})
+			expected := fmt.Sprintf("tenant %q, as the interface declares it (JSON-RPC params.tenant; HTTP+JSON /{tenant} prefix or body)", k.want)
+			if k.want == "" {
+				expected = "no tenant: the interface declares none, so the field is omitted"
+			}
+			if k.c.CallerTenant != "" {
+				expected += fmt.Sprintf(", whatever the application passed (%q)", k.c.CallerTenant)
+			}
+			vs = append(vs, invariants.Violation{Invariant: "client-tenant", Where: k.c.Name + ": " + Where(r),
+				Expected: expected, Actual: got})
 		}
 	}
 	t.Violated(vs...)

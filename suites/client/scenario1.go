@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"log/slog"
+	"net/http"
 	"sort"
 	"strings"
 	"sync"
@@ -64,7 +64,7 @@ var _ = suites.Spec("CLI-020", func(ctx context.Context, t *suites.T) {
 			if r.Card && r.Seq > first.Seq && r.Status == http.StatusNotModified && o.Result.Error != nil {
 				t.Violated(invariants.Violation{Invariant: "client-card-revalidation", Where: Where(r),
 					Expected: "the 304 Not Modified read as confirming the cached card (RFC 9110 §15.4.5), and the follow-up sent on it",
-					Actual: fmt.Sprintf("no follow-up: the client raised %s (%s) after the 304", o.Result.Error.Class, cut(o.Result.Error.Message, 200))})
+					Actual:   fmt.Sprintf("no follow-up: the client raised %s (%s) after the 304", o.Result.Error.Class, cut(o.Result.Error.Message, 200))})
 			}
 		}
 		t.Indeterminate("the client never sent a follow-up naming its task (the transition the spec judges); driver result: %s.", o.Driver.ResultLine)
