@@ -200,8 +200,11 @@ func (a *Agent) cardBody(r *http.Request) ([]byte, string) {
 		body = a.publishCard(base, body)
 	}
 	sum := sha256.Sum256(body)
-	if a.faults.has(faultETagNeverChanges) {
+	switch {
+	case a.faults.has(faultETagNeverChanges):
 		sum = sha256.Sum256([]byte(a.name))
+	case a.faults.has(faultETagPerInstance):
+		sum = sha256.Sum256(append(body, a.owner...))
 	}
 	return body, `"` + hex.EncodeToString(sum[:16]) + `"`
 }

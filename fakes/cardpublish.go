@@ -200,10 +200,14 @@ func (a *Agent) servesV03Card(r *http.Request) bool {
 // instance sharing the store first published its generation, so that every
 // instance serving the same card gives the same date, however long after
 // the others it started (RFC 9110 §8.8.2: the date the representation was
-// last modified, not when the process began). When the store cannot say,
-// it is when the generation began on this instance.
+// last modified, not when the process began). With
+// last-modified-per-instance, and when the store cannot say, it is when the
+// generation began on this instance.
 func (a *Agent) cardModified(ctx context.Context) time.Time {
 	st := a.cardSnapshot()
+	if a.faults.has(faultLastModifiedPerInstance) {
+		return st.modAt
+	}
 	if !st.pubAt.IsZero() {
 		return st.pubAt
 	}

@@ -248,6 +248,26 @@ var _ = setBasis(map[string]reports.Basis{
 			"bring an ended task back: after an acknowledged cancel that is scenario 3's second terminal transition.",
 		Scenario: scenario3,
 	},
+	"ROLL-011": {
+		Quotes: []reports.Quote{
+			spec("8.6", "Servers and clients SHOULD use standard HTTP caching mechanisms to reduce unnecessary network overhead."),
+			spec("8.6.1", "Agent Card HTTP endpoints SHOULD include an ETag response header derived from the Agent Card's version field or a hash of the card content"),
+			spec("8.6.1", "Agent Card HTTP endpoints MAY include a Last-Modified response header"),
+			spec("8.6.2", "When a cached Agent Card has expired, clients SHOULD use conditional requests (If-None-Match with the stored ETag, or If-Modified-Since) to avoid re-downloading unchanged cards"),
+		},
+		Reading: "No single MUST sentence states this invariant. An ETag derived from the card's version or from a hash of " +
+			"its content depends on the card alone, so the same card carries the same ETag on every instance and after a " +
+			"restart; one that differs is derived from something else and misses the SHOULD, and a client revalidating as " +
+			"§8.6.2 asks downloads an unchanged card again whenever another instance answers: a warning. Last-Modified is " +
+			"optional; when sent it is RFC 9110's header (§8.8.2), the date the origin believes the card was last " +
+			"modified, and the instances behind one balancer are one origin. A date that differs by instance, or moves " +
+			"when an instance restarts, for the same card is the optional header done wrongly: a warning. What fails is " +
+			"its consequence in a rollout: an instance of the old build that restarts after one of the new build dates " +
+			"the old card later than the new one, and the new instance then answers 304 to a client revalidating the old " +
+			"card by its date. That client keeps a card of a generation the answering instance no longer serves, the " +
+			"invariant ROLL-001 judges for the ETag. Only cards identical byte for byte are held to the same validators.",
+		Scenario: scenario1,
+	},
 	"ROLL-009": {
 		Quotes: []reports.Quote{
 			depConfigPersists,

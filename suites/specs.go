@@ -896,6 +896,27 @@ var registry = []Info{
 			"(scenario 3: nothing after an acknowledged cancel). An instance that does not know the task " +
 			"another created is a finding, and the spec could not run.",
 	},
+	{
+		// Per-instance validators are a SHOULD miss (ETag) or an optional
+		// header done wrongly (Last-Modified): they warn. The stale card a
+		// date taken from an instance's start leads to mid-rollout is
+		// scenario 1's invariant, as ROLL-001's is for the ETag, and fails.
+		ID: "ROLL-011", Suite: Rollout, Level: INVARIANT,
+		Title:    "The same card has the same ETag and Last-Modified on every instance and after a restart, and revalidating the old build's card by its date on a new instance mid-rollout gets the new card",
+		Sections: []string{"8.6", "8.6.1", "8.6.2"}, Scenario: "1",
+		Needs:     []Need{NeedTopology},
+		Enable:    EnableTopology + " It needs at least two instances.",
+		Exclusive: true,
+		Timeout:   60 * time.Second,
+		Why: "Behind a load balancer a client revalidates its card on whichever instance answers. The " +
+			"harness reads the card on each instance: the same card, byte for byte, must carry the same " +
+			"ETag and the same Last-Modified everywhere, and again after an instance restarts (it restarts " +
+			"in a later second than any instance started before, so a date taken from an instance's start " +
+			"time shows); a miss warns. Then it rolls the instances and, once the first new instance serves, " +
+			"restarts an instance of the old build: a client holding the card that instance serves and " +
+			"revalidating it by its date (If-Modified-Since) on the new instance must get the new card; a " +
+			"304 keeps it on the old build's card (scenario 1) and fails.",
+	},
 }
 
 // pushEnable is how to enable the webhook specs.

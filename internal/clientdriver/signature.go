@@ -38,6 +38,9 @@ var errUncheckable = errors.New("signature not checkable by this client")
 // checked, and an *errBadSignature when one that could be checked failed and
 // none verified.
 func (d *Driver) verifyCard(ctx context.Context, raw []byte, card *a2a.AgentCard) error {
+	if d.faults.has(faultVerifiesKnownFieldsOnly) {
+		raw = knownMembersOnly(raw, card)
+	}
 	canonical, err := a2a.CanonicalCard(raw, true)
 	if err != nil {
 		return &errBadSignature{why: "the card cannot be canonicalized: " + err.Error()}

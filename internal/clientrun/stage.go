@@ -105,6 +105,11 @@ type Script struct {
 	// the card it serves (the reference agent's key, key set at
 	// fakes.JWKSPath on the stage), so that a verifying client can use it.
 	AlterSignedCard bool
+	// InjectAfterSigning serves the card with a member no A2A version
+	// defines added at its top level after it was signed, as an edge that
+	// injects fields does: a verifier that checks only the members it knows
+	// accepts it, one that checks what it received does not.
+	InjectAfterSigning bool
 	// Front, when set, wraps the reference agent for every operation
 	// request the stage forwards (the card and unserved paths excepted):
 	// a case's own server behaviour that the options above do not give,
@@ -833,6 +838,9 @@ func (s *Stage) currentCard() (*servedCard, string, error) {
 		if s.script.AlterSignedCard {
 			body = alterDescription(body)
 		}
+		if s.script.InjectAfterSigning {
+			body = injectMember(body)
+		}
 	}
 	sum := sha256.Sum256(body)
 	return &servedCard{body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}, rr.Header().Get("Cache-Control"), nil
@@ -844,6 +852,23 @@ const OpKeySet = "key-set"
 
 // alterDescription adds a sentence to a signed card's description, leaving
 // its signature as it was.
+// InjectedMember is the member Script.InjectAfterSigning adds to the card.
+const InjectedMember = "a2aConformInjectedAfterSigning"
+
+// injectMember adds InjectedMember at the top of a card.
+func injectMember(doc []byte) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(doc, &m) != nil {
+		return doc
+	}
+	m[InjectedMember], _ = json.Marshal(map[string]string{"endpoint": "added by an edge after the card was signed"})
+	out, err := json.Marshal(m)
+	if err != nil {
+		return doc
+	}
+	return out
+}
+
 func alterDescription(doc []byte) []byte {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(doc, &m) != nil {

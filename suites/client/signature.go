@@ -26,28 +26,48 @@ func keySetFetches(rs []Request) []Request {
 	return out
 }
 
-// CLI-027: a verifying client does not use a card whose signature fails (§8.4.3 MUST).
+// CLI-027: a verifying client does not use a card whose signature fails
+// (§8.4.3 MUST): one changed after signing (its description rewritten), and
+// one with a member added after signing, which a verifier that checks only
+// the members it knows accepts.
 var _ = suites.Spec("CLI-027", func(ctx context.Context, t *suites.T) {
-	o := RunCase(ctx, t, Case{Name: "altered-card", Action: Send, Agent: Agent{AlterSignedCard: true}})
-	keys := keySetFetches(o.Requests)
-	ops := o.Ops()
-	if len(keys) == 0 {
-		t.NotApplicable("the client never fetched the key set at the signature's jku: it does not verify card signatures (or verifies against keys of its own, which the harness cannot see), so the rule for verifying clients does not apply; CLI-028 says whether it should verify. It sent %d operation request(s) through the altered card.", len(ops))
+	cases := []struct {
+		c    Case
+		what string
+	}{
+		{Case{Name: "altered-card", Action: Send, Agent: Agent{AlterSignedCard: true}}, "it was changed after signing"},
+		{Case{Name: "injected-member", Action: Send, Agent: Agent{InjectAfterSigning: true}},
+			"a member (" + clientrun.InjectedMember + ") was added after signing"},
 	}
-	t.Observe("key set fetched", Where(keys[0]))
-	if len(ops) > 0 {
-		var names []string
-		for _, r := range ops {
-			names = append(names, Where(r))
+	verified := 0
+	var vs []invariants.Violation
+	for _, k := range cases {
+		o := RunCase(ctx, t, k.c)
+		keys := keySetFetches(o.Requests)
+		ops := o.Ops()
+		if len(keys) == 0 {
+			t.Observe(k.c.Name, fmt.Sprintf("the client never fetched the key set; it sent %d operation request(s)", len(ops)))
+			continue
 		}
-		t.Violated(invariants.Violation{Invariant: "client-card-signature", Where: Where(ops[0]),
-			Expected: "no request through a card whose signature does not verify (it was changed after signing)",
-			Actual:   fmt.Sprintf("the client fetched the key set, so it verifies, and still sent %s", strings.Join(names, ", "))})
+		verified++
+		t.Observe(k.c.Name+": key set fetched", Where(keys[0]))
+		if len(ops) > 0 {
+			var names []string
+			for _, r := range ops {
+				names = append(names, Where(r))
+			}
+			vs = append(vs, invariants.Violation{Invariant: "client-card-signature", Where: k.c.Name + ": " + Where(ops[0]),
+				Expected: "no request through a card whose signature does not verify (" + k.what + ")",
+				Actual:   fmt.Sprintf("the client fetched the key set, so it verifies, and still sent %s", strings.Join(names, ", "))})
+		}
+		if r := o.Result; r.Error != nil {
+			t.Observe(k.c.Name+": outcome", fmt.Sprintf("the client refused the card (%s: %s)", r.Error.Class, r.Error.Message))
+		}
 	}
-	r := o.Result
-	if r.Error != nil {
-		t.Observe("outcome", fmt.Sprintf("the client refused the card (%s: %s)", r.Error.Class, r.Error.Message))
+	if verified == 0 && len(vs) == 0 {
+		t.NotApplicable("the client never fetched the key set at the signature's jku: it does not verify card signatures (or verifies against keys of its own, which the harness cannot see), so the rule for verifying clients does not apply; CLI-028 says whether it should verify.")
 	}
+	t.Violated(vs...)
 })
 
 // CLI-028: a signed card is verified before it is used (§8.4.3 SHOULD).
