@@ -224,14 +224,9 @@ func (a *Agent) cardModified(ctx context.Context) time.Time {
 	return at
 }
 
-// lastModified is the card's Last-Modified header, never later than now: a
-// generation published within a second of the one before is recorded a
-// second after it (store.CardPublished) and until then is sent as now.
+// lastModified is the card's Last-Modified header.
 func (a *Agent) lastModified(ctx context.Context) string {
 	at := a.cardModified(ctx).UTC()
-	if now := time.Now().UTC(); at.After(now) {
-		at = now
-	}
 	if a.faults.has(faultLastModifiedInvalid) {
 		return at.Format(time.RFC3339)
 	}
@@ -239,9 +234,9 @@ func (a *Agent) lastModified(ctx context.Context) string {
 }
 
 // notModifiedSince evaluates If-Modified-Since (RFC 9110 §13.1.3), which a
-// recipient ignores when If-None-Match is present. It compares with the
-// recorded date, not the one sent: a card sent as "now" before its recorded
-// second is answered in full, never 304.
+// recipient ignores when If-None-Match is present. A date that another
+// generation's card was also first published at never gets 304: the client
+// may hold that card (two generations within one second share a date).
 func (a *Agent) notModifiedSince(ctx context.Context, r *http.Request) bool {
 	if len(r.Header.Values("If-None-Match")) > 0 {
 		return false
@@ -250,7 +245,14 @@ func (a *Agent) notModifiedSince(ctx context.Context, r *http.Request) bool {
 	if err != nil {
 		return false
 	}
-	return !a.cardModified(ctx).Truncate(time.Second).After(since)
+	if a.cardModified(ctx).Truncate(time.Second).After(since) {
+		return false
+	}
+	if a.faults.has(faultLastModifiedPerInstance) {
+		return true
+	}
+	shared, err := a.st.CardDateShared(ctx, a.Generation(), since)
+	return err == nil && !shared
 }
 
 // serveNotJSON answers the card path the way a web app's catch-all route
