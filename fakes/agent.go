@@ -290,6 +290,13 @@ type Options struct {
 	// delivery is at least once and receivers dedupe (A2A v1.0 §4.3.3;
 	// `fake --push-twice`).
 	DuplicatePushes bool
+	// ForwardToOwner makes an instance that does not run a task pass every
+	// HTTP request about it to the instance that does, at the address that
+	// instance registered in the shared store, and relay the answer,
+	// streams included (fakes/variant_forward.go; `fake --forward-to-owner`):
+	// replicas that forward to the owner, a correct way to serve a task from
+	// any replica.
+	ForwardToOwner bool
 	// TerminalPushesOnly pushes only the event that makes a task terminal:
 	// what triggers a push is up to the agent and the spec does not
 	// guarantee a push for every event (A2A v1.0 §4.3.3; `fake
@@ -363,6 +370,10 @@ type Agent struct {
 	// copies are the tasks as this instance last wrote them (the stale-copy
 	// faults only).
 	copies copies
+	// selfURL is this instance's own base URL (set by Serve) and forwarder
+	// the client that relays requests to another instance (ForwardToOwner).
+	selfURL   string
+	forwarder *http.Client
 }
 
 // New builds an instance; it answers 503 until Start has loaded its state.
@@ -444,6 +455,9 @@ func New(opts Options) (*Agent, error) {
 		// credentials to a URL the client never registered.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
+	if opts.ForwardToOwner {
+		a.forwarder = newForwarder()
+	}
 	a.workCtx, a.stopWork = context.WithCancel(context.Background())
 	a.tailCtx, a.stopTail = context.WithCancel(context.Background())
 	return a, nil
@@ -501,6 +515,9 @@ func (a *Agent) start(ctx context.Context) error {
 			return fmt.Errorf("fakes: adopting orphaned tasks: %w", err)
 		}
 	}
+	if err := a.advertise(ctx); err != nil {
+		return fmt.Errorf("fakes: registering the instance's address: %w", err)
+	}
 	dwake, dunsub := a.st.Notify()
 	a.loops.Add(1)
 	go a.background(dwake, dunsub)
@@ -528,7 +545,9 @@ func (a *Agent) Shutdown(ctx context.Context) error {
 // while it goes away; the embedded driver holds it open while a spec acts
 // on the old instance (suites.SteppedRoller).
 func (a *Agent) Drain() {
-	a.draining.Store(true)
+	if !a.draining.Swap(true) {
+		a.withdraw()
+	}
 	a.stopWork()
 }
 
@@ -629,6 +648,9 @@ func (a *Agent) serveBinding(rw http.ResponseWriter, r *http.Request, serve func
 	if r, ok := a.authenticate(rw, r); ok {
 		a.served.add()
 		defer a.served.done()
+		if a.forwarded(rw, r) {
+			return
+		}
 		serve(rw, r)
 	}
 }

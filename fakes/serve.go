@@ -67,6 +67,7 @@ func ServeWithGRPC(ctx context.Context, listen, grpcListen string, opts Options)
 	if err != nil {
 		return fmt.Errorf("fakes: listen %s: %w", listen, err)
 	}
+	a.selfURL = listenURL(ln.Addr())
 	srv := &http.Server{Handler: a, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()

@@ -440,6 +440,13 @@ func (m matrix) Markdown() string {
 	default:
 		fmt.Fprintf(&b, "Every suite (%d specs): no fail, no indeterminate.\n\n", m.Clean.Specs)
 	}
+	b.WriteString("The clean agent is itself a replicated deployment of one correct kind: its instances share one store,\n")
+	b.WriteString("each task's executor runs on the instance that holds the task's lease, any instance reads and writes\n")
+	b.WriteString("any task in the store, and the executor reconciles with what another instance wrote (a cancel, a\n")
+	b.WriteString("message) through the store's event log, which every instance tails (other processes' writes within\n")
+	b.WriteString("its poll interval, 20 ms), and by reading the task again before each step. The rollout runs prove it\n")
+	b.WriteString("on three embedded instances and the variants on two processes; no variant repeats it. The variant\n")
+	b.WriteString("forward-to-owner is the other kind: replicas that forward every request about a task to its owner.\n\n")
 
 	b.WriteString("## Faults and the specs that catch them\n\n")
 	b.WriteString("| fault | scenario | suites run | spec: verdict |\n| --- | --- | --- | --- |\n")

@@ -97,6 +97,8 @@ func Variants() []variant {
 			Why: "a second cancel of a canceled task gets TaskNotFoundError, the task having been purged (§3.3.1: a duplicate cancel MAY)"},
 		{Name: "one-stream-per-task", Agent: "--one-stream-per-task",
 			Why: "refuses a second stream of a task while one is open (§3.5.2: an agent MAY serve several concurrent streams)"},
+		{Name: "forward-to-owner", Agent: "--forward-to-owner",
+			Why: "an instance that does not run a task passes every HTTP request about it (GetTask, CancelTask, SubscribeToTask, a message naming it, the push-config calls) to the instance that runs it, at the address that instance registered in the shared store, and relays the answer, streams included, as a2a-python PRs #1244/#1245 do; a task nobody runs, and every gRPC call, is served from the shared store"},
 		{Name: "warm-up", Agent: "--warm-up 3s",
 			Why: "every process answers 503 with Retry-After for 3 s after it starts, rolled ones included"},
 		{Name: "auth-every-request", Agent: "--auth-token " + variantTokens[0] + "," + variantTokens[1],

@@ -59,6 +59,7 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	dialGuard := fs.Bool("push-dial-guard", false, "acknowledge every webhook URL and refuse, when delivering, to connect to a loopback, private or link-local address, as a2a-go v2.4.0's SSRF guard does by default")
 	purged := fs.Bool("purge-canceled", false, "answer a cancel of a task already canceled with TaskNotFoundError, as an agent that purges canceled tasks may (A2A v1.0.1 §3.3.1)")
 	oneStream := fs.Bool("one-stream-per-task", false, "refuse a SubscribeToTask with UnsupportedOperationError while another stream of the task is open (A2A v1.0.1 §3.5.2: an agent MAY serve several)")
+	forward := fs.Bool("forward-to-owner", false, "pass every HTTP request about a task this instance does not run to the instance that runs it (at the address it registered in the shared --store) and relay the answer, streams included: replicas that forward to the owner")
 	var faultF, allowF, tokenF listFlag
 	fs.Var(&faultF, "fault", "faults to switch on, comma-separated")
 	fs.Var(&tokenF, "auth-token", "require Authorization: Bearer `TOKEN` on every binding request (the card then declares the scheme); repeatable: each further token is another identity, whose tasks the others cannot see or list")
@@ -94,7 +95,8 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 		DrainGrace: *drainGrace, AnswerLatency: *answerLatency, DisableStreaming: *noStreaming, DisablePush: *noPush, PreviousBuild: *previousBuild,
 		PushDelay: *pushDelay, DuplicatePushes: *pushTwice, TerminalPushesOnly: *pushTerminal,
 		Push: fakes.PushOptions{MaxAttempts: *attempts, BaseDelay: *retryBase, MaxDelay: *retryMax, DialGuard: *dialGuard}, EmptySkills: *emptySkills,
-		PlainInputRequired: *plainInput, PurgedOnSecondCancel: *purged, OneStreamPerTask: *oneStream, OmitETag: *omitETag}
+		PlainInputRequired: *plainInput, PurgedOnSecondCancel: *purged, OneStreamPerTask: *oneStream, OmitETag: *omitETag,
+		ForwardToOwner: *forward}
 	if toks := splitComma(tokenF); len(toks) > 0 {
 		opts.RequireAuth, opts.OtherTokens = toks[0], toks[1:]
 	}
