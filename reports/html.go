@@ -164,6 +164,9 @@ type specRow struct {
 	Exchanges               []exchangeView
 	ExchangesCut            int
 	ExchangeSummary         string
+	// Judges says what of the client a client spec's verdict rests on
+	// (Result.Judges), under its title.
+	Judges string
 	// Basis is what the level rests on, shown under the reason of every
 	// verdict but pass: the A2A text word for word, the reading, the
 	// scenario, and where the spec differs from an upstream suite.
@@ -447,6 +450,7 @@ func buildSpecRow(res Result, budget *int) specRow {
 		Sections: f(strings.Join(res.Sections, ", ")),
 		TCK:      f(strings.Join(res.TCK, ", ")),
 		TCKLevel: f(res.TCKLevel),
+		Judges:   f(res.Judges.Text()),
 	}
 	obs := slices.Sorted(maps.Keys(res.Observations))
 	for i, k := range obs {

@@ -301,3 +301,21 @@ func TestHTMLShowsTheBasisUnderTheReason(t *testing.T) {
 		t.Error("a passing row shows its basis; only verdicts a vendor may argue with do")
 	}
 }
+
+// A client spec's row says under its title what of the client the verdict
+// judges, and who supplied the piece in this run.
+func TestHTMLSaysWhatAClientVerdictJudges(t *testing.T) {
+	r := sampleReport("Acme", "1")
+	r.Results[0].Judges = &Judged{What: JudgesSupplied, Pieces: []string{PieceReceiver, PieceState},
+		By: map[string]string{PieceReceiver: SuppliedByKit, PieceState: SuppliedByDriver}}
+	r.Results[1].Judges = &Judged{What: JudgesSDK}
+	page := render(t, r)
+	for _, want := range []string{
+		"judges code the driver supplies where SDKs have none: the push receiver (here: the harness&#39;s driver kit), the client&#39;s task state rule (here: the driver&#39;s own code)",
+		"judges the client SDK&#39;s own behaviour",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page does not say %q", want)
+		}
+	}
+}

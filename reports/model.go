@@ -10,6 +10,7 @@ package reports
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/invariants"
@@ -175,7 +176,11 @@ type Result struct {
 	TCKLevel string `json:"tckLevel,omitempty"`
 	// Basis is the text the spec's level rests on, word for word, with
 	// where it stands: a vendor reads it beside the verdict.
-	Basis   *Basis  `json:"basis,omitempty"`
+	Basis *Basis `json:"basis,omitempty"`
+	// Judges says, for a client spec, what of the client its verdict
+	// rests on: the SDK's own behaviour, or code the driver supplies where
+	// SDKs have none.
+	Judges  *Judged `json:"judges,omitempty"`
 	Verdict Verdict `json:"verdict"`
 	// Reason is one paragraph: for anything but pass, what was expected, what
 	// was seen, and for could-not-run how to enable the spec.
@@ -351,4 +356,59 @@ func (b *Basis) Lines() []string {
 		out = append(out, "Differs from "+d.Upstream+": it asserts "+d.Asserts+"; here, "+d.Why+".")
 	}
 	return out
+}
+
+// Judged is what a client spec's verdict rests on (Result.Judges).
+type Judged struct {
+	// What is JudgesSDK (the client SDK's own behaviour: the requests it
+	// sends, the errors it raises, the events it surfaces) or
+	// JudgesSupplied (code the driver supplies because SDKs leave it to
+	// the application).
+	What string `json:"what"`
+	// Pieces names the supplied pieces the verdict rests on (PieceReceiver,
+	// PieceState).
+	Pieces []string `json:"pieces,omitempty"`
+	// By says, per piece, who supplied it in this run, as the driver
+	// reported it: SuppliedByDriver (the vendor's driver code, the default),
+	// SuppliedByKit (the harness's driver kit) or SuppliedBySDK.
+	By map[string]string `json:"by,omitempty"`
+}
+
+// The values of Judged.
+const (
+	JudgesSDK      = "sdk"
+	JudgesSupplied = "supplied"
+
+	PieceReceiver = "push-receiver"
+	PieceState    = "client-state"
+
+	SuppliedByDriver = "driver"
+	SuppliedByKit    = "kit"
+	SuppliedBySDK    = "sdk"
+)
+
+// Text says in a sentence what the verdict judges.
+func (j *Judged) Text() string {
+	if j == nil {
+		return ""
+	}
+	if j.What != JudgesSupplied {
+		return "judges the client SDK's own behaviour (the requests it sends, the errors it raises, the events it surfaces)"
+	}
+	var parts []string
+	for _, p := range j.Pieces {
+		name := map[string]string{PieceReceiver: "the push receiver", PieceState: "the client's task state rule"}[p]
+		if name == "" {
+			name = p
+		}
+		if by, ok := j.By[p]; ok {
+			who := map[string]string{SuppliedByDriver: "the driver's own code", SuppliedByKit: "the harness's driver kit", SuppliedBySDK: "the SDK"}[by]
+			if who == "" {
+				who = by
+			}
+			name += " (here: " + who + ")"
+		}
+		parts = append(parts, name)
+	}
+	return "judges code the driver supplies where SDKs have none: " + strings.Join(parts, ", ")
 }

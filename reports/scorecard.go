@@ -104,6 +104,11 @@ type ScorecardSpec struct {
 	// title that vendor's run could not check (Result.Unchecked); omitted
 	// when no vendor has any.
 	Unchecked [][]string `json:"unchecked,omitempty"`
+	// Judges says, for a client spec, what of the client its verdict rests
+	// on (Result.Judges, without who supplied the pieces: By holds that per
+	// vendor, in Vendors order, when any vendor's driver said).
+	Judges *Judged             `json:"judges,omitempty"`
+	By     []map[string]string `json:"by,omitempty"`
 }
 
 // BuildScorecard merges reports into a matrix and scores every report
@@ -304,6 +309,17 @@ func BuildScorecardSets(reports []*Report, sets RequirementSets) (*Scorecard, er
 				rows[res.ID] = sp
 			}
 			sp.Verdicts[vi] = string(res.Verdict)
+			if j := res.Judges; j != nil {
+				if sp.Judges == nil {
+					sp.Judges = &Judged{What: j.What, Pieces: j.Pieces}
+				}
+				if len(j.By) > 0 {
+					if sp.By == nil {
+						sp.By = make([]map[string]string, len(sc.reports))
+					}
+					sp.By[vi] = j.By
+				}
+			}
 			if len(res.Unchecked) > 0 {
 				if sp.Unchecked == nil {
 					sp.Unchecked = make([][]string, len(sc.reports))
@@ -552,8 +568,10 @@ type columnView struct {
 
 type matrixRow struct {
 	ID, Title, Suite, Level, Sections, Explain string
-	AllPass                                    bool
-	Cells                                      []matrixCell
+	// Judges says what of the client a client spec judges.
+	Judges  string
+	AllPass bool
+	Cells   []matrixCell
 }
 
 type matrixCell struct {
@@ -593,7 +611,7 @@ func renderScorecard(sc *Scorecard, explain func(string) string) ([]byte, error)
 	suites, levels := map[string]bool{}, map[string]bool{}
 	for _, sp := range sc.Specs {
 		row := matrixRow{ID: f(sp.ID), Title: f(sp.Title), Suite: f(sp.Suite), Level: f(sp.Level),
-			Sections: f(strings.Join(sp.Sections, ", ")), AllPass: true}
+			Sections: f(strings.Join(sp.Sections, ", ")), AllPass: true, Judges: f(sp.Judges.Text())}
 		if explain != nil {
 			row.Explain = capText(explain(sp.ID), htmlMaxExplain)
 		}
@@ -614,6 +632,9 @@ func renderScorecard(sc *Scorecard, explain func(string) string) ([]byte, error)
 				if sp.Unchecked != nil && len(sp.Unchecked[i]) > 0 {
 					cell.Label += " (partial)"
 					cell.Tip += " · not checked: " + cutUTF8(strings.Join(sp.Unchecked[i], "; "), 400)
+				}
+				if sp.By != nil && len(sp.By[i]) > 0 && sp.Judges != nil {
+					cell.Tip += " · " + cutUTF8((&Judged{What: sp.Judges.What, Pieces: sp.Judges.Pieces, By: sp.By[i]}).Text(), 400)
 				}
 			}
 			if verdict != string(Pass) {

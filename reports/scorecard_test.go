@@ -469,3 +469,32 @@ func TestScorecardScoresEachReportAgainstItsOwnRequirementSet(t *testing.T) {
 		}
 	}
 }
+
+// The scorecard says, per client spec, what of the client its verdicts
+// judge, and, in each vendor's cell, who supplied the piece in that run.
+func TestScorecardSaysWhatAClientVerdictJudges(t *testing.T) {
+	acme := sampleReport("Acme", "1")
+	acme.Results[0].Judges = &Judged{What: JudgesSupplied, Pieces: []string{PieceReceiver}, By: map[string]string{PieceReceiver: SuppliedByKit}}
+	sc, err := BuildScorecard([]*Report{verified(t, acme)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sp *ScorecardSpec
+	for i := range sc.Specs {
+		if sc.Specs[i].ID == acme.Results[0].ID {
+			sp = &sc.Specs[i]
+		}
+	}
+	if sp == nil || sp.Judges == nil || sp.Judges.What != JudgesSupplied || len(sp.By) != 1 || sp.By[0][PieceReceiver] != SuppliedByKit {
+		t.Fatalf("scorecard spec %+v", sp)
+	}
+	page, err := renderScorecard(sc, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"judges code the driver supplies where SDKs have none: the push receiver", "(here: the harness&#39;s driver kit)"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("the scorecard does not say %q", want)
+		}
+	}
+}

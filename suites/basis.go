@@ -41,8 +41,19 @@ func (i Info) Result() reports.Result {
 	return reports.Result{
 		ID: i.ID, Title: i.Title, Suite: i.Suite, Level: string(i.Level),
 		Sections: i.Sections, Scenario: i.Scenario, TCK: i.TCK, TCKLevel: string(TCKLevel(i)),
-		Basis: i.Basis(),
+		Basis: i.Basis(), Judges: i.judges(),
 	}
+}
+
+// judges is what a client spec's verdict rests on; nil for an agent spec.
+func (i Info) judges() *reports.Judged {
+	if i.Suite != Client {
+		return nil
+	}
+	if len(i.Supplied) == 0 {
+		return &reports.Judged{What: reports.JudgesSDK}
+	}
+	return &reports.Judged{What: reports.JudgesSupplied, Pieces: append([]string(nil), i.Supplied...)}
 }
 
 // The constructors of a basis's parts. Each quote is the text's own words:

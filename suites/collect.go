@@ -119,6 +119,7 @@ func resultOf(t *T, r SpecReport) reports.Result {
 		res.Verdict = reports.Indeterminate
 		res.Reason = "unexpected spec state " + r.State.String()
 	}
+	judgedByKit(&res, t.suppliedBy)
 	// A spec that ended on something else (a MUST violated, a could-not-run)
 	// still says which SHOULD it saw missed, so the reason accounts for every
 	// violation the result lists; finishBody already says it when the
@@ -196,4 +197,47 @@ func (c *resultCollector) body(info Info, begins bool) {
 	if f != nil {
 		f(info)
 	}
+}
+
+// judgedByKit fills in who supplied the pieces a client spec judges and,
+// when the harness's driver kit supplied every one of them, sets the verdict
+// aside: it would judge the harness's own code, not the client, so it is
+// not-applicable, with the verdict it would have had kept as an observation.
+func judgedByKit(res *reports.Result, by map[string]string) {
+	j := res.Judges
+	if j == nil || j.What != reports.JudgesSupplied {
+		return
+	}
+	all := len(j.Pieces) > 0
+	for _, p := range j.Pieces {
+		who := by[p]
+		if who == "" {
+			who = reports.SuppliedByDriver
+		}
+		if j.By == nil {
+			j.By = map[string]string{}
+		}
+		j.By[p] = who
+		all = all && who == reports.SuppliedByKit
+	}
+	if !all {
+		return
+	}
+	switch res.Verdict {
+	case reports.Pass, reports.Fail, reports.Warn:
+	default:
+		return
+	}
+	if res.Observations == nil {
+		res.Observations = map[string]string{}
+	}
+	res.Observations["verdict on the kit"] = string(res.Verdict) + func() string {
+		if res.Reason != "" {
+			return ": " + res.Reason
+		}
+		return ""
+	}()
+	res.Verdict, res.Violations = reports.NotApplicable, nil
+	res.Reason = "this verdict rests on " + strings.Join(j.Pieces, " and ") + ", which the harness's driver kit supplied in this run " +
+		"(a2a-conform's own code, tested with it), not the client: it is not scored. The kit's verdict is kept under \"verdict on the kit\"."
 }

@@ -91,6 +91,11 @@ type Info struct {
 	// instances, or judges agent-wide state), so it runs alone, after the
 	// specs that run concurrently.
 	Exclusive bool
+	// Supplied names the pieces of a client that SDKs leave to the
+	// application, and so the driver supplies, on which a client spec's
+	// verdict rests (reports.PieceReceiver, reports.PieceState); empty for
+	// a client spec that judges the SDK's own behaviour.
+	Supplied []string
 	// Long: the spec takes long whatever runs beside it: it waits a fixed
 	// window for something the agent may never send (PUSH-007's retry), or
 	// runs a race of many of the agent's tasks (LIFE-014). The scheduler

@@ -37,6 +37,9 @@ type T struct {
 	steps []reports.Step
 	// soft are misses of the spec's SHOULD-level parts (Should).
 	soft []invariants.Violation
+	// suppliedBy is who supplied each piece of the client the driver
+	// reported (SuppliedBy), for reports.Judged.By.
+	suppliedBy map[string]string
 	// keys are the prompt-map keys the spec used.
 	keys         []string
 	observations map[string]string
@@ -497,4 +500,31 @@ func SpecTimeoutOf(info Info, env *Env) time.Duration {
 
 func begin(info Info) *T {
 	return &T{Info: info, Env: CurrentEnv()}
+}
+
+// SuppliedBy records who supplied the client's pieces in one case, as its
+// driver reported them (a piece reported differently by two cases keeps
+// the first answer other than the kit: the vendor's code is judged
+// wherever it ran).
+func (t *T) SuppliedBy(by map[string]string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for piece, who := range by {
+		switch piece {
+		case reports.PieceReceiver, reports.PieceState:
+		default:
+			continue
+		}
+		switch who {
+		case reports.SuppliedByDriver, reports.SuppliedByKit, reports.SuppliedBySDK:
+		default:
+			continue
+		}
+		if t.suppliedBy == nil {
+			t.suppliedBy = map[string]string{}
+		}
+		if prev, ok := t.suppliedBy[piece]; !ok || prev == reports.SuppliedByKit {
+			t.suppliedBy[piece] = who
+		}
+	}
 }

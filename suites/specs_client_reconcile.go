@@ -1,6 +1,10 @@
 package suites
 
-import "time"
+import (
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/reports"
+)
 
 // clientReconcileSpecs are the last two decision boundaries of scenarios 1
 // and 3 as a client meets them on its push receiver: a refused push (401)
@@ -10,6 +14,7 @@ import "time"
 var clientReconcileSpecs = []Info{
 	{
 		ID: "CLI-037", Suite: Client, Level: SHOULD,
+		Supplied: []string{reports.PieceReceiver},
 		Title:    "After its receiver refused a push (401), the client re-fetches the task before it acts on it again",
 		Sections: []string{"4.3.3", "13.2"}, Scenario: "1",
 		Why: "Scenario 1: \"do not retry a webhook 401 against a task you have not re-fetched. A 401 on a push " +
@@ -26,6 +31,7 @@ var clientReconcileSpecs = []Info{
 	},
 	{
 		ID: "CLI-038", Suite: Client, Level: INVARIANT,
+		Supplied: []string{reports.PieceReceiver, reports.PieceState},
 		Title:    "After its cancel is acknowledged, the client never takes a later terminal state from a push",
 		Sections: []string{"3.1.5", "4.2", "4.3.3"}, Scenario: "3",
 		Why: "Scenario 3, the push channel (CLI-023 judges the stream and polls): the client follows its task " +

@@ -1,6 +1,10 @@
 package suites
 
-import "time"
+import (
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/reports"
+)
 
 // clientScenarioSpecs are the client suite's scenario cases (suites/client):
 // the decision boundaries of scenarios 1 and 3 as a client meets them (card
@@ -38,6 +42,7 @@ var clientScenarioSpecs = []Info{
 	},
 	{
 		ID: "CLI-022", Suite: Client, Level: MUST,
+		Supplied: []string{reports.PieceReceiver},
 		Title:    "The push receiver acknowledges the pushes that carry its task's own credentials, also after the card rotated",
 		Sections: []string{"4.3.3", "13.2"}, Scenario: "1",
 		Why: "Scenario 1: bind webhooks from the task's own push config, not from the card. The client " +
@@ -51,6 +56,7 @@ var clientScenarioSpecs = []Info{
 	},
 	{
 		ID: "CLI-023", Suite: Client, Level: INVARIANT,
+		Supplied: []string{reports.PieceState},
 		Title:    "After its cancel is acknowledged, the client never takes a later terminal state from the stream or a poll",
 		Sections: []string{"3.1.5", "4.2"}, Scenario: "3",
 		Why: "Scenario 3: the agent acknowledges a cancel with TASK_STATE_CANCELED, and its worker goes on: " +
@@ -63,6 +69,7 @@ var clientScenarioSpecs = []Info{
 	},
 	{
 		ID: "CLI-024", Suite: Client, Level: MUST,
+		Supplied: []string{reports.PieceReceiver},
 		Title:    "The push receiver refuses pushes without its config's token and never takes their state",
 		Sections: []string{"13.2", "4.3.3"}, Scenario: "1",
 		Why: "Anyone who learns a webhook URL can post to it. §13.2: clients MUST validate webhook " +
@@ -74,6 +81,7 @@ var clientScenarioSpecs = []Info{
 	},
 	{
 		ID: "CLI-025", Suite: Client, Level: SHOULD,
+		Supplied: []string{reports.PieceReceiver, reports.PieceState},
 		Title:    "A push naming a task the client did not create never changes the client's task",
 		Sections: []string{"4.3.3", "13.2"}, Scenario: "1",
 		Why: "A push carries the id of the task it is about, and a receiver serves many tasks. The harness " +

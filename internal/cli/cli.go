@@ -470,6 +470,9 @@ func Explain(i suites.Info) string {
 		}
 		fmt.Fprintf(&b, "Needs:     %s\n", strings.Join(n, ", "))
 	}
+	if j := i.Result().Judges; j != nil {
+		fmt.Fprintf(&b, "Judges:    %s\n", strings.TrimPrefix(j.Text(), "judges "))
+	}
 	if lines := i.Basis().Lines(); len(lines) > 0 {
 		fmt.Fprintf(&b, "\nBasis (the A2A text, word for word):\n")
 		for _, l := range lines {

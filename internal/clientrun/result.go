@@ -50,6 +50,11 @@ type Result struct {
 	ResubmittedTaskID string           `json:"resubmittedTaskId,omitempty"`
 	Interface         *ChosenInterface `json:"interface,omitempty"`
 	Warnings          []string         `json:"warnings,omitempty"`
+	// Supplied says who supplied the pieces SDKs leave to the application,
+	// when the driver says so: "push-receiver" and "client-state", each
+	// "driver" (its own code, the default), "kit" (the harness's driver
+	// kit) or "sdk" (docs/client-driver.md).
+	Supplied map[string]string `json:"supplied,omitempty"`
 }
 
 // ResultError is the error the client raised.

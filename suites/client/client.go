@@ -248,6 +248,9 @@ func RunCase(ctx context.Context, t *suites.T, c Case) *Outcome {
 	run := clientrun.RunDriver(ctx, clientrun.DriverOptions{Template: conf.Template, Vars: vars,
 		OutputCap: conf.OutputCap, Env: conf.Env})
 	o.Driver, o.Result, o.Requests = run, run.Result, stage.Requests()
+	if run.Result != nil {
+		t.SuppliedBy(run.Result.Supplied)
+	}
 	t.Observe("case "+c.Name, summary(o))
 	if len(run.Stderr) > 0 {
 		t.Observe("case "+c.Name+": driver stderr (tail)", clientrun.Tail(run.Stderr, 2000))
