@@ -494,12 +494,15 @@ func (t *T) PushMissing(h *PushHook, taskID, what string, waited time.Duration, 
 		t.Indeterminate("%s was not pushed to config %s of task %s within %s (%s), though the agent reaches the receiver (%s). Late is not lost: no later event was seen delivered while this one was missing, so the push may still come; raise --patience for an agent whose pushes take longer.",
 			what, orNone(h.Config.ID), taskID, waited.Round(time.Millisecond), seen, shown)
 	case state == ReachRefused:
-		t.CouldNotRun("%s", reason)
+		// The reason names what to change (the URL to allow, the agent's
+		// switch); the spec's own Enable text would ask for what the run
+		// already did (a card with push, the directive).
+		t.CouldNotRunAsSaid("%s", reason)
 	case t.VouchedSilence() != "":
 		t.Record(invariants.Violation{Invariant: "push-delivered", Where: where, Expected: expected,
 			Actual: fmt.Sprintf("never pushed: not within %s (%s); %s", waited.Round(time.Millisecond), seen, t.VouchedSilence())})
 	default:
-		t.CouldNotRun("the agent accepted push config %s for task %s (url %s) but nothing arrived for it in %s, and %s. (Give --webhook-listen for the address to listen on.)",
+		t.CouldNotRunAsSaid("the agent accepted push config %s for task %s (url %s) but nothing arrived for it in %s, and %s. (Give --webhook-listen for the address to listen on.)",
 			orNone(h.Config.ID), taskID, h.Config.URL, waited.Round(time.Millisecond), t.ReachUnshown(h))
 	}
 }

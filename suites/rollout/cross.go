@@ -24,7 +24,7 @@ func labels(evs []suites.Event) string {
 	for _, ev := range evs {
 		switch {
 		case ev.Err != nil:
-			out = append(out, "error")
+			out = append(out, "error: "+suites.ErrText(ev.Err))
 		case ev.Resp.Task != nil:
 			out = append(out, "task "+string(ev.Resp.Task.Status.State))
 		case ev.Resp.StatusUpdate != nil:

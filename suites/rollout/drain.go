@@ -83,7 +83,10 @@ type drainOutcome struct {
 	// says it did not change at all while the spec waited (moved).
 	still    string
 	orphaned bool
-	endAt    time.Time
+	// lost: the agent answered TaskNotFoundError for the task after the
+	// roll: it was lost across the roll, not slow.
+	lost  bool
+	endAt time.Time
 }
 
 // ROLL-009 (§3.1.7, §4.3.3, scenario 2): while every instance is replaced
@@ -302,16 +305,32 @@ var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 		go func() {
 			defer wg.Done()
 			o := drainOutcome{reg: reg}
-			o.end, o.still, o.orphaned = awaitEndOrOrphan(ctx, t, c, reg.task.ID)
+			o.end, o.still, o.orphaned, o.lost = awaitEndOrLoss(ctx, t, c, reg.task.ID)
 			o.ended, o.endAt = o.end.Terminal(), time.Now()
 			out[i] = o
 		}()
 	}
 	wg.Wait()
 
-	unended, orphaned := 0, 0
+	unended, orphaned, lost, lostPushed := 0, 0, 0, 0
 	var owed []*owedPush
-	for _, o := range out {
+	for i, o := range out {
+		if o.lost {
+			// Lost across the roll (ROLL-003 judges the loss): the config
+			// is judged on the pushes that came before the task was lost.
+			// A terminal state pushed then is the end it was owed.
+			lost++
+			for _, d := range o.reg.hook.Acknowledged(t) {
+				if s, ok := d.Resp.State(); ok && d.TaskID() == o.reg.task.ID && s.Terminal() {
+					out[i].end, out[i].ended, out[i].endAt = s, true, d.At
+				}
+			}
+			if !out[i].ended {
+				continue
+			}
+			lostPushed++
+			o = out[i]
+		}
 		if !o.ended {
 			unended++
 			if o.orphaned {
@@ -359,6 +378,15 @@ var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 		t.CouldNotRun("%d accepted config(s) got no push, and %s", pv.lost+pv.late, why)
 	}
 	t.Record(pv.losses...)
+	if lost > 0 {
+		t.Finding("%s of %d lost across the roll (e.g. %s): the agent answers TaskNotFoundError for %s; %d of them had pushed their terminal state before (ROLL-003 judges the loss)",
+			plural(lost, "task"), len(judged), firstLost(out), map[bool]string{true: "it", false: "them"}[lost == 1], lostPushed)
+	}
+	if lost > lostPushed {
+		t.Indeterminate("%s of %d %s lost across the roll before any terminal state of %s was pushed (e.g. %s), so their configs could not be judged: a lost task will not end to be pushed (ROLL-003 judges the loss)",
+			plural(lost-lostPushed, "task"), len(judged), map[bool]string{true: "was", false: "were"}[lost-lostPushed == 1],
+			map[bool]string{true: "it", false: "theirs"}[lost-lostPushed == 1], firstLost(out))
+	}
 	if orphaned > 0 {
 		// One situation, one diagnosis: a task that stopped changing
 		// after the roll is orphaned by it, as ROLL-003 says, which judges
@@ -385,6 +413,40 @@ var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 func awaitEnd(ctx context.Context, t *suites.T, c *client.Client, id string) (a2a.TaskState, string) {
 	end, still, _ := awaitEndOrOrphan(ctx, t, c, id)
 	return end, still
+}
+
+// awaitEndOrLoss is awaitEndOrOrphan, and says whether the agent answered
+// TaskNotFoundError for the task: lost, not slow. A task the agent reads as
+// absent at once is not awaited for the whole patience.
+func awaitEndOrLoss(ctx context.Context, t *suites.T, c *client.Client, id string) (a2a.TaskState, string, bool, bool) {
+	if _, err := t.Get(ctx, c, id); isKind(err, a2a.ErrTaskNotFound) {
+		// Asked again a second later: a store that shows a write late
+		// is not a lost task.
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+		if _, err := t.Get(ctx, c, id); isKind(err, a2a.ErrTaskNotFound) {
+			return "", "task " + id + ": " + suites.ErrText(err), false, true
+		}
+	}
+	end, still, orphaned := awaitEndOrOrphan(ctx, t, c, id)
+	if end == "" && !orphaned {
+		if _, err := t.Get(ctx, c, id); isKind(err, a2a.ErrTaskNotFound) {
+			return "", "task " + id + ": " + suites.ErrText(err), false, true
+		}
+	}
+	return end, still, orphaned, false
+}
+
+// firstLost is what the first task lost across the roll showed.
+func firstLost(out []drainOutcome) string {
+	for _, o := range out {
+		if o.lost {
+			return o.still
+		}
+	}
+	return ""
 }
 
 // awaitEndOrOrphan is awaitEnd, and says whether a task that did not end

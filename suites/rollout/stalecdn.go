@@ -171,7 +171,7 @@ var _ = suites.Spec("ROLL-007", func(ctx context.Context, t *suites.T) {
 	etag, window, err := cdn.HoldCard(ctx, h)
 	t.Changed(reports.Step{Kind: "stage", Point: "hold-card"}, heldAt, time.Now())
 	if err != nil {
-		t.CouldNotRun("the CDN cannot keep the card (%v): an agent whose card no cache may keep cannot be served stale through a conforming cache.", err)
+		t.CouldNotRunAsSaid("the CDN cannot keep the card (%v): an agent whose card no cache may keep cannot be served stale through a conforming cache.", err)
 	}
 	t.Observe("cdn.window", fmt.Sprintf("%s (the card's max-age): the CDN serves its copy for at most that long after the origin produced it", window))
 	held, err := fetchCard(ctx, t, cdn.CDNURL(), nil)
