@@ -303,7 +303,7 @@ func canceledPushed(ctx context.Context, t *suites.T, h *crossHook, c *client.Cl
 	canceled := func(s a2a.TaskState) bool { return s == a2a.TaskStateCanceled }
 	what := fmt.Sprintf("TASK_STATE_CANCELED, owed after the acknowledged cancel through instance %d (GetTask shows it on every instance)", slots[1])
 	if at, came := h.hook.PushedAt(t, id, canceled); came {
-		t.Observe("push.canceled", fmt.Sprintf("pushed to the %s %s after the acknowledged cancel", h.name, at.Sub(ack.at).Round(time.Millisecond)))
+		t.Observe("push.canceled", fmt.Sprintf("pushed to the %s %s after the acknowledged cancel", h.name, max(at.Sub(ack.at), 0).Round(time.Millisecond)))
 		return
 	}
 	w := t.AwaitPush(ctx, h.hook, id, canceled, ack.at)
