@@ -525,7 +525,12 @@ func (s *Stage) serve(w http.ResponseWriter, r *http.Request) {
 	actx, stop := context.WithCancel(r.Context())
 	defer stop()
 	r = r.WithContext(actx)
-	cw := &captureWriter{w: w, script: &s.script, jsonrpc: req.Binding == a2a.BindingJSONRPC, served: served, stop: stop}
+	cw := &captureWriter{w: w, script: &s.script, jsonrpc: req.Binding == a2a.BindingJSONRPC, served: served, stop: stop,
+		mark: func(f func(*Request)) {
+			s.mu.Lock()
+			f(&s.requests[idx])
+			s.mu.Unlock()
+		}}
 	var etag string
 	func() {
 		defer func() {
@@ -554,6 +559,7 @@ func (s *Stage) serve(w http.ResponseWriter, r *http.Request) {
 			writePlain(cw, http.StatusNotFound, "a2a-conform stage: nothing is served at "+r.URL.Path)
 		}
 	}()
+	cw.note(func(r *Request) { r.CardETag = etag })
 	cw.finish()
 	s.mu.Lock()
 	s.requests[idx].Status = cw.status
@@ -996,6 +1002,10 @@ type captureWriter struct {
 	stop   func()
 	// errorSent: the stage sent its error event (Script.ErrorEventAfter).
 	errorSent bool
+	// mark updates the request's record at once, before the answer ends:
+	// a client that stops reading at the cut, the close or the error may
+	// be judged before the stage's handler returns.
+	mark func(func(*Request))
 	// rpcID is the JSON-RPC id of the first event, for the error event.
 	rpcID json.RawMessage
 	// served records each event as it goes out (nil: no recorder).
@@ -1011,6 +1021,7 @@ func (c *captureWriter) WriteHeader(code int) {
 	c.wrote, c.status = true, code
 	c.sse = strings.HasPrefix(c.w.Header().Get("Content-Type"), "text/event-stream")
 	if c.sse {
+		c.note(func(r *Request) { r.Status = code })
 		c.w.WriteHeader(code)
 	}
 }
@@ -1043,6 +1054,13 @@ func (c *captureWriter) Write(p []byte) (int, error) {
 		}
 	}
 	return len(p), nil
+}
+
+// note applies f to the request's record now (mark).
+func (c *captureWriter) note(f func(*Request)) {
+	if c.mark != nil {
+		c.mark(f)
+	}
 }
 
 // sseLine passes one SSE line on, rewritten, counting events.
@@ -1096,15 +1114,18 @@ func (c *captureWriter) sseLine(l []byte) error {
 		}
 		if n := c.script.CutStreamAfter; n > 0 && c.nEvents >= n {
 			c.cut = true
+			c.note(func(r *Request) { r.Cut = true })
 			return errors.New("stage: stream cut")
 		}
 		if n := c.script.CloseStreamAfter; n > 0 && c.nEvents >= n {
 			c.closed = true
+			c.note(func(r *Request) { r.Closed = true })
 			c.stop()
 			return errors.New("stage: stream closed")
 		}
 		if n := c.script.ErrorEventAfter; n > 0 && c.nEvents >= n {
 			c.closed, c.errorSent = true, true
+			c.note(func(r *Request) { r.Closed, r.ErrorEvent = true, true })
 			c.stop()
 			data := errorEvent(c.rpcID, c.jsonrpc)
 			frame := append(append([]byte("data: "), data...), '\n', '\n')
@@ -1146,6 +1167,7 @@ func (c *captureWriter) finish() {
 		body = withUnknown(body, c.jsonrpc)
 	}
 	c.w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	c.note(func(r *Request) { r.Status = c.status })
 	c.w.WriteHeader(c.status)
 	_, _ = c.w.Write(body)
 	if len(body) > 1<<16 {
