@@ -57,6 +57,10 @@ var _ = setBasis(map[string]reports.Basis{
 			"rotation, scenario 1's failure. That is a guard without a client keyword, so a miss warns.",
 		Scenario: scenario1,
 	},
+	"CLI-011": quotes(
+		spec("11.5", "Query parameter names MUST use camelCase to match the JSON serialization of Protocol Buffer field names."),
+		spec("11.5", "HTTP methods that do not support request bodies (GET, DELETE) MUST transmit operation request parameters as path parameters or query parameters."),
+	),
 	"CLI-005": {
 		Quotes: []reports.Quote{
 			spec("8.3.2", "Clients MUST follow these rules: … Parse supportedInterfaces if present, and select the first supported transport … Prefer earlier entries in the ordered list when multiple options are supported"),

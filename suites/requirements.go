@@ -38,8 +38,8 @@ var frozenRequirements = map[string]string{
 	// r2: CLI-005, CLI-006 SHOULD → MUST (§8.3.2); LIFE-012, PUSH-004,
 	// PUSH-006, PUSH-008 MUST → INVARIANT (no single MUST sentence).
 	"a2a-1.0.1-r2": "c4e1235a2999a8a05d8cc4c524ad803f4b64dd6dfc9b31b93b9d3b5831b672a9",
-	// r3: new specs, no level changed: CLI-008, CLI-009, CLI-010, ROLL-010, ROLL-011.
-	"a2a-1.0.1-r3": "ec4c21a046bb79404794c0bfccdf0451dc8286bd8ec406eb8ec97bb6b3679823",
+	// r3: new specs, no level changed: CLI-008, CLI-009, CLI-010, CLI-011, ROLL-010, ROLL-011.
+	"a2a-1.0.1-r3": "377dd9b118372810e7e7ad74c3f6c2780eed37aac144fbd96ec39554cf54afcf",
 }
 
 // RequirementSet is one frozen set.

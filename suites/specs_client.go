@@ -86,6 +86,18 @@ var clientSpecs = []Info{
 		Timeout: 60 * time.Second,
 	},
 	{
+		ID: "CLI-011", Suite: Client, Level: MUST,
+		Title:    "On HTTP+JSON, the client sends ListTasks' filters as camelCase query parameters",
+		Sections: []string{"11.5", "3.1.4"},
+		Why: "An HTTP+JSON ListTasks is a GET: its filters travel as query parameters, which §11.5 says MUST " +
+			"use camelCase, the JSON names of the request's fields (contextId, pageSize, not context_id, " +
+			"page_size). A client that names them after the proto fields sends filters the agent does not " +
+			"read, and gets every task back (an SDK bug class). The client sends a message and then lists the " +
+			"tasks of its context in the state the task ended in (action list), HTTP+JSON listed first; a " +
+			"client that lists over JSON-RPC is not applicable.",
+		Timeout: 60 * time.Second,
+	},
+	{
 		ID: "CLI-005", Suite: Client, Level: MUST,
 		Title:    "The client picks the first declared interface whose binding it speaks, not the first listed",
 		Sections: []string{"8.3.2", "5.8"},

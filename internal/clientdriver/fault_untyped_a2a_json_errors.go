@@ -19,8 +19,11 @@ var faultUntypedA2AJSONErrors = registerFault(Fault{
 	Specs:       []string{"CLI-009"},
 })
 
-// transport applies the faults that act on HTTP answers.
+// transport applies the faults that act on HTTP requests and answers.
 func (fs faultSet) transport(base http.RoundTripper) http.RoundTripper {
+	if fs.has(faultSnakeCaseListParams) {
+		base = snakeCaseListParams(base)
+	}
 	if !fs.has(faultUntypedA2AJSONErrors) {
 		return base
 	}

@@ -20,10 +20,13 @@ const (
 	// ActionPushCancel is push, then a cancel once a push says WORKING, and
 	// the pushes that follow (contract v1, added with CLI-038).
 	ActionPushCancel = "push-cancel"
+	// ActionList is send, then ListTasks filtered by the task's context and
+	// its final state (contract v1, added with CLI-011).
+	ActionList = "list"
 )
 
 // Actions lists every action of the contract.
-var Actions = []string{ActionSend, ActionStream, ActionPoll, ActionCancel, ActionFollowUp, ActionSubscribe, ActionPush, ActionResolve, ActionPushCancel}
+var Actions = []string{ActionSend, ActionStream, ActionPoll, ActionCancel, ActionFollowUp, ActionSubscribe, ActionPush, ActionResolve, ActionPushCancel, ActionList}
 
 // Error classes a driver reports in Result.Error.Class.
 const (

@@ -138,6 +138,13 @@ const actions = {
   push: async (c) => receivePushes(c, false),
   'push-cancel': async (c) => receivePushes(c, true),
   resolve: async () => { await sleep(1000); await resolve(); }, // the SDK keeps no card cache
+  list: async (c) => {
+    await sendThenPoll(c, env.A2A_CONFORM_TEXT, false);
+    const r = await c.listTasks({ contextId: out.contextId, status: state, pageSize: 10 }, { signal });
+    for (const t of r.tasks ?? []) {
+      out.events.push({ via: 'list', kind: 'task', taskId: t.id, state: taskStateToJSON(t.status?.state), final: false });
+    }
+  },
 };
 
 // classify maps what the SDK threw to the contract's error classes: an A2A error anywhere in

@@ -39,6 +39,7 @@ const (
 	Send      = clientrun.ActionSend
 	Stream    = clientrun.ActionStream
 	Poll      = clientrun.ActionPoll
+	List      = clientrun.ActionList
 	Cancel    = clientrun.ActionCancel
 	FollowUp  = clientrun.ActionFollowUp
 	Subscribe = clientrun.ActionSubscribe
