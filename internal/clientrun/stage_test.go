@@ -134,50 +134,36 @@ func TestStageRewrites(t *testing.T) {
 			t.Errorf("recorded %+v", last)
 		}
 	})
-	t.Run("cut stream", func(t *testing.T) {
-		st := start(t, clientrun.Script{CutStreamAfter: 2, Behaviour: directive.Directive{Version: 1, DelayMs: 200}})
+	// streamed opens a stream on interface iface of a stage running script,
+	// reads it to its end, and returns how many events came and how it ended.
+	streamed := func(t *testing.T, script clientrun.Script, iface int) (*clientrun.Stage, int, error) {
+		t.Helper()
+		script.Behaviour = directive.Directive{Version: 1, DelayMs: 200}
+		st := start(t, script)
 		c := card(t, st, "")
-		s, err := newClient(t, c.Card, 0).SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: msg(text, "", "")})
+		s, err := newClient(t, c.Card, iface).SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: msg(text, "", "")})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer s.Close()
 		n := 0
 		for {
-			_, err := s.Next()
-			if err != nil {
-				if errors.Is(err, io.EOF) {
-					t.Fatalf("the stream ended cleanly after %d events; want it cut", n)
-				}
-				break
+			if _, err = s.Next(); err != nil {
+				return st, n, err
 			}
 			n++
 		}
-		if n != 2 {
-			t.Errorf("%d events before the cut, want 2", n)
+	}
+	t.Run("cut stream", func(t *testing.T) {
+		_, n, err := streamed(t, clientrun.Script{CutStreamAfter: 2}, 0)
+		if errors.Is(err, io.EOF) || n != 2 {
+			t.Errorf("%d events, then %v; want 2, then the connection cut (not a clean end)", n, err)
 		}
 	})
 	t.Run("closed stream", func(t *testing.T) {
-		st := start(t, clientrun.Script{CloseStreamAfter: 2, Behaviour: directive.Directive{Version: 1, DelayMs: 200}})
-		c := card(t, st, "")
-		s, err := newClient(t, c.Card, 0).SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: msg(text, "", "")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		n := 0
-		for {
-			_, err := s.Next()
-			if err != nil {
-				if !errors.Is(err, io.EOF) {
-					t.Fatalf("the stream broke after %d events (%v); want it ended cleanly", n, err)
-				}
-				break
-			}
-			n++
-		}
-		if n != 2 {
-			t.Errorf("%d events before the clean end, want 2", n)
+		_, n, err := streamed(t, clientrun.Script{CloseStreamAfter: 2}, 0)
+		if !errors.Is(err, io.EOF) || n != 2 {
+			t.Errorf("%d events, then %v; want 2, then a clean end", n, err)
 		}
 	})
 	t.Run("error event", func(t *testing.T) {
@@ -185,21 +171,7 @@ func TestStageRewrites(t *testing.T) {
 			iface int
 			typed bool
 		}{{0, false}, {1, false}, {1, true}} {
-			st := start(t, clientrun.Script{ErrorEventAfter: 2, ErrorEventTyped: k.typed, Behaviour: directive.Directive{Version: 1, DelayMs: 200}})
-			c := card(t, st, "")
-			s, err := newClient(t, c.Card, k.iface).SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: msg(text, "", "")})
-			if err != nil {
-				t.Fatal(err)
-			}
-			n := 0
-			for {
-				_, err = s.Next()
-				if err != nil {
-					break
-				}
-				n++
-			}
-			s.Close()
+			st, n, err := streamed(t, clientrun.Script{ErrorEventAfter: 2, ErrorEventTyped: k.typed}, k.iface)
 			ce, ok := client.AsError(err)
 			if n != 2 || !ok || ce.Class != client.A2A || !ce.InStream || !strings.Contains(ce.Message, "mid-task") {
 				t.Errorf("interface %d (typed %v): %d events, then %v; want 2, then the internal error in the stream", k.iface, k.typed, n, err)
