@@ -116,3 +116,18 @@ func runClient(t *testing.T, out string, args ...string) (*reports.Report, strin
 	}
 	return rep, outb.String()
 }
+
+// TestJSDriverKit runs the JS driver kit's own tests (clientkit/js/kit_test.mjs,
+// node's test runner): the receiver's token check, the state rule, the error
+// table and the push body reader that js-client/driver.mjs stands on.
+func TestJSDriverKit(t *testing.T) {
+	node := need(t, "node")
+	cmd := exec.Command(node, "--test", filepath.Join("..", "clientkit", "js", "kit_test.mjs"))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("node --test clientkit/js/kit_test.mjs: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "# fail 0") {
+		t.Fatalf("the kit's tests did not all pass:\n%s", out)
+	}
+}
