@@ -362,7 +362,7 @@ func (d *Driver) choose() error {
 			d.candidates = append(d.candidates, i)
 			break
 		}
-		if d.speaks(i.ProtocolBinding) {
+		if d.speaks(i.ProtocolBinding) && d.speaksVersion(i.ProtocolVersion) {
 			d.candidates = append(d.candidates, i)
 		}
 	}

@@ -38,6 +38,11 @@ type Interface struct {
 	// Dead declares the interface at a loopback port nothing listens on: a
 	// connection to it is refused (a client should fall back, §5.2).
 	Dead bool
+	// Version is the protocolVersion the interface declares ("": the
+	// harness's, 1.0). An interface of another major version answers every
+	// request with VersionNotSupportedError, as an interface that does not
+	// support the requested version must (§3.6.2): the stage serves 1.0 only.
+	Version string
 }
 
 // Script is what the scripted agent does in one case. The zero value is the
@@ -550,6 +555,10 @@ func (s *Stage) serve(w http.ResponseWriter, r *http.Request) {
 		case req.Op == OpKeySet:
 			s.Agent().ServeHTTP(cw, r)
 		case req.Interface >= 0 && (req.Binding == a2a.BindingJSONRPC || req.Binding == a2a.BindingHTTPJSON):
+			if v := s.interfaces()[req.Interface].Version; v != "" && !strings.HasPrefix(v, "1.") {
+				s.versionNotSupported(cw, req, v)
+				return
+			}
 			if s.script.StreamError && req.Op == "SendStreamingMessage" {
 				s.streamError(cw, req, body)
 				return
@@ -740,6 +749,29 @@ func (s *Stage) forward(w http.ResponseWriter, r *http.Request, req Request, bod
 	h.ServeHTTP(w, r2)
 }
 
+// versionNotSupported answers a request to an interface of another protocol
+// version than the one the request names: VersionNotSupportedError (JSON-RPC
+// -32009; HTTP+JSON 400 with ErrorInfo VERSION_NOT_SUPPORTED).
+func (s *Stage) versionNotSupported(w http.ResponseWriter, req Request, declared string) {
+	msg := fmt.Sprintf("a2a-conform scripted agent: this interface serves A2A %s only; the request asked for %q", declared, req.Header.Get("A2A-Version"))
+	if req.Binding == a2a.BindingJSONRPC {
+		id := req.RPCID
+		if len(id) == 0 {
+			id = json.RawMessage("null")
+		}
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32009, "message": msg}})
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(b)
+		return
+	}
+	b, _ := json.Marshal(map[string]any{"error": map[string]any{"code": 400, "status": "INVALID_ARGUMENT", "message": msg,
+		"details": []any{map[string]any{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "VERSION_NOT_SUPPORTED", "domain": "a2a-protocol.org"}}}})
+	w.Header().Set("Content-Type", "application/a2a+json")
+	w.WriteHeader(http.StatusBadRequest)
+	_, _ = w.Write(b)
+}
+
 // streamError answers a streaming request with a plain error response.
 func (s *Stage) streamError(w http.ResponseWriter, req Request, body []byte) {
 	msg := "a2a-conform scripted agent: this streaming request is refused with a plain error response"
@@ -821,7 +853,11 @@ func (s *Stage) currentCard() (*servedCard, string, error) {
 	}
 	var ifs []any
 	for i, in := range s.interfaces() {
-		m := map[string]any{"url": s.ifaceURL(i, in), "protocolBinding": in.Binding, "protocolVersion": a2a.ProtocolVersion}
+		version := in.Version
+		if version == "" {
+			version = a2a.ProtocolVersion
+		}
+		m := map[string]any{"url": s.ifaceURL(i, in), "protocolBinding": in.Binding, "protocolVersion": version}
 		if in.Tenant != "" {
 			m["tenant"] = in.Tenant
 		}
