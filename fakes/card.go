@@ -144,7 +144,7 @@ func (a *Agent) publicCard(base string) a2a.AgentCard {
 		})
 	}
 	card := a2a.AgentCard{
-		Name:        "a2a-conform reference agent",
+		Name: "a2a-conform reference agent",
 		// No instance name: every instance of a generation serves the same
 		// card, so that a client behind a balancer holds one card and one
 		// set of validators whichever instance answered.
