@@ -98,7 +98,7 @@ type Info struct {
 	Supplied []string
 	// Long: the spec takes long whatever runs beside it: it waits a fixed
 	// window for something the agent may never send (PUSH-007's retry), or
-	// runs a race of many of the agent's tasks (LIFE-014). The scheduler
+	// runs a race of many of the agent's tasks (LIFE-014, ROLL-006). The scheduler
 	// starts long specs first (Plan), so that their wait overlaps the rest
 	// of the run instead of trailing it.
 	Long bool

@@ -97,6 +97,15 @@ func (t *T) Record(vs ...invariants.Violation) {
 	t.pending = append(t.pending, vs...)
 }
 
+// Failing says whether the spec has found a violation already (recorded or
+// reported): a part that could only add another may then skip a long wait,
+// saying so (Unchecked), since no outcome of it changes the verdict.
+func (t *T) Failing() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.pending)+len(t.violations) > 0
+}
+
 // Should records a miss of a part of the spec that the A2A text asks for
 // only with SHOULD, inside a spec whose other parts are MUST: it never fails
 // the spec (docs/levels.md). When nothing else is wrong the spec ends warn,

@@ -801,6 +801,7 @@ var registry = []Info{
 		Needs:   []Need{NeedTopology, NeedBehaviour},
 		Enable:  EnableTopology,
 		Timeout: 90 * time.Second,
+		Long:    true,
 		Why: "Scenario 3: a cancel was acknowledged and the task completed anyway. The task runs on " +
 			"instance A with a stream and a push config of its own on A, and the cancel goes through " +
 			"instance B. After the acknowledgement nothing may follow it: no state other than CANCELED " +

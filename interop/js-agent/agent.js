@@ -364,10 +364,28 @@ async function databaseStores(file) {
   // cost 1.8 ms a save here, against 0.4 ms. These are the operator's
   // settings of a SQLite deployment; the stores take the connection as it is.
   const sqlite = new Database(file, { timeout: 5000 });
-  sqlite.pragma("journal_mode = WAL");
+  await walMode(sqlite);
   sqlite.pragma("synchronous = NORMAL");
   const db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
   return { taskStore: new DatabaseTaskStore(db), pushStore: new DatabasePushNotificationStore(db) };
+}
+
+// walMode switches the file to WAL. The mode is the file's, so only the
+// first instance changes it; but while another instance opens or switches
+// the file, SQLite can answer SQLITE_BUSY at once, without the busy timeout
+// (three instances starting together met it: "database is locked"), so the
+// switch is retried for up to 10 s.
+async function walMode(sqlite) {
+  for (let i = 0; ; i++) {
+    try {
+      if (sqlite.pragma("journal_mode", { simple: true }) === "wal") return;
+      sqlite.pragma("journal_mode = WAL");
+      return;
+    } catch (e) {
+      if (i >= 100 || !/SQLITE_BUSY|database is locked/.test(`${e.code} ${e.message}`)) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
 }
 
 // The SDK's schema tool, a2a-db (its package's bin), run with this node.

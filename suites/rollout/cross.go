@@ -306,6 +306,12 @@ func canceledPushed(ctx context.Context, t *suites.T, h *crossHook, c *client.Cl
 		t.Observe("push.canceled", fmt.Sprintf("pushed to the %s %s after the acknowledged cancel", h.name, max(at.Sub(ack.at), 0).Round(time.Millisecond)))
 		return
 	}
+	if t.Failing() {
+		// The spec fails on what it saw: waiting out the patience and a
+		// flush task for this push could only add a second reason.
+		t.Unchecked("the TASK_STATE_CANCELED push", fmt.Sprintf("it had not come to the %s %s after the acknowledged cancel, and was not waited for further: the spec already fails on what it saw", h.name, time.Since(ack.at).Round(time.Millisecond)))
+		return
+	}
 	w := t.AwaitPush(ctx, h.hook, id, canceled, ack.at)
 	if w.Came {
 		t.Observe("push.canceled", fmt.Sprintf("pushed to the %s %s after the acknowledged cancel (late: after the race)", h.name, w.Latency.Round(time.Millisecond)))

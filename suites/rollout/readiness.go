@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
@@ -122,20 +123,31 @@ var _ = suites.Spec("ROLL-004", func(ctx context.Context, t *suites.T) {
 	}
 
 	names := inst.InstanceNames()
+	// Stopped, and started again at the end, all at once: a real agent
+	// takes a second or more to start, and the run's exclusive specs wait
+	// for each other.
+	stopErrs := make([]error, len(names))
+	var stopping sync.WaitGroup
 	for k, name := range names {
 		if name != "" {
-			if err := rs.StopInstance(ctx, k); err != nil {
-				t.Indeterminate("stopping instance %d failed: %v", k, err)
-			}
+			stopping.Go(func() { stopErrs[k] = rs.StopInstance(ctx, k) })
 		}
 	}
+	stopping.Wait()
 	defer func() {
+		var starting sync.WaitGroup
 		for k, name := range names {
 			if name != "" && inst.InstanceNames()[k] == "" {
-				rs.StartInstance(context.Background(), k, true)
+				starting.Go(func() { rs.StartInstance(context.Background(), k, true) })
 			}
 		}
+		starting.Wait()
 	}()
+	for k, err := range stopErrs {
+		if err != nil {
+			t.Indeterminate("stopping instance %d failed: %v", k, err)
+		}
+	}
 	if err := rs.StartInstance(ctx, 0, false); err != nil {
 		t.Indeterminate("starting instance 0 failed: %v", err)
 	}
