@@ -311,7 +311,7 @@ func TestHTMLSaysWhatAClientVerdictJudges(t *testing.T) {
 	r.Results[1].Judges = &Judged{What: JudgesSDK}
 	page := render(t, r)
 	for _, want := range []string{
-		"judges code the driver supplies where SDKs have none: the push receiver (here: the harness&#39;s driver kit), the client&#39;s task state rule (here: the driver&#39;s own code)",
+		"judges what SDKs may leave to the application, supplied here as the driver says: the push receiver (here: the harness&#39;s driver kit), the client&#39;s task state rule (here: the driver&#39;s own code)",
 		"judges the client SDK&#39;s own behaviour",
 	} {
 		if !strings.Contains(page, want) {

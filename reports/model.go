@@ -366,7 +366,7 @@ type Judged struct {
 	// the application).
 	What string `json:"what"`
 	// Pieces names the supplied pieces the verdict rests on (PieceReceiver,
-	// PieceState).
+	// PieceState, PieceDefaultPush).
 	Pieces []string `json:"pieces,omitempty"`
 	// By says, per piece, who supplied it in this run, as the driver
 	// reported it: SuppliedByDriver (the vendor's driver code, the default),
@@ -379,8 +379,9 @@ const (
 	JudgesSDK      = "sdk"
 	JudgesSupplied = "supplied"
 
-	PieceReceiver = "push-receiver"
-	PieceState    = "client-state"
+	PieceReceiver    = "push-receiver"
+	PieceState       = "client-state"
+	PieceDefaultPush = "push-default"
 
 	SuppliedByDriver = "driver"
 	SuppliedByKit    = "kit"
@@ -397,7 +398,8 @@ func (j *Judged) Text() string {
 	}
 	var parts []string
 	for _, p := range j.Pieces {
-		name := map[string]string{PieceReceiver: "the push receiver", PieceState: "the client's task state rule"}[p]
+		name := map[string]string{PieceReceiver: "the push receiver", PieceState: "the client's task state rule",
+			PieceDefaultPush: "the client's default push config"}[p]
 		if name == "" {
 			name = p
 		}
@@ -410,5 +412,5 @@ func (j *Judged) Text() string {
 		}
 		parts = append(parts, name)
 	}
-	return "judges code the driver supplies where SDKs have none: " + strings.Join(parts, ", ")
+	return "judges what SDKs may leave to the application, supplied here as the driver says: " + strings.Join(parts, ", ")
 }

@@ -492,7 +492,7 @@ func TestScorecardSaysWhatAClientVerdictJudges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"judges code the driver supplies where SDKs have none: the push receiver", "(here: the harness&#39;s driver kit)"} {
+	for _, want := range []string{"judges what SDKs may leave to the application, supplied here as the driver says: the push receiver", "(here: the harness&#39;s driver kit)"} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("the scorecard does not say %q", want)
 		}

@@ -61,6 +61,31 @@ var _ = setBasis(map[string]reports.Basis{
 		spec("11.5", "Query parameter names MUST use camelCase to match the JSON serialization of Protocol Buffer field names."),
 		spec("11.5", "HTTP methods that do not support request bodies (GET, DELETE) MUST transmit operation request parameters as path parameters or query parameters."),
 	),
+	"CLI-012": {
+		Quotes: []reports.Quote{
+			topic("streaming-and-async", "This configuration is supplied:"),
+			topic("streaming-and-async", "Within the initial SendMessage or SendStreamingMessage request, or"),
+			topic("streaming-and-async", "Separately, using the CreateTaskPushNotificationConfig RPC method for an existing task."),
+		},
+		Reading: "The text says where a client supplies a push config (inline with the message that creates the task, or " +
+			"separately for an existing task) and binds no client, with any keyword, to a default its application set. " +
+			"Either way of supplying it passes. A task the client created without the config its application asked to " +
+			"put on every task is a guard with no keyword behind it: the application's receiver never hears of that " +
+			"task. A miss warns.",
+	},
+	"CLI-013": {
+		Quotes: []reports.Quote{
+			spec("8.4.3", "Clients verifying Agent Card signatures MUST: … Verify the signature against the canonicalized payload"),
+			spec("8.4.3", "Clients SHOULD verify at least one signature before trusting an Agent Card"),
+			spec("3.1.11", "Clients retrieving this extended card SHOULD replace their cached public Agent Card with the content received from this endpoint for the duration of their authenticated session or until the card's version changes."),
+		},
+		Reading: "As for CLI-027, the MUST binds a client that verifies to the whole procedure, whose last step is to verify " +
+			"the signature; going on to use a card whose signature failed is not having completed the verification the " +
+			"client undertook, which the fetch of the extended card's own key set shows. The replacement of the public " +
+			"card by the extended one is a SHOULD, and keeping the public card when the extended one fails is what the " +
+			"text leaves. A client that never fetched the extended card's key set did not verify it: using it then misses " +
+			"only the SHOULD to verify before trusting, and warns.",
+	},
 	"CLI-005": {
 		Quotes: []reports.Quote{
 			spec("8.3.2", "Clients MUST follow these rules: … Parse supportedInterfaces if present, and select the first supported transport … Prefer earlier entries in the ordered list when multiple options are supported"),

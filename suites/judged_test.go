@@ -14,6 +14,7 @@ func TestClientSpecsSayWhatTheyJudge(t *testing.T) {
 		"CLI-022": {reports.PieceReceiver}, "CLI-023": {reports.PieceState}, "CLI-024": {reports.PieceReceiver},
 		"CLI-025": {reports.PieceReceiver, reports.PieceState}, "CLI-037": {reports.PieceReceiver},
 		"CLI-038": {reports.PieceReceiver, reports.PieceState},
+		"CLI-012": {reports.PieceDefaultPush},
 	}
 	for _, i := range All() {
 		j := i.Result().Judges

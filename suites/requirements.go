@@ -19,7 +19,7 @@ import (
 // against that set, never silently against a newer one.
 //
 // A set is named by the A2A protocol version whose text the specs rest on
-// and the harness's revision of its spec list: "a2a-1.0.1-r3". Each is a
+// and the harness's revision of its spec list: "a2a-1.0.1-r4". Each is a
 // file of suites/requirements in the form of specs.golden. The newest is
 // the registry as it is (TestTheNewestRequirementSetIsTheRegistry); the
 // others never change (TestRequirementSetsAreFrozen).
@@ -28,7 +28,7 @@ import (
 var requirementFiles embed.FS
 
 // CurrentRequirements names the set this harness's registry is.
-const CurrentRequirements = "a2a-1.0.1-r3"
+const CurrentRequirements = "a2a-1.0.1-r4"
 
 // frozenRequirements are the sha256 of each set's file: a set, once
 // released, is never edited; a change to the registry is a new revision.
@@ -40,6 +40,8 @@ var frozenRequirements = map[string]string{
 	"a2a-1.0.1-r2": "c4e1235a2999a8a05d8cc4c524ad803f4b64dd6dfc9b31b93b9d3b5831b672a9",
 	// r3: new specs, no level changed: CLI-008, CLI-009, CLI-010, CLI-011, ROLL-010, ROLL-011.
 	"a2a-1.0.1-r3": "377dd9b118372810e7e7ad74c3f6c2780eed37aac144fbd96ec39554cf54afcf",
+	// r4: new specs, no level changed: CLI-012, CLI-013.
+	"a2a-1.0.1-r4": "3798bc987480b658c843e4688a7436fc51d33fe4884b77e3775e1d6d3785a21c",
 }
 
 // RequirementSet is one frozen set.

@@ -520,7 +520,7 @@ func (t *T) SuppliedBy(by map[string]string) {
 	defer t.mu.Unlock()
 	for piece, who := range by {
 		switch piece {
-		case reports.PieceReceiver, reports.PieceState:
+		case reports.PieceReceiver, reports.PieceState, reports.PieceDefaultPush:
 		default:
 			continue
 		}

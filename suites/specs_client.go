@@ -1,6 +1,10 @@
 package suites
 
-import "time"
+import (
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/reports"
+)
 
 // clientSpecs are the client suite's specs (suites/client): the harness plays
 // a scripted agent and judges a vendor's client through its client driver
@@ -95,6 +99,38 @@ var clientSpecs = []Info{
 			"read, and gets every task back (an SDK bug class). The client sends a message and then lists the " +
 			"tasks of its context in the state the task ended in (action list), HTTP+JSON listed first; a " +
 			"client that lists over JSON-RPC is not applicable.",
+		Timeout: 60 * time.Second,
+	},
+	{
+		ID: "CLI-012", Suite: Client, Level: SHOULD,
+		Title:    "A default push config the application gives its client reaches every task the client creates, sent or streamed",
+		Sections: []string{"3.1.1", "3.1.2", "3.1.7"},
+		Supplied: []string{reports.PieceDefaultPush},
+		Why: "Client SDKs let an application set one push config for every message its client sends. One that " +
+			"attaches it only to some requests (only to messages that name a task, or to SendMessage and not " +
+			"SendStreamingMessage) leaves the application's receiver deaf to the other tasks, and the application " +
+			"waits for pushes that never come (an a2a-js client attached its default only to messages naming a " +
+			"taskId). The driver gives its client the case's webhook as that default and creates two tasks, one " +
+			"with SendMessage and one with SendStreamingMessage (action push-default); the scripted agent's own " +
+			"record must show a config for the webhook on each, given inline with the creating message or " +
+			"separately with CreateTaskPushNotificationConfig, as the text allows both. No sentence binds a client " +
+			"to its own default, so a miss warns.",
+		Timeout: 60 * time.Second,
+	},
+	{
+		ID: "CLI-013", Suite: Client, Level: MUST,
+		Title:    "A client that verifies card signatures keeps the card it trusts when the extended card's signature fails",
+		Sections: []string{"8.4.3", "3.1.11", "13.3"},
+		Why: "A client that fetched an extended card whose signature does not verify, and raised that, must not go " +
+			"on with it: a2a-js kept the refused card in its cache, so that later capability checks, and later " +
+			"calls for the card, ran on content the application had refused to trust. The scripted public card is " +
+			"signed and claims no streaming; its extended card is signed with a key set of its own (at the " +
+			"signature's jku), then altered, and claims streaming and interfaces at other URLs. The driver streams " +
+			"a message, fetches and verifies the extended card, and streams another (action extended-card). A " +
+			"second message that uses the extended card (through its interfaces, or streamed when the first, under " +
+			"the public card, was not) fails when the client fetched the extended card's key set, and so verifies " +
+			"it (§8.4.3's procedure); without that fetch the client did not verify the card it then trusted, which " +
+			"the text asks only with SHOULD, and it warns.",
 		Timeout: 60 * time.Second,
 	},
 	{

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"net/url"
 	"strconv"
 	"strings"
@@ -152,6 +153,24 @@ func (c *Client) GetExtendedAgentCard(ctx context.Context, req *a2a.GetExtendedA
 		return nil, err
 	}
 	return &out, nil
+}
+
+// GetExtendedAgentCardRaw is GetExtendedAgentCard that also returns the
+// card as the answer carried it, for a signature check over what was
+// received (§8.4.3).
+func (c *Client) GetExtendedAgentCardRaw(ctx context.Context, req *a2a.GetExtendedAgentCardRequest) (*a2a.AgentCard, json.RawMessage, error) {
+	r := deref(req)
+	r.Tenant = c.tenantOr(r.Tenant)
+	cl := call{op: a2a.MethodGetExtendedAgentCard, params: r, tenant: r.Tenant}
+	result, status, body, err := c.roundTrip(ctx, cl, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out a2a.AgentCard
+	if err := c.decodeInto(cl.op, status, result, body, &out); err != nil {
+		return nil, nil, err
+	}
+	return &out, append(json.RawMessage(nil), result...), nil
 }
 
 func deref[T any](p *T) T {

@@ -23,10 +23,16 @@ const (
 	// ActionList is send, then ListTasks filtered by the task's context and
 	// its final state (contract v1, added with CLI-011).
 	ActionList = "list"
+	// ActionPushDefault is two new tasks, one sent and one streamed, by a
+	// client given a default push config (contract v1, added with CLI-012).
+	ActionPushDefault = "push-default"
+	// ActionExtendedCard is stream, then the extended card fetched and
+	// verified, then stream again (contract v1, added with CLI-013).
+	ActionExtendedCard = "extended-card"
 )
 
 // Actions lists every action of the contract.
-var Actions = []string{ActionSend, ActionStream, ActionPoll, ActionCancel, ActionFollowUp, ActionSubscribe, ActionPush, ActionResolve, ActionPushCancel, ActionList}
+var Actions = []string{ActionSend, ActionStream, ActionPoll, ActionCancel, ActionFollowUp, ActionSubscribe, ActionPush, ActionResolve, ActionPushCancel, ActionList, ActionPushDefault, ActionExtendedCard}
 
 // Error classes a driver reports in Result.Error.Class.
 const (

@@ -13,12 +13,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/fakes"
+	"github.com/a2a-conform/a2a-conform/fakes/store"
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/directive"
 	"github.com/a2a-conform/a2a-conform/internal/recorder"
@@ -115,6 +117,15 @@ type Script struct {
 	// injects fields does: a verifier that checks only the members it knows
 	// accepts it, one that checks what it received does not.
 	InjectAfterSigning bool
+	// AlteredExtendedCard answers GetExtendedAgentCard (without asking for
+	// credentials) with an extended card that differs from the public one
+	// where a client would notice it used it: it claims streaming, and its
+	// interfaces are the public ones under ExtendedPrefix (served alike,
+	// their requests marked Request.Extended). It is signed with a key set
+	// of its own (ExtendedKeySetPath, the same key; OpExtendedKeySet), then
+	// altered (a sentence added to its description), so its signature
+	// does not verify.
+	AlteredExtendedCard bool
 	// Front, when set, wraps the reference agent for every operation
 	// request the stage forwards (the card and unserved paths excepted):
 	// a case's own server behaviour that the options above do not give,
@@ -198,6 +209,9 @@ type Request struct {
 	// Moved is the generation whose moved URL the request came through
 	// (Rotation.MoveInterfaces); 0 for the URLs declared first.
 	Moved int
+	// Extended says the request came through an interface only the
+	// extended card declares (Script.AlteredExtendedCard).
+	Extended bool
 }
 
 // ServedRecorder is where the stage records what it served: the run's
@@ -337,6 +351,40 @@ func (s *Stage) Agent() *fakes.Agent {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.agent
+}
+
+// StageTask is a task the stage's agent holds, with the URLs of the push
+// configs registered for it (inline or separately).
+type StageTask struct {
+	ID       string
+	State    a2a.TaskState
+	Created  time.Time
+	PushURLs []string
+}
+
+// Tasks lists the tasks the stage's current agent holds, in the order they
+// were created, with
+// their push configs: what the client created, in the agent's own record.
+func (s *Stage) Tasks(ctx context.Context) ([]StageTask, error) {
+	st := s.Agent().Store()
+	tasks, _, err := st.ListTasks(ctx, store.ListQuery{OldestFirst: true, Limit: 100})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]StageTask, 0, len(tasks))
+	for _, t := range tasks {
+		rec := StageTask{ID: t.Task.ID, State: t.Task.Status.State, Created: t.CreatedAt}
+		cfgs, err := st.ListConfigs(ctx, t.Task.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cfgs {
+			rec.PushURLs = append(rec.PushURLs, c.URL)
+		}
+		out = append(out, rec)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
+	return out, nil
 }
 
 // Requests returns every request received so far, in order.
@@ -554,6 +602,12 @@ func (s *Stage) serve(w http.ResponseWriter, r *http.Request) {
 			etag = s.serveCard(cw, r)
 		case req.Op == OpKeySet:
 			s.Agent().ServeHTTP(cw, r)
+		case req.Op == OpExtendedKeySet:
+			r2 := r.Clone(r.Context())
+			r2.URL.Path, r2.RequestURI = fakes.JWKSPath, ""
+			s.Agent().ServeHTTP(cw, r2)
+		case s.script.AlteredExtendedCard && req.Op == a2a.MethodGetExtendedAgentCard && req.Interface >= 0:
+			s.serveExtendedCard(cw, req)
 		case req.Interface >= 0 && (req.Binding == a2a.BindingJSONRPC || req.Binding == a2a.BindingHTTPJSON):
 			if v := s.interfaces()[req.Interface].Version; v != "" && !strings.HasPrefix(v, "1.") {
 				s.versionNotSupported(cw, req, v)
@@ -607,9 +661,16 @@ func (s *Stage) classify(r *http.Request, body []byte) Request {
 		req.Op = OpKeySet
 		return req
 	}
+	if r.URL.Path == ExtendedKeySetPath {
+		req.Op = OpExtendedKeySet
+		return req
+	}
 	var idx int
 	var rest string
 	p := r.URL.Path
+	if strings.HasPrefix(p, ExtendedPrefix+"/") {
+		req.Extended, p = true, strings.TrimPrefix(p, ExtendedPrefix)
+	}
 	if n, _ := fmt.Sscanf(p, "/m%d/", &req.Moved); n == 1 {
 		p = strings.TrimPrefix(p, fmt.Sprintf("/m%d", req.Moved))
 	}
@@ -730,6 +791,9 @@ func restOp(method, route string) (op, task string) {
 // interface prefix (and a tenant path prefix) removed.
 func (s *Stage) forward(w http.ResponseWriter, r *http.Request, req Request, body []byte) {
 	path := r.URL.Path
+	if req.Extended {
+		path = strings.TrimPrefix(path, ExtendedPrefix)
+	}
 	if req.Moved > 0 {
 		path = strings.TrimPrefix(path, fmt.Sprintf("/m%d", req.Moved))
 	}
@@ -891,6 +955,94 @@ func (s *Stage) currentCard() (*servedCard, string, error) {
 // OpKeySet is Request.Op for a GET of the card-signing key set
 // (fakes.JWKSPath), the jku of the card's signature.
 const OpKeySet = "key-set"
+
+// OpExtendedKeySet is Request.Op for a GET of ExtendedKeySetPath, the jku of
+// the extended card's signature (Script.AlteredExtendedCard): a client that
+// fetches it verifies the extended card.
+const OpExtendedKeySet = "extended-key-set"
+
+// ExtendedKeySetPath is where the stage serves the key set the extended
+// card's signature names (the same key as the public card's).
+const ExtendedKeySetPath = "/.well-known/a2a-conform-extended-card-keys.json"
+
+// ExtendedPrefix is the path prefix of the interfaces only the extended card
+// declares.
+const ExtendedPrefix = "/x"
+
+// serveExtendedCard answers GetExtendedAgentCard with the altered extended
+// card (Script.AlteredExtendedCard), in the request's binding.
+func (s *Stage) serveExtendedCard(w http.ResponseWriter, req Request) {
+	card, err := s.extendedCard()
+	if err != nil {
+		writePlain(w, http.StatusInternalServerError, "a2a-conform stage: "+err.Error())
+		return
+	}
+	body := card
+	if req.Binding == a2a.BindingJSONRPC {
+		id := req.RPCID
+		if len(id) == 0 {
+			id = json.RawMessage("null")
+		}
+		body, _ = json.Marshal(map[string]json.RawMessage{"jsonrpc": json.RawMessage(`"2.0"`), "id": id, "result": card})
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body)
+}
+
+// extendedCard builds the altered extended card from the public card served
+// now: named as extended, claiming streaming, with one more skill and the
+// interfaces under ExtendedPrefix; signed with ExtendedKeySetPath as jku,
+// then altered.
+func (s *Stage) extendedCard() ([]byte, error) {
+	cur, _, err := s.currentCard()
+	if err != nil {
+		return nil, err
+	}
+	var card map[string]any
+	dec := json.NewDecoder(bytes.NewReader(cur.body))
+	dec.UseNumber()
+	if err := dec.Decode(&card); err != nil {
+		return nil, err
+	}
+	name, _ := card["name"].(string)
+	card["name"] = name + " (extended)"
+	caps, _ := card["capabilities"].(map[string]any)
+	if caps == nil {
+		caps = map[string]any{}
+	}
+	caps["streaming"] = true
+	card["capabilities"] = caps
+	skills, _ := card["skills"].([]any)
+	card["skills"] = append(skills, map[string]any{"id": "extended", "name": "Extended-card skill",
+		"description": "Listed only on the extended card.", "tags": []any{"extended"}})
+	var ifs []any
+	for i, in := range s.interfaces() {
+		u := s.ifaceURL(i, in)
+		if strings.HasPrefix(u, s.base+"/") {
+			u = s.base + ExtendedPrefix + strings.TrimPrefix(u, s.base)
+		}
+		version := in.Version
+		if version == "" {
+			version = a2a.ProtocolVersion
+		}
+		m := map[string]any{"url": u, "protocolBinding": in.Binding, "protocolVersion": version}
+		if in.Tenant != "" {
+			m["tenant"] = in.Tenant
+		}
+		ifs = append(ifs, m)
+	}
+	card["supportedInterfaces"] = ifs
+	delete(card, "signatures")
+	body, err := json.Marshal(card)
+	if err != nil {
+		return nil, err
+	}
+	if body, err = fakes.SignCard(body, s.base+ExtendedKeySetPath); err != nil {
+		return nil, err
+	}
+	return alterDescription(body), nil
+}
 
 // alterDescription adds a sentence to a signed card's description, leaving
 // its signature as it was.

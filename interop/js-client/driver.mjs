@@ -4,9 +4,9 @@
 // resubscribeTask, listTasks). What the SDK leaves to the application (the push receiver, the
 // state the client believes, the result line) is the harness's driver kit
 // (clientkit/js/kit.mjs), so the verdicts that rest only on those judge the kit, not the SDK.
-import { randomUUID } from 'node:crypto';
-import { ClientFactory } from '@a2a-js/sdk/client';
-import { Role, TaskState, taskStateToJSON } from '@a2a-js/sdk';
+import { randomUUID, createPublicKey } from 'node:crypto';
+import { ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
+import { Role, TaskState, taskStateToJSON, verifyAgentCardSignature } from '@a2a-js/sdk';
 import { contract, Report, receiver, classify, pushState, terminal, stops } from '../../clientkit/js/kit.mjs';
 
 const env = contract();
@@ -29,8 +29,14 @@ const message = (text, task) => ({
   ...(task ? { taskId: task.taskId, contextId: task.contextId } : {}),
 });
 
+// push-default gives the client its default push config, the SDK's clientConfig.pushNotificationConfig.
+const factoryOptions = env.action === 'push-default'
+  ? ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { clientConfig: { pushNotificationConfig: { url: env.webhookUrl, token: env.pushToken } } })
+  : ClientFactoryOptions.default;
+if (env.action === 'push-default') report.supplied['push-default'] = 'sdk';
+
 async function resolve() {
-  const client = await new ClientFactory().createFromUrl(env.cardUrl, '');
+  const client = await new ClientFactory(factoryOptions).createFromUrl(env.cardUrl, '');
   const t = client.transport.base ?? client.transport; // under the SDK's TenantTransportDecorator
   report.usedInterface(t.endpoint, t.protocolName);
   report.event('card', 'card');
@@ -84,6 +90,14 @@ async function pushes(c, cancel) {
   } finally { rx.close(); }
 }
 
+// The key a card signature names: the key set at its jku (the application's part of the SDK's verifier).
+async function publicKey(kid, jku) {
+  const set = await (await fetch(jku, { signal })).json();
+  const jwk = set.keys?.find((k) => k.kid === kid);
+  if (!jwk) throw new Error(`no key ${kid} at ${jku}`);
+  return createPublicKey({ key: jwk, format: 'jwk' });
+}
+
 const actions = {
   send: async (c) => sendThenPoll(c, env.text, false),
   poll: async (c) => sendThenPoll(c, env.text, true),
@@ -117,6 +131,47 @@ const actions = {
   push: async (c) => pushes(c, false),
   'push-cancel': async (c) => pushes(c, true),
   resolve: async () => { await sleep(1000); await resolve(); }, // the SDK keeps no card cache
+  // Two new tasks, sent and streamed, each left to the SDK's default push config; then the pushes.
+  'push-default': async (c) => {
+    const ended = new Set();
+    let wake = () => {};
+    const rx = await receiver({ listen: env.webhookListen, token: env.pushToken, report, onPush: (doc) => {
+      const p = pushState(doc);
+      report.event('push', p.kind, p.taskId, p.state, p.contextId);
+      if (terminal(p.state)) ended.add(p.taskId);
+      wake();
+    } });
+    try {
+      const ids = [];
+      const r = await c.sendMessage({ message: message(env.text), configuration: { returnImmediately: true } }, { signal });
+      see('response', r);
+      if (r.id) ids.push(r.id);
+      let streamed = '';
+      for await (const ev of c.sendMessageStream({ message: message(env.followUpText) }, { signal })) {
+        see('stream', ev);
+        streamed ||= ev.payload?.$case === 'task' ? ev.payload.value.id : ev.payload?.value?.taskId ?? '';
+      }
+      if (streamed) ids.push(streamed);
+      await new Promise((resolve, reject) => {
+        let timer = setTimeout(resolve, 3000);
+        wake = () => {
+          if (ids.every((id) => ended.has(id))) resolve();
+          else { clearTimeout(timer); timer = setTimeout(resolve, 3000); }
+        };
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+        wake();
+      });
+    } finally { rx.close(); }
+  },
+  // Stream; fetch the extended card through the SDK with its signature verifier; stream again.
+  'extended-card': async (c) => {
+    await consume(c.sendMessageStream({ message: message(env.text) }, { signal }));
+    try {
+      await c.getAgentCard({ signal }, verifyAgentCardSignature(publicKey));
+      report.event('card', 'card');
+    } catch (e) { report.warn(`the extended card was refused: ${e.message}`); }
+    await consume(c.sendMessageStream({ message: message(env.followUpText) }, { signal }));
+  },
   list: async (c) => {
     await sendThenPoll(c, env.text, false);
     const st = report.out.events.filter((e) => e.taskId === report.taskId && e.state).at(-1)?.state;

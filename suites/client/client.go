@@ -47,6 +47,10 @@ const (
 	Resolve   = clientrun.ActionResolve
 	// PushCancel is push, then a cancel once a push says WORKING.
 	PushCancel = clientrun.ActionPushCancel
+	// PushDefault is two new tasks by a client given a default push config.
+	PushDefault = clientrun.ActionPushDefault
+	// ExtendedCard is stream, the extended card, then stream again.
+	ExtendedCard = clientrun.ActionExtendedCard
 )
 
 // Config is how the run invokes the vendor's driver.
@@ -132,6 +136,10 @@ type Outcome struct {
 	Text, FollowUpText string
 	// WebhookURL and PushToken are what a push case registered.
 	WebhookURL, PushToken string
+	// Tasks is the scripted agent's own record of the tasks it holds when
+	// the driver has ended, with their push configs (TasksErr: why not).
+	Tasks    []clientrun.StageTask
+	TasksErr error
 }
 
 // Ops returns the requests that were A2A operations (not card fetches, nor
@@ -139,7 +147,7 @@ type Outcome struct {
 func (o *Outcome) Ops() []Request {
 	var out []Request
 	for _, r := range o.Requests {
-		if !r.Card && r.Op != clientrun.OpKeySet {
+		if !r.Card && r.Op != clientrun.OpKeySet && r.Op != clientrun.OpExtendedKeySet {
 			out = append(out, r)
 		}
 	}
@@ -249,6 +257,7 @@ func RunCase(ctx context.Context, t *suites.T, c Case) *Outcome {
 	run := clientrun.RunDriver(ctx, clientrun.DriverOptions{Template: conf.Template, Vars: vars,
 		OutputCap: conf.OutputCap, Env: conf.Env})
 	o.Driver, o.Result, o.Requests = run, run.Result, stage.Requests()
+	o.Tasks, o.TasksErr = stage.Tasks(ctx)
 	if run.Result != nil {
 		t.SuppliedBy(run.Result.Supplied)
 	}
