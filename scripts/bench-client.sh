@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The figure of issue 18 ("Speed"): the whole client suite against the JS SDK's
+# The client-suite figure of docs/figures.md: the whole client suite against the JS SDK's
 # client (interop/js-client/driver.mjs on @a2a-js/sdk's ClientFactory), as
 # TestJSSDKClient runs it. Prints each run's wall time (goal: <= 30 s), its
 # verdicts and its slowest cases (report.json's durationMs), after the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The figures of issue 17 section 5 ("fast on real deployments"), through the
+# The figures of docs/figures.md "Real deployments", through the
 # process driver, as a vendor runs the harness:
 #   js-1     every suite (the default run) against one JS SDK instance
 #            (interop/js-agent, in-memory stores), as TestJSSDKAgent runs it;
@@ -8,7 +8,7 @@
 #            as TestJSSDKAgentInstances runs it;
 #   js-3-slow  the same with every step of the agent taking at least 500 ms
 #            (agent.js --min-step-ms 500: a default task takes 1.5 s), the
-#            speed figure of the README;
+#            speed figure of docs/figures.md;
 #   slow-3s  every suite against the reference agent made slow: every step
 #            DELAY (default 1s, so a task takes about 3 s), driven by the
 #            prompt map instead of the directive, as an LLM agent would be;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Size of report.json for a clean default run against the embedded reference
-# agent (issue 20: the goal is at most 2 MB). Usage: scripts/bench-report-size.sh [SEED]
+# agent (the goal is at most 2 MB; docs/figures.md). Usage: scripts/bench-report-size.sh [SEED]
 set -eu
 cd "$(dirname "$0")/.."
 out=$(mktemp -d)

@@ -3,7 +3,7 @@
 # with every step DELAY long (tasks of about 3 x DELAY, driven by the prompt
 # map as an LLM agent would be), run once with --parallel 1 and once with
 # --parallel N. Prints each run's wall time, its longest spec, and the ratios
-# the README quotes. Traffic stays on 127.0.0.1.
+# docs/figures.md quotes. Traffic stays on 127.0.0.1.
 # Usage: scripts/bench-slow.sh [DELAY] [N] [TRIALS]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every figure the README quotes, in one command: runs each measurement of
-# README's "Figures" table (and the slow-agent comparison), keeps each one's
+# Every figure of docs/figures.md, in one command: runs each measurement of
+# that page (and the slow-agent comparison), keeps each one's
 # full output in a work directory, and prints one summary at the end.
 # All traffic stays on 127.0.0.1. Takes several minutes on 2 cores.
 #
@@ -18,7 +18,7 @@ work=$(mktemp -d)
 runs=${RUNS:-3}
 trials=${TRIALS:-200}
 delay=${DELAY:-1s}
-# bt ARG: the README's -benchtime, unless BENCHTIME overrides every one.
+# bt ARG: docs/figures.md's -benchtime, unless BENCHTIME overrides every one.
 bt() { echo "-benchtime=${BENCHTIME:-$1}"; }
 summary=$work/summary.txt
 : >"$summary"

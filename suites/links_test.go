@@ -67,11 +67,11 @@ func TestNoUnfollowableLinksInStrings(t *testing.T) {
 	}
 }
 
-// TestNoUnfollowableLinksInDocs: the README and every page under docs/
-// (and the reference agent's README) cite only what a vendor has.
+// TestNoUnfollowableLinksInDocs: the README, the changelog and every page
+// under docs/ (and the reference agent's README) cite only what a vendor has.
 func TestNoUnfollowableLinksInDocs(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("..", "docs", "*.md"))
-	files = append(files, filepath.Join("..", "README.md"), filepath.Join("..", "fakes", "README.md"))
+	files = append(files, filepath.Join("..", "README.md"), filepath.Join("..", "CHANGELOG.md"), filepath.Join("..", "fakes", "README.md"))
 	if len(files) < 3 {
 		t.Fatalf("found only %v", files)
 	}

@@ -147,8 +147,7 @@ sends the embedded reference agents' own logs to standard error, to debug a run 
 	}
 	b.WriteString(`
 A default of — means the flag's zero value, which the harness replaces as the meaning column says.
-Exit codes: 0 no MUST or invariant failed, 1 something failed, 2 usage or configuration error,
-3 the target could not be reached.
+The exit codes are in the README ([Exit codes](../README.md#exit-codes)).
 
 ## Hooks driver
 

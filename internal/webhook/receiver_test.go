@@ -200,7 +200,7 @@ func TestCanary(t *testing.T) {
 }
 
 // Deliveries recorded per second: POST, read, check, record, acknowledge, over
-// loopback, from parallel clients (README "Figures").
+// loopback, from parallel clients (docs/figures.md).
 func BenchmarkDeliveries(b *testing.B) {
 	rec := recorder.New()
 	r, err := Start("", "", rec)

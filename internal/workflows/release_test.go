@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// The six platforms every release carries (README "Continuous integration").
+// The six platforms every release carries (docs/release.md).
 var releasePlatforms = []string{"darwin/amd64", "darwin/arm64", "linux/amd64", "linux/arm64", "windows/amd64", "windows/arm64"}
 
 // goreleaserKeys are the keys .goreleaser.yaml may use, from GoReleaser v2's

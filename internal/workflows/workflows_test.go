@@ -24,7 +24,7 @@ const root = "../.."
 // into a path and uses an action from there uses a file of this tree.
 const thisRepo = "a2a-conform/a2a-conform"
 
-// Pinning policy (README "Continuous integration"): a third-party `uses:`
+// Pinning policy (docs/design-decisions.md, "CI and delivery"): a third-party `uses:`
 // names a full 40-hex commit SHA, the commit of a release tag, with that
 // tag in a comment on the same line (`@<sha> # v7.0.1`). Never a tag alone
 // (a tag can be moved), a moving major tag (@v4) or a branch.
