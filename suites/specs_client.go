@@ -144,7 +144,10 @@ var clientSpecs = []Info{
 			"(JSON-RPC, HTTP+JSON, JSON-RPC, HTTP+JSON, all working): whichever binding the client " +
 			"speaks, its requests belong at the first interface of that binding, and a client that " +
 			"takes the last one of its binding (the @a2a-js/sdk 1.3.0 ClientFactory shape) is caught " +
-			"by the URL its requests reach. §8.3.2 introduces its selection rules with MUST, so a miss fails.",
+			"by the URL its requests reach. §8.3.2 introduces its selection rules with MUST, so a miss fails. " +
+			"Two more cards list a JSON-RPC interface of protocolVersion 0.3 first (then JSON-RPC and HTTP+JSON " +
+			"at 1.0, or HTTP+JSON alone): a 1.0 client that picks it is reported as a disputed finding, since " +
+			"the text does not settle whether an interface of another version is a supported transport.",
 	},
 	{
 		ID: "CLI-006", Suite: Client, Level: MUST,

@@ -201,27 +201,37 @@ var _ = suites.Spec("CLI-005", func(ctx context.Context, t *suites.T) {
 	t.Violated(vs...)
 })
 
-// versionFirst is CLI-005's third case: the card lists a JSON-RPC interface
-// of protocolVersion 0.3 first (it refuses a 1.0 request with
-// VersionNotSupportedError, as §3.6.2 has an interface do), then JSON-RPC
-// and HTTP+JSON at 1.0. Whether §8.3.2's "first supported transport" may be
-// the 0.3 one for a 1.0 client the text does not settle (§3.6.2 calls a
-// binding a transport), so a client that picks it is reported as a disputed
-// finding, never a verdict; one that takes a 1.0 interface is observed.
+// versionFirst is CLI-005's third and fourth cases: the card lists a
+// JSON-RPC interface of protocolVersion 0.3 first (it refuses a 1.0 request
+// with VersionNotSupportedError, as §3.6.2 has an interface do), then
+// JSON-RPC and HTTP+JSON at 1.0 (version-0.3-first), or HTTP+JSON at 1.0
+// only (version-0.3-only-jsonrpc: a client that breaks ties within a binding
+// by version has no other JSON-RPC interface to prefer). Whether §8.3.2's
+// "first supported transport" may be the 0.3 one for a 1.0 client the text
+// does not settle (§3.6.2 calls a binding a transport), so a client that
+// picks it is reported as a disputed finding, never a verdict; one that
+// takes a 1.0 interface is observed.
 func versionFirst(ctx context.Context, t *suites.T) {
-	o := RunCase(ctx, t, Case{Name: "version-0.3-first", Action: Send, Agent: Agent{Interfaces: []Interface{
-		{Binding: a2a.BindingJSONRPC, Version: "0.3"}, {Binding: a2a.BindingJSONRPC}, {Binding: a2a.BindingHTTPJSON}}}})
-	t.Observe("case version-0.3-first: interfaces used", interfacesUsed(o))
-	for _, r := range o.Ops() {
-		if r.Interface != 0 {
-			continue
+	for _, c := range []struct {
+		name string
+		ifs  []Interface
+	}{
+		{"version-0.3-first", []Interface{{Binding: a2a.BindingJSONRPC, Version: "0.3"}, {Binding: a2a.BindingJSONRPC}, {Binding: a2a.BindingHTTPJSON}}},
+		{"version-0.3-only-jsonrpc", []Interface{{Binding: a2a.BindingJSONRPC, Version: "0.3"}, {Binding: a2a.BindingHTTPJSON}}},
+	} {
+		o := RunCase(ctx, t, Case{Name: c.name, Action: Send, Agent: Agent{Interfaces: c.ifs}})
+		t.Observe("case "+c.name+": interfaces used", interfacesUsed(o))
+		for _, r := range o.Ops() {
+			if r.Interface != 0 {
+				continue
+			}
+			t.Finding("disputed (case %s): the client chose interface 0, which declares protocolVersion 0.3, and asked it for A2A-Version %q (%s; answered VersionNotSupportedError). "+
+				"A2A v1.0.1 §8.3.2 says \"Clients MUST follow these rules: … Parse supportedInterfaces if present, and select the first supported transport\" "+
+				"and §3.6.2 \"Agents CAN expose multiple interfaces for the same transport with different versions under the same or different URLs.\": "+
+				"whether an interface of a version the client does not speak is a supported transport the text does not settle, so this is not judged; "+
+				"a 1.0 client gets no task through such an interface.", c.name, r.Header.Get("A2A-Version"), Where(r))
+			break
 		}
-		t.Finding("disputed: the client chose interface 0, which declares protocolVersion 0.3, and asked it for A2A-Version %q (%s; answered VersionNotSupportedError). "+
-			"A2A v1.0.1 §8.3.2 says \"Clients MUST follow these rules: … Parse supportedInterfaces if present, and select the first supported transport\" "+
-			"and §3.6.2 \"Agents CAN expose multiple interfaces for the same transport with different versions under the same or different URLs.\": "+
-			"whether an interface of a version the client does not speak is a supported transport the text does not settle, so this is not judged; "+
-			"a 1.0 client gets no task through such an interface.", r.Header.Get("A2A-Version"), Where(r))
-		return
 	}
 }
 
