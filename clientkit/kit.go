@@ -4,10 +4,11 @@
 //
 //   - Contract reads the A2A_CONFORM_* variables.
 //   - Report is the one JSON result line, with the state rule every driver
-//     needs: the state the client believes, and no terminal state taken after
-//     its own acknowledged cancel but CANCELED.
+//     needs: the state the client believes, and no state but CANCELED taken
+//     after its own acknowledged cancel.
 //   - Receive serves the push receiver with the contract's token check (401
-//     without it).
+//     without it); Handler is the same receiver for a driver that mounts it
+//     in a server of its own.
 //   - Classify maps what the SDK returned to the contract's error classes
 //     through a table the driver fills in.
 //
@@ -36,7 +37,10 @@ type Env struct {
 	Action, CardURL, Text, FollowUpText  string
 	WebhookListen, WebhookURL, PushToken string
 	Tenant                               string
-	// Timeout is the driver's whole budget; Deadline leaves time to print.
+	// Case names the case, for the driver's log only: a driver must not
+	// branch on it.
+	Case string
+	// Timeout is the driver's whole budget; Context leaves time to print.
 	Timeout time.Duration
 }
 
@@ -48,17 +52,21 @@ func Contract(getenv func(string) string) Env {
 	e := Env{Action: getenv("A2A_CONFORM_ACTION"), CardURL: getenv("A2A_CONFORM_CARD_URL"),
 		Text: getenv("A2A_CONFORM_TEXT"), FollowUpText: getenv("A2A_CONFORM_FOLLOWUP_TEXT"),
 		WebhookListen: getenv("A2A_CONFORM_WEBHOOK_LISTEN"), WebhookURL: getenv("A2A_CONFORM_WEBHOOK_URL"),
-		PushToken: getenv("A2A_CONFORM_PUSH_TOKEN"), Tenant: getenv("A2A_CONFORM_TENANT"), Timeout: 20 * time.Second}
+		PushToken: getenv("A2A_CONFORM_PUSH_TOKEN"), Tenant: getenv("A2A_CONFORM_TENANT"), Case: getenv("A2A_CONFORM_CASE"),
+		Timeout: 20 * time.Second}
 	if n, err := strconv.Atoi(getenv("A2A_CONFORM_TIMEOUT")); err == nil && n > 0 {
 		e.Timeout = time.Duration(n) * time.Second
 	}
 	return e
 }
 
-// Context is a context that ends 1.5 s before the harness's deadline, so
-// that the result line is printed in time.
+// Context is a context that ends a quarter of the budget (at least 1.5 s)
+// before the harness's deadline, so that the result line is printed in
+// time: the harness counts from its launch of the driver, and a loaded
+// machine can take seconds to start one (a driver that waited to within
+// 1.5 s of the end was killed first in CI).
 func (e Env) Context(parent context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(parent, max(time.Second, e.Timeout-1500*time.Millisecond))
+	return context.WithTimeout(parent, max(time.Second, e.Timeout-max(1500*time.Millisecond, e.Timeout/4)))
 }
 
 // Terminal and Stops say whether a state (its JSON name, TASK_STATE_…) ends
@@ -122,27 +130,46 @@ func NewReport(action string) *Report {
 // Event records one thing the client saw: via response, stream, poll, push,
 // list or card; kind task, status, artifact, message or card; the task it
 // names and the state it carries ("" if none). The first task seen through
-// the client's own calls (not a push, not a list) is its task.
+// the client's own calls (not a push, not a list) is its task; a state of
+// its task is taken through the state rule (Believe).
 func (r *Report) Event(via, kind, taskID, state, contextID string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.record(via, kind, taskID, state, contextID) && state != "" {
+		r.believe(via, state)
+	}
+}
+
+// Record is Event without the state rule: what the client saw, and which
+// task is its own, but the state it believes is left to the driver
+// (SetState). For a client that keeps its task's state itself: its driver
+// then says so in Supplied ("driver" or "sdk").
+func (r *Report) Record(via, kind, taskID, state, contextID string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.record(via, kind, taskID, state, contextID)
+}
+
+// record appends the event and says whether it names the client's task.
+func (r *Report) record(via, kind, taskID, state, contextID string) bool {
 	r.Events = append(r.Events, Event{Via: via, Kind: kind, TaskID: taskID, State: state, Final: Stops(state)})
 	if taskID != "" && r.TaskID == "" && via != "push" && via != "list" {
 		r.TaskID = taskID
 	}
-	if taskID != "" && taskID == r.TaskID {
-		if contextID != "" {
-			r.ContextID = contextID
-		}
-		if state != "" {
-			r.believe(via, state)
-		}
+	if taskID == "" || taskID != r.TaskID {
+		return false
 	}
+	if contextID != "" {
+		r.ContextID = contextID
+	}
+	return true
 }
 
 // Believe takes a state of the client's task, unless its own cancel was
-// acknowledged and the state is another terminal one (scenario 3: a task
-// canceled is not completed afterwards); it reports whether it took it.
+// acknowledged and the state is not CANCELED (scenario 3: a task canceled
+// neither runs nor completes afterwards); it reports whether it took it. A
+// refused terminal state is said in a warning; so is a refused other one
+// (a stale WORKING after the acknowledgement, say).
 func (r *Report) Believe(via, state string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -150,7 +177,7 @@ func (r *Report) Believe(via, state string) bool {
 }
 
 func (r *Report) believe(via, state string) bool {
-	if r.canceled && Terminal(state) && state != "TASK_STATE_CANCELED" {
+	if r.canceled && state != "TASK_STATE_CANCELED" {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("%s said %s after the client's own cancel was acknowledged: not taken", via, state))
 		return false
 	}
@@ -158,13 +185,38 @@ func (r *Report) believe(via, state string) bool {
 	return true
 }
 
+// SetState records the state the client believes as its own code (or its
+// SDK) decided it, without the state rule: "" when it believes none (a task
+// it found lost). A driver that reports a state this way supplies the
+// client's state itself, and says so in Supplied.
+func (r *Report) SetState(state string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.State = state
+}
+
 // CancelAcknowledged is called with the state the agent answered the
-// client's CancelTask with.
+// client's CancelTask with. CANCELED acknowledges the cancel, and the state
+// rule holds from then on; any other answer (the task ended before the
+// cancel reached it) does not.
 func (r *Report) CancelAcknowledged(state string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if Terminal(state) {
+	if state == "TASK_STATE_CANCELED" {
 		r.canceled = true
+	}
+}
+
+// Resubmitted records that the client re-submitted its task, lost, as the
+// new task taskID (in context contextID, if known): the new task is the
+// client's task from now on (resubmittedTaskId), with no state believed of
+// it until one is seen, and no cancel of it acknowledged.
+func (r *Report) Resubmitted(taskID, contextID string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.TaskID, r.ResubmittedTaskID, r.State, r.canceled = taskID, taskID, "", false
+	if contextID != "" {
+		r.ContextID = contextID
 	}
 }
 
@@ -253,22 +305,44 @@ type Receiver struct {
 	ln  net.Listener
 }
 
-// Receive serves the push receiver on env.WebhookListen: a POST whose token
-// (X-A2A-Notification-Token, A2A-Notification-Token, or Authorization:
-// Bearer) is not env.PushToken is answered 401 and not passed on; any other
-// readable one gets 200 and onPush. It marks the report's receiver as the
-// kit's.
+// Receive serves the push receiver (Handler) on env.WebhookListen.
 func Receive(env Env, report *Report, onPush func(Push)) (*Receiver, error) {
+	h := Handler(env, report, onPush)
+	ln, err := net.Listen("tcp", env.WebhookListen)
+	if err != nil {
+		return nil, err
+	}
+	rv := &Receiver{srv: &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}, ln: ln}
+	go func() { _ = rv.srv.Serve(ln) }()
+	return rv, nil
+}
+
+// Close stops the receiver, letting a push being answered get its answer
+// (up to a second): an agent whose push was cut reads a lost delivery, not
+// the receiver's answer.
+func (rv *Receiver) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if err := rv.srv.Shutdown(ctx); err != nil {
+		return rv.srv.Close()
+	}
+	return nil
+}
+
+// Handler is the push receiver, for a driver that serves it in a server of
+// its own (behind its own mux or middleware; Receive serves it alone): a
+// POST whose token (X-A2A-Notification-Token, A2A-Notification-Token, or
+// Authorization: Bearer) is not env.PushToken is answered 401 and not
+// passed on; any other readable one (a JSON body up to 1 MiB) is passed to
+// onPush, then answered 200: a push the agent saw acknowledged is one the
+// client already holds. It marks the report's receiver as the kit's.
+func Handler(env Env, report *Report, onPush func(Push)) http.Handler {
 	if report != nil {
 		report.mu.Lock()
 		report.Supplied["push-receiver"] = "kit"
 		report.mu.Unlock()
 	}
-	ln, err := net.Listen("tcp", env.WebhookListen)
-	if err != nil {
-		return nil, err
-	}
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			w.WriteHeader(http.StatusMethodNotAllowed)
 			return
@@ -294,18 +368,10 @@ func Receive(env Env, report *Report, onPush func(Push)) (*Receiver, error) {
 			w.WriteHeader(http.StatusBadRequest)
 			return
 		}
-		// Taken before it is acknowledged: a push the agent saw acked
-		// is one the client already holds.
 		onPush(PushState(body))
 		w.WriteHeader(http.StatusOK)
 	})
-	rv := &Receiver{srv: &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}, ln: ln}
-	go func() { _ = rv.srv.Serve(ln) }()
-	return rv, nil
 }
-
-// Close stops the receiver.
-func (rv *Receiver) Close() error { return rv.srv.Close() }
 
 // PushState reads the task, state and kind out of a push body.
 func PushState(body []byte) Push {

@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/a2a-conform/a2a-conform/clientkit"
 	"github.com/a2a-conform/a2a-conform/internal/clientrun"
@@ -127,5 +129,187 @@ func TestReceiverChecksTheToken(t *testing.T) {
 	}
 	if r.Supplied["push-receiver"] != "kit" {
 		t.Errorf("supplied %v", r.Supplied)
+	}
+}
+
+// After the acknowledged cancel no state but CANCELED is taken, a stale
+// WORKING included; a cancel answered with another terminal state (the task
+// ended first) acknowledges nothing.
+func TestTheStateRuleHoldsOnlyAfterACanceledAnswer(t *testing.T) {
+	r := clientkit.NewReport("cancel")
+	r.Event("stream", "task", "t1", "TASK_STATE_WORKING", "c1")
+	r.Event("response", "task", "t1", "TASK_STATE_CANCELED", "")
+	r.CancelAcknowledged("TASK_STATE_CANCELED")
+	r.Event("push", "status", "t1", "TASK_STATE_WORKING", "")
+	if _, _, st := r.Believed(); st != "TASK_STATE_CANCELED" || len(r.Warnings) != 1 {
+		t.Fatalf("after the acknowledged cancel: %s, warnings %q", st, r.Warnings)
+	}
+	lost := clientkit.NewReport("cancel")
+	lost.Event("response", "task", "t2", "TASK_STATE_COMPLETED", "c2")
+	lost.CancelAcknowledged("TASK_STATE_COMPLETED")
+	lost.Event("poll", "task", "t2", "TASK_STATE_COMPLETED", "")
+	if _, _, st := lost.Believed(); st != "TASK_STATE_COMPLETED" || len(lost.Warnings) != 0 {
+		t.Fatalf("a cancel that lost the race: %s, warnings %q", st, lost.Warnings)
+	}
+}
+
+// Record keeps the event and the client's task but leaves the state to the
+// driver, which sets it with SetState past the rule ("" for none).
+func TestRecordAndSetStateLeaveTheStateToTheDriver(t *testing.T) {
+	r := clientkit.NewReport("cancel")
+	r.Record("stream", "task", "t1", "TASK_STATE_WORKING", "c1")
+	if id, ctx, st := r.Believed(); id != "t1" || ctx != "c1" || st != "" {
+		t.Fatalf("Record took a state: %s/%s %q", id, ctx, st)
+	}
+	r.CancelAcknowledged("TASK_STATE_CANCELED")
+	r.SetState("TASK_STATE_COMPLETED")
+	if _, _, st := r.Believed(); st != "TASK_STATE_COMPLETED" || len(r.Warnings) != 0 || len(r.Events) != 1 {
+		t.Fatalf("SetState: %s, warnings %q, %d events", st, r.Warnings, len(r.Events))
+	}
+	r.SetState("")
+	if _, _, st := r.Believed(); st != "" {
+		t.Fatalf("SetState(\"\") left %s", st)
+	}
+}
+
+// A re-submitted task becomes the client's task: its states are taken, the
+// old task's no longer, and the cancel of the old one does not guard it.
+func TestResubmittedMovesTheClientToTheNewTask(t *testing.T) {
+	r := clientkit.NewReport("follow-up")
+	r.Event("response", "task", "old", "TASK_STATE_INPUT_REQUIRED", "c1")
+	r.CancelAcknowledged("TASK_STATE_CANCELED")
+	r.Event("response", "task", "new", "TASK_STATE_WORKING", "c2")
+	r.Resubmitted("new", "c2")
+	if id, ctx, st := r.Believed(); id != "new" || ctx != "c2" || st != "" || r.ResubmittedTaskID != "new" {
+		t.Fatalf("after Resubmitted: %s/%s %q, resubmitted %q", id, ctx, st, r.ResubmittedTaskID)
+	}
+	r.Event("poll", "task", "old", "TASK_STATE_FAILED", "")
+	r.Event("poll", "task", "new", "TASK_STATE_COMPLETED", "")
+	if _, _, st := r.Believed(); st != "TASK_STATE_COMPLETED" || len(r.Warnings) != 0 {
+		t.Fatalf("believed %s, warnings %q", st, r.Warnings)
+	}
+}
+
+// The receiver mounted in a driver's own server, behind its middleware:
+// the middleware sees each answer (a refused push is the client's sign to
+// reconcile), the kit checks the token and reads the body.
+func TestHandlerMountsInTheDriversServer(t *testing.T) {
+	r := clientkit.NewReport("push")
+	got := make(chan clientkit.Push, 2)
+	kit := clientkit.Handler(clientkit.Env{PushToken: "tok-2"}, r, func(p clientkit.Push) { got <- p })
+	refused := make(chan int, 2)
+	mux := http.NewServeMux()
+	mux.Handle("/hook", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		sw := &statusWriter{ResponseWriter: w}
+		kit.ServeHTTP(sw, req)
+		if sw.code == http.StatusUnauthorized {
+			refused <- sw.code
+		}
+	}))
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	post := func(token string) int {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/hook", strings.NewReader(`{"task":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_WORKING"}}}`))
+		req.Header.Set("X-A2A-Notification-Token", token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if s := post("forged"); s != 401 || len(refused) != 1 || len(got) != 0 {
+		t.Fatalf("forged push: %d, %d refusals seen, %d passed on", s, len(refused), len(got))
+	}
+	if s := post("tok-2"); s != 200 || len(got) != 1 {
+		t.Fatalf("authentic push: %d, %d passed on", s, len(got))
+	}
+	if p := <-got; p.Kind != "task" || p.TaskID != "t1" || p.ContextID != "c1" || p.State != "TASK_STATE_WORKING" {
+		t.Errorf("push read as %+v", p)
+	}
+	if r.Supplied["push-receiver"] != "kit" {
+		t.Errorf("supplied %v", r.Supplied)
+	}
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	w.code = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Close lets a push being answered get its answer: the listener goes at
+// once, the push in hand is still acknowledged.
+func TestReceiverCloseAnswersThePushInHand(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	entered, release := make(chan struct{}), make(chan struct{})
+	rv, err := clientkit.Receive(clientkit.Env{WebhookListen: addr, PushToken: "tok"}, nil, func(clientkit.Push) {
+		close(entered)
+		<-release
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := make(chan int, 1)
+	go func() {
+		req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/hook", strings.NewReader(`{}`))
+		req.Header.Set("X-A2A-Notification-Token", "tok")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			status <- -1
+			return
+		}
+		resp.Body.Close()
+		status <- resp.StatusCode
+	}()
+	<-entered
+	closed := make(chan error, 1)
+	go func() { closed <- rv.Close() }()
+	// The listener is closed first: once a dial is refused, Close is
+	// waiting for the push in hand.
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			break
+		}
+		c.Close()
+		if time.Now().After(deadline) {
+			t.Fatal("the listener still accepts 5 s after Close")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	close(release)
+	if s := <-status; s != 200 {
+		t.Fatalf("the push in hand got %d, want its 200", s)
+	}
+	if err := <-closed; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The contract's variables, and a context that leaves time to print: a
+// quarter of the budget, at least 1.5 s.
+func TestContractAndItsContext(t *testing.T) {
+	vars := map[string]string{"A2A_CONFORM_ACTION": "send", "A2A_CONFORM_CASE": "c1", "A2A_CONFORM_TIMEOUT": "20"}
+	env := clientkit.Contract(func(k string) string { return vars[k] })
+	if env.Action != "send" || env.Case != "c1" || env.Timeout != 20*time.Second {
+		t.Fatalf("contract %+v", env)
+	}
+	for _, c := range []struct{ budget, want time.Duration }{{20 * time.Second, 15 * time.Second}, {4 * time.Second, 2500 * time.Millisecond}, {2 * time.Second, time.Second}} {
+		ctx, cancel := clientkit.Env{Timeout: c.budget}.Context(context.Background())
+		dl, _ := ctx.Deadline()
+		cancel()
+		if left := time.Until(dl); left > c.want || left < c.want-time.Second {
+			t.Errorf("budget %s: the context ends in %s, want %s", c.budget, left, c.want)
+		}
 	}
 }
