@@ -6,8 +6,9 @@
 //
 // - contract(): the A2A_CONFORM_* variables, and an AbortSignal that fires in time to print.
 // - Report: the one JSON result line, with the state rule every driver needs (the state the
-//   client believes, and no terminal state taken after its own acknowledged cancel but CANCELED).
-// - receiver(): the push receiver, with the contract's token check (401 without it).
+//   client believes, and no state but CANCELED taken after its own acknowledged cancel).
+// - receiver(): the push receiver, with the contract's token check (401 without it); handler()
+//   is the same receiver for a driver that mounts it in a server of its own.
 // - classify(): maps what the SDK threw to the contract's error classes through a table the driver
 //   fills in.
 // A result printed by the kit says so ("supplied"): the verdicts that rest only on these pieces
@@ -19,8 +20,10 @@ const INTERRUPTED = ['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED'];
 export const terminal = (s) => TERMINAL.includes(s);
 export const stops = (s) => terminal(s) || INTERRUPTED.includes(s);
 
-// contract reads the driver's environment. signal aborts 1.5 s before the harness's deadline,
-// so that the result line is printed in time.
+// contract reads the driver's environment (caseName is for the driver's log only: a driver must
+// not branch on it). signal aborts a quarter of the budget (at least 1.5 s) before the harness's
+// deadline, so that the result line is printed in time: the harness counts from its launch of the
+// driver, and a loaded machine can take seconds to start one.
 export function contract(env = process.env) {
   const timeoutMs = (Number(env.A2A_CONFORM_TIMEOUT) || 20) * 1000;
   return {
@@ -32,7 +35,8 @@ export function contract(env = process.env) {
     webhookUrl: env.A2A_CONFORM_WEBHOOK_URL ?? '',
     pushToken: env.A2A_CONFORM_PUSH_TOKEN ?? '',
     tenant: env.A2A_CONFORM_TENANT ?? '',
-    signal: AbortSignal.timeout(Math.max(1000, timeoutMs - 1500)),
+    caseName: env.A2A_CONFORM_CASE ?? '',
+    signal: AbortSignal.timeout(Math.max(1000, timeoutMs - Math.max(1500, timeoutMs / 4))),
   };
 }
 
@@ -46,20 +50,26 @@ export class Report {
   }
 
   // event records one thing the client saw: via response|stream|poll|push|list|card, kind
-  // task|status|artifact|message|card, the task it names and the state it carries ('' if none).
+  // task|status|artifact|message|card, the task it names and the state it carries ('' if none);
+  // a state of the client's task is taken through the state rule (believe).
   event(via, kind, taskId = '', state = '', contextId = '') {
+    if (this.record(via, kind, taskId, state, contextId) && state) this.believe(via, state);
+  }
+
+  // record is event without the state rule, for a client that keeps its task's state itself
+  // (setState; say so in supplied). It returns whether the event names the client's task.
+  record(via, kind, taskId = '', state = '', contextId = '') {
     this.out.events.push({ via, kind, taskId, state, final: stops(state) });
     if (taskId && !this.out.taskId && via !== 'push' && via !== 'list') this.out.taskId = taskId;
-    if (taskId && taskId === this.out.taskId) {
-      if (contextId) this.out.contextId = contextId;
-      if (state) this.believe(via, state);
-    }
+    if (!taskId || taskId !== this.out.taskId) return false;
+    if (contextId) this.out.contextId = contextId;
+    return true;
   }
 
   // believe takes a state of the client's task, unless its own cancel was acknowledged and the
-  // state is another terminal one: a task canceled is not completed afterwards (scenario 3).
+  // state is not CANCELED: a task canceled neither runs nor completes afterwards (scenario 3).
   believe(via, state) {
-    if (this.canceled && terminal(state) && state !== 'TASK_STATE_CANCELED') {
+    if (this.canceled && state !== 'TASK_STATE_CANCELED') {
       this.warn(`${via} said ${state} after the client's own cancel was acknowledged: not taken`);
       return false;
     }
@@ -67,9 +77,24 @@ export class Report {
     return true;
   }
 
-  // cancelAcknowledged is called when the agent answered the client's CancelTask with a task.
+  // setState records the state the client believes as its own code or SDK decided it, without
+  // the state rule ('' for none, e.g. a task it found lost).
+  setState(state) { this.out.state = state; }
+
+  // cancelAcknowledged is called with the state the agent answered the client's CancelTask with:
+  // CANCELED acknowledges the cancel (the state rule holds from then on), any other answer (the
+  // task ended before the cancel reached it) does not.
   cancelAcknowledged(state) {
-    if (terminal(state)) this.canceled = true;
+    if (state === 'TASK_STATE_CANCELED') this.canceled = true;
+  }
+
+  // resubmitted records that the client re-submitted its lost task as the new task taskId: the
+  // client's task from now on (resubmittedTaskId), with no state believed of it yet.
+  resubmitted(taskId, contextId = '') {
+    this.out.taskId = this.out.resubmittedTaskId = taskId;
+    if (contextId) this.out.contextId = contextId;
+    this.out.state = '';
+    this.canceled = false;
   }
 
   get state() { return this.out.state; }
@@ -92,13 +117,23 @@ export class Report {
   }
 }
 
-// receiver serves the push receiver on listen (host:port): a POST whose token header
-// (X-A2A-Notification-Token, A2A-Notification-Token, or Authorization: Bearer) is not token is
-// answered 401 and not passed on; any other gets 200 and onPush(the parsed JSON body). It marks
-// the report's push receiver as the kit's. Resolves once listening; close() stops it.
+// receiver serves the push receiver (handler) on listen (host:port). Resolves once listening;
+// close() stops it.
 export async function receiver({ listen, token, onPush, report }) {
+  const server = http.createServer(handler({ token, onPush, report }));
+  const [host, port] = listen.split(/:(?=\d+$)/);
+  await new Promise((r) => server.listen(Number(port), host.replace(/^\[|\]$/g, ''), r));
+  return { close: () => { server.close(); server.closeAllConnections(); } };
+}
+
+// handler is the push receiver as a request listener, for a driver that serves it in a server of
+// its own: a POST whose token header (X-A2A-Notification-Token, A2A-Notification-Token, or
+// Authorization: Bearer) is not token is answered 401 and not passed on; any other readable one
+// is passed to onPush(the parsed JSON body), then answered 200. It marks the report's push
+// receiver as the kit's.
+export function handler({ token, onPush, report }) {
   if (report) report.supplied['push-receiver'] = 'kit';
-  const server = http.createServer((req, res) => {
+  return (req, res) => {
     const got = req.headers['x-a2a-notification-token'] ?? req.headers['a2a-notification-token']
       ?? (req.headers.authorization ?? '').replace(/^Bearer /i, '');
     if (req.method !== 'POST' || got !== token) { res.writeHead(req.method !== 'POST' ? 405 : 401).end(); return; }
@@ -111,10 +146,7 @@ export async function receiver({ listen, token, onPush, report }) {
       onPush(doc); // taken before it is acknowledged
       res.writeHead(200).end();
     });
-  });
-  const [host, port] = listen.split(/:(?=\d+$)/);
-  await new Promise((r) => server.listen(Number(port), host.replace(/^\[|\]$/g, ''), r));
-  return { close: () => { server.close(); server.closeAllConnections(); } };
+  };
 }
 
 // pushState reads the task, state and kind out of a push body (a StreamResponse in its JSON
