@@ -11,9 +11,8 @@ import (
 func init() { register(clientrun.ActionCancel, actionCancel) }
 
 // actionCancel: stream; at WORKING cancel; keep consuming; GetTask once
-// more. After an acknowledged cancel, a later terminal state other than
-// CANCELED is not merged (merge's guard): the client keeps CANCELED and
-// warns.
+// more. After an acknowledged cancel, a later state other than CANCELED is
+// not taken (the kit's state rule): the client keeps CANCELED and warns.
 func actionCancel(ctx context.Context, d *Driver) error {
 	s, err := d.openStream(ctx, message(d.env.Text, "", ""))
 	if err != nil || s == nil {
@@ -27,14 +26,9 @@ func actionCancel(ctx context.Context, d *Driver) error {
 			t, e = c.CancelTask(ctx, &a2a.CancelTaskRequest{ID: taskID})
 			return e
 		})
-		if cancelErr != nil {
-			return
+		if cancelErr == nil {
+			d.cancelAnswered(t)
 		}
-		d.taskEvent("response", t)
-		if t.Status.State == a2a.TaskStateCanceled {
-			d.markCanceled()
-		}
-		d.merge("response", t.ID, t.ContextID, t.Status.State)
 	})
 	if cancelErr != nil {
 		return cancelErr
@@ -48,16 +42,6 @@ func actionCancel(ctx context.Context, d *Driver) error {
 	if id == "" {
 		return nil
 	}
-	t, err := d.getTask(ctx, id, false)
-	if err != nil {
-		return err
-	}
-	d.merge("poll", t.ID, t.ContextID, t.Status.State)
-	return nil
-}
-
-func (d *Driver) taskID() string {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.res.TaskID
+	_, err = d.getTask(ctx, id, false)
+	return err
 }

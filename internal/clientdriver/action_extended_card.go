@@ -48,7 +48,7 @@ func (d *Driver) extendedCard(ctx context.Context) error {
 	}); err != nil {
 		return err
 	}
-	d.event(clientrun.Event{Via: "card", Kind: "card"})
+	d.report.Event("card", "card", "", "", "")
 	err := d.verifyCard(ctx, raw, ext)
 	if err == nil {
 		return d.adopt(ext)

@@ -23,9 +23,7 @@ func actionFollowUp(ctx context.Context, d *Driver) error {
 	if !t.Status.State.Interrupted() && !t.Status.State.Terminal() {
 		if err := d.pollUntilSettled(ctx, t.ID); err != nil {
 			if classify(err) == clientrun.ClassTaskNotFound {
-				d.mu.Lock()
-				d.res.State = "" // the task is lost: the client believes no state of it
-				d.mu.Unlock()
+				d.report.SetState("") // the task is lost: the client believes no state of it
 			}
 			return err
 		}
@@ -36,14 +34,7 @@ func actionFollowUp(ctx context.Context, d *Driver) error {
 	err = d.resolve(ctx, true)
 	if err == nil && d.rotatedCard && !d.faults.has(faultResubmitsSilently) && !d.faults.has(faultHangsOnLostTask) {
 		d.warn("the card changed since task %s began: reconciling with GetTask before the follow-up", t.ID)
-		err = d.call(ctx, func(c *client.Client) error {
-			got, e := c.GetTask(ctx, getTask(t.ID))
-			if e == nil {
-				d.taskEvent("poll", got)
-				d.merge("poll", got.ID, got.ContextID, got.Status.State)
-			}
-			return e
-		})
+		_, err = d.getTask(ctx, t.ID, false)
 	}
 	var t2 *a2a.Task
 	if err == nil {
@@ -69,18 +60,20 @@ func actionFollowUp(ctx context.Context, d *Driver) error {
 			return d.resubmit(ctx, t)
 		case d.faults.has(faultResubmitsSilently):
 			nt, nerr := d.send(ctx, message(d.env.FollowUpText, "", ""), nil)
-			if nerr != nil {
+			if nerr != nil || nt == nil {
 				return nerr
 			}
-			if nt != nil && !nt.Status.State.Terminal() {
+			// The new task's state is reported as the lost one's.
+			d.mu.Lock()
+			d.adopted = nt.ID
+			d.mu.Unlock()
+			d.report.SetState(string(nt.Status.State))
+			if !nt.Status.State.Terminal() {
 				return d.pollUntilSettled(ctx, nt.ID)
 			}
 			return nil
 		}
-		d.track(t.ID, t.ContextID, "")
-		d.mu.Lock()
-		d.res.State = "" // the task is lost: the client believes no state of it
-		d.mu.Unlock()
+		d.report.SetState("") // the task is lost: the client believes no state of it
 		return err
 	}
 	if t2 != nil && !t2.Status.State.Terminal() && !t2.Status.State.Interrupted() {

@@ -34,7 +34,7 @@ func actionList(ctx context.Context, d *Driver) error {
 		return err
 	}
 	for _, lt := range out.Tasks {
-		d.event(clientrun.Event{Via: "list", Kind: "task", TaskID: lt.ID, State: string(lt.Status.State)})
+		d.report.Event("list", "task", lt.ID, string(lt.Status.State), "")
 	}
 	return nil
 }

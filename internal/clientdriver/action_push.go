@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/a2a-conform/a2a-conform/clientkit"
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
 	"github.com/a2a-conform/a2a-conform/internal/clientrun"
@@ -22,9 +23,6 @@ func init() {
 	register(clientrun.ActionPushCancel, func(ctx context.Context, d *Driver) error { return runPush(ctx, d, true) })
 }
 
-// pushTokenHeader is where the agent puts the config's token (A2A v1.0 §4.3.3).
-const pushTokenHeader = "X-A2A-Notification-Token"
-
 // pushQuiet is how long push-cancel keeps its receiver open after the
 // cancel's answer, and after each later push, when no push carries a
 // terminal state other than CANCELED (docs/client-driver.md).
@@ -34,15 +32,16 @@ const pushQuiet = 3 * time.Second
 // receive until a push is terminal (push), or cancel once a push says the
 // task is WORKING and receive what follows (push-cancel).
 //
-// A push without the config's token gets 401 and is not merged (§13.2:
-// validate webhook authenticity); a 401 is also the first sign that the
-// card generation changed (scenario 1), so the client then revalidates the
-// card and re-fetches the task before it trusts anything more about it. A
-// push about a task this client did not create is acknowledged but not
-// merged (§4.3.3: validate that the task id matches an expected task);
-// pushes that arrive before the send's answer names the task wait until it
-// does. After an acknowledged cancel, a pushed terminal state other than
-// CANCELED is not merged (merge's guard).
+// The receiver is the kit's (a push without the config's token gets 401
+// and is not taken: §13.2, validate webhook authenticity), in a server of
+// the client's own: a 401 is also the first sign that the card generation
+// changed (scenario 1), so the client then revalidates the card and
+// re-fetches the task before it trusts anything more about it. A push about
+// a task this client did not create is acknowledged but not taken (§4.3.3:
+// validate that the task id matches an expected task); pushes that arrive
+// before the send's answer names the task wait until it does. After an
+// acknowledged cancel, a pushed state other than CANCELED is not taken (the
+// kit's state rule).
 func runPush(ctx context.Context, d *Driver, cancel bool) error {
 	ln, err := net.Listen("tcp", d.env.WebhookListen)
 	if err != nil {
@@ -76,33 +75,26 @@ func runPush(ctx context.Context, d *Driver, cancel bool) error {
 		mu      sync.Mutex
 		ours    string // the task the send created ("" until its answer)
 		bound   string // the card's ETag when the webhook was bound
-		pending []a2a.StreamResponse
+		pending []clientkit.Push
 	)
-	apply := func(sr a2a.StreamResponse) {
-		var id, cid string
-		var st a2a.TaskState
-		switch {
-		case sr.Task != nil:
-			d.taskEvent("push", sr.Task)
-			id, cid, st = sr.Task.ID, sr.Task.ContextID, sr.Task.Status.State
-		case sr.StatusUpdate != nil:
-			u := sr.StatusUpdate
-			id, cid, st = u.TaskID, u.ContextID, u.Status.State
-			d.event(clientrun.Event{Via: "push", Kind: "status", TaskID: id, State: string(st), Final: st.Terminal()})
-		case sr.ArtifactUpdate != nil:
-			d.event(clientrun.Event{Via: "push", Kind: "artifact", TaskID: sr.ArtifactUpdate.TaskID})
+	apply := func(p clientkit.Push) {
+		switch p.Kind {
+		case "task", "status":
+		case "artifact":
+			d.see("push", p.Kind, p.TaskID, p.ContextID, "")
 			return
 		default:
-			return
+			return // a message, or a body this client does not read
 		}
+		st := a2a.TaskState(p.State)
 		mu.Lock()
 		known := ours
 		mu.Unlock()
-		if id != known && !d.faults.has(faultAcceptsForgedPush) {
-			d.warn("a push about task %s, which this client did not create, was not merged", id)
+		d.see("push", p.Kind, p.TaskID, p.ContextID, st)
+		if p.TaskID != known && !d.faults.has(faultAcceptsForgedPush) {
+			d.warn("a push about task %s, which this client did not create, was not merged", p.TaskID)
 			return
 		}
-		d.merge("push", id, cid, st)
 		switch {
 		case !cancel:
 			if st.Terminal() {
@@ -118,43 +110,28 @@ func runPush(ctx context.Context, d *Driver, cancel bool) error {
 				finish()
 			}
 		case st.Terminal() && st != a2a.TaskStateCanceled:
-			finish() // the later terminal state came (merged or refused)
+			finish() // the later terminal state came (taken or refused)
 		}
 	}
-	srv := &http.Server{ReadHeaderTimeout: 5 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-		if !d.authentic(r, token) && !d.faults.has(faultAcceptsForgedPush) {
-			d.warn("refused a push without the config's token (401)")
-			w.WriteHeader(http.StatusUnauthorized)
-			signal(refetch)
-			return
-		}
-		mu.Lock()
-		etag := bound
-		mu.Unlock()
-		if d.faults.has(faultWebhookBoundToCard) && etag != "" && d.cardETag(r.Context()) != etag {
-			d.warn("refused a push: the card changed since the webhook was bound (401)")
-			w.WriteHeader(http.StatusUnauthorized)
-			signal(refetch)
-			return
-		}
-		var sr a2a.StreamResponse
-		if err := json.Unmarshal(body, &sr); err != nil {
-			w.WriteHeader(http.StatusBadRequest)
-			return
-		}
-		w.WriteHeader(http.StatusOK)
+	onPush := func(p clientkit.Push) {
 		signal(pushed)
 		mu.Lock()
 		if ours == "" {
-			pending = append(pending, sr)
+			pending = append(pending, p)
 			mu.Unlock()
 			return
 		}
 		mu.Unlock()
-		apply(sr)
+		apply(p)
 		signal(confirm)
-	})}
+	}
+	boundETag := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return bound
+	}
+	srv := &http.Server{ReadHeaderTimeout: 5 * time.Second,
+		Handler: d.receiver(token, onPush, func() { signal(refetch) }, boundETag)}
 	go func() { _ = srv.Serve(ln) }()
 	defer func() {
 		// Let a push being answered (the 401 the client raises on) get
@@ -183,8 +160,8 @@ func runPush(ctx context.Context, d *Driver, cancel bool) error {
 	if cancel && t.Status.State == a2a.TaskStateWorking {
 		signal(working)
 	}
-	for _, sr := range early {
-		apply(sr)
+	for _, p := range early {
+		apply(p)
 	}
 	// quiet ends push-cancel once nothing has been pushed for pushQuiet
 	// since the cancel's answer; nil (never) until then.
@@ -264,20 +241,15 @@ func runPush(ctx context.Context, d *Driver, cancel bool) error {
 func (d *Driver) refetchPushed(ctx context.Context, id string, cancel bool, finish func()) (a2a.TaskState, error) {
 	d.logf("a push was refused (401): revalidating the card and re-fetching task %s", id)
 	var t *a2a.Task
-	via := "poll"
+	var err error
 	if d.variants.has(variantResyncsBySubscribe) {
-		var err error
-		if t, err = d.snapshot(ctx, id); err != nil {
-			return "", err
-		}
-		via = "stream"
+		t, err = d.snapshot(ctx, id)
 	} else {
-		var err error
-		if t, err = d.getTask(ctx, id, true); err != nil {
-			return "", err
-		}
+		t, err = d.getTask(ctx, id, true)
 	}
-	d.merge(via, t.ID, t.ContextID, t.Status.State)
+	if err != nil {
+		return "", err
+	}
 	st := t.Status.State
 	if st.Terminal() && (!cancel || !d.canceled() || st != a2a.TaskStateCanceled) {
 		finish()
@@ -308,11 +280,7 @@ func (d *Driver) cancelPushed(ctx context.Context, id string, finish func()) err
 	}); err != nil {
 		return err
 	}
-	d.taskEvent("response", t)
-	if t.Status.State == a2a.TaskStateCanceled {
-		d.markCanceled()
-	}
-	d.merge("response", t.ID, t.ContextID, t.Status.State)
+	d.cancelAnswered(t)
 	if t.Status.State.Terminal() && t.Status.State != a2a.TaskStateCanceled {
 		finish() // the cancel lost the race: nothing to guard
 	}
@@ -343,12 +311,49 @@ func (d *Driver) pushConfig(token string) *a2a.TaskPushNotificationConfig {
 	return &a2a.TaskPushNotificationConfig{URL: d.env.WebhookURL, Token: token}
 }
 
-// authentic says whether a push carries the credentials the client
-// registered: the token header, or the Authorization its authentication
-// specifies (push-authentication).
-func (d *Driver) authentic(r *http.Request, token string) bool {
-	if d.variants.has(variantPushAuthentication) {
-		return r.Header.Get("Authorization") == "Bearer "+token
+// receiver is the client's push receiver: the kit's (its token check, its
+// reading of the body) behind the client's own handling of a refusal, which
+// it warns about and reconciles after (refused). Under accepts-forged-push
+// the kit's receiver is bypassed: every readable push is taken. Under
+// webhook-bound-to-card a check of the client's own comes first.
+func (d *Driver) receiver(token string, onPush func(clientkit.Push), refused func(), boundETag func() string) http.Handler {
+	env := d.env
+	env.PushToken = token
+	kit := clientkit.Handler(env, d.report, onPush)
+	if d.faults.has(faultAcceptsForgedPush) {
+		kit = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+			if !json.Valid(body) {
+				w.WriteHeader(http.StatusBadRequest)
+				return
+			}
+			onPush(clientkit.PushState(body))
+			w.WriteHeader(http.StatusOK)
+		})
 	}
-	return r.Header.Get(pushTokenHeader) == token
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if etag := boundETag(); d.faults.has(faultWebhookBoundToCard) && etag != "" && d.cardETag(r.Context()) != etag {
+			d.warn("refused a push: the card changed since the webhook was bound (401)")
+			w.WriteHeader(http.StatusUnauthorized)
+			refused()
+			return
+		}
+		sw := &statusWriter{ResponseWriter: w}
+		kit.ServeHTTP(sw, r)
+		if sw.status == http.StatusUnauthorized {
+			d.warn("refused a push without the config's token (401)")
+			refused()
+		}
+	})
+}
+
+// statusWriter keeps the status a handler answered with.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(status int) {
+	w.status = status
+	w.ResponseWriter.WriteHeader(status)
 }

@@ -22,16 +22,17 @@ func init() { register(clientrun.ActionPushDefault, actionPushDefault) }
 // receive pushes until each task's terminal state came, or none came for
 // pushQuiet.
 func actionPushDefault(ctx context.Context, d *Driver) error {
-	d.mu.Lock()
-	d.res.Supplied = map[string]string{reports.PieceDefaultPush: reports.SuppliedByDriver}
-	d.mu.Unlock()
+	// Set before the receiver runs: nothing else writes the map yet.
+	d.report.Supplied[reports.PieceDefaultPush] = reports.SuppliedByDriver
 	var (
 		mu    sync.Mutex
 		ended = map[string]bool{}
 	)
 	pushed := make(chan struct{}, 1)
 	rv, err := clientkit.Receive(clientkit.Env{WebhookListen: d.env.WebhookListen, PushToken: d.env.PushToken}, nil, func(p clientkit.Push) {
-		d.event(clientrun.Event{Via: "push", Kind: p.Kind, TaskID: p.TaskID, State: p.State, Final: clientkit.Terminal(p.State)})
+		// Recorded, not taken: the action reports what was pushed, not a
+		// state of the client's task.
+		d.report.Record("push", p.Kind, p.TaskID, p.State, "")
 		mu.Lock()
 		if clientkit.Terminal(p.State) {
 			ended[p.TaskID] = true

@@ -45,14 +45,12 @@ func (d *Driver) send(ctx context.Context, m *a2a.Message, conf *a2a.SendMessage
 		return nil, err
 	}
 	if resp.Message != nil {
-		d.event(clientrun.Event{Via: "response", Kind: "message", TaskID: resp.Message.TaskID})
-		d.track(resp.Message.TaskID, resp.Message.ContextID, "")
+		d.see("response", "message", resp.Message.TaskID, resp.Message.ContextID, "")
 		return nil, nil
 	}
 	if resp.Task == nil {
 		return nil, &client.Error{Class: client.Protocol, Op: "SendMessage", Message: "the response carries neither a task nor a message"}
 	}
-	d.taskEvent("response", resp.Task)
-	d.merge("response", resp.Task.ID, resp.Task.ContextID, resp.Task.Status.State)
+	d.seeTask("response", resp.Task)
 	return resp.Task, nil
 }

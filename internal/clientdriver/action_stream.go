@@ -38,7 +38,7 @@ func actionStream(ctx context.Context, d *Driver) error {
 	}
 	if ce, ok := client.AsError(err); ok && ce.InStream && ce.Class == client.A2A &&
 		d.faults.has(faultDropsRESTStreamError) && d.cl != nil && d.cl.Binding() == a2a.BindingHTTPJSON {
-		d.event(clientrun.Event{Via: "stream"}) // an event with nothing in it, then the end
+		d.report.Event("stream", "", "", "", "") // an event with nothing in it, then the end
 		d.logf("the stream ended after an event with no content")
 		return nil
 	}

@@ -15,12 +15,11 @@ var variantGetsTaskAfterPush = registerVariant(Variant{
 	Specs:       []string{"CLI-022", "CLI-024", "CLI-025", "CLI-026", "CLI-037", "CLI-038"},
 })
 
-// confirmPushed reads task id after a push, and merges what it says.
+// confirmPushed reads task id after a push, and takes what it says.
 func (d *Driver) confirmPushed(ctx context.Context, id string) (a2a.TaskState, error) {
 	t, err := d.getTask(ctx, id, false)
 	if err != nil {
 		return "", err
 	}
-	d.merge("poll", t.ID, t.ContextID, t.Status.State)
 	return t.Status.State, nil
 }

@@ -29,9 +29,8 @@ func (d *Driver) resubmit(ctx context.Context, lost *a2a.Task) error {
 	if nt == nil {
 		return &client.Error{Class: client.Protocol, Op: a2a.MethodSendMessage, Message: "the re-submission was answered with a message, not a task"}
 	}
-	d.mu.Lock()
-	d.res.ResubmittedTaskID = nt.ID
-	d.mu.Unlock()
+	d.report.Resubmitted(nt.ID, nt.ContextID)
+	d.report.Believe("response", string(nt.Status.State))
 	d.warn("task %s was lost (TaskNotFoundError after the card changed): re-submitted as new task %s", lost.ID, nt.ID)
 	if !nt.Status.State.Interrupted() && !nt.Status.State.Terminal() {
 		if err := d.pollUntilSettled(ctx, nt.ID); err != nil {

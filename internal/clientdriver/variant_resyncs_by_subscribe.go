@@ -75,6 +75,6 @@ func (d *Driver) snapshot(ctx context.Context, id string) (*a2a.Task, error) {
 	if ev.Task == nil {
 		return nil, &client.Error{Class: client.Protocol, Op: a2a.MethodSubscribeToTask, Message: "the subscription's first event is not the task's snapshot"}
 	}
-	d.taskEvent("stream", ev.Task)
+	d.seeTask("stream", ev.Task)
 	return ev.Task, nil
 }
