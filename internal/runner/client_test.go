@@ -204,7 +204,7 @@ var variantTraces = map[string]struct{ spec, text string }{
 	// operation.
 	"query-version": {"CLI-001", `"case send: card fetches with A2A-Version":"0 of 1`},
 	// It takes the 0.3 interface: CLI-005's disputed finding.
-	"binding-only-selection": {"CLI-005", "disputed: the client chose interface 0, which declares protocolVersion 0.3"},
+	"binding-only-selection": {"CLI-005", "disputed (case version-0.3-first): the client chose interface 0, which declares protocolVersion 0.3"},
 }
 
 // A variant's registry entry names client specs only, and a variant is
