@@ -48,6 +48,7 @@ WORKDIR /src
 # Modules first, so that a source change does not download them again.
 COPY go.mod go.sum ./
 RUN go mod download
+COPY clientkit/ clientkit/
 COPY cmd/ cmd/
 COPY fakes/ fakes/
 COPY internal/ internal/
