@@ -29,9 +29,9 @@ type Config struct {
 	Seed        int64    `json:"seed,omitempty" yaml:"seed,omitempty"`
 	// Shard "i/n" runs only shard i of n of the selection
 	// (suites.InShard); a2a-conform merge joins the n reports.
-	Shard string `json:"shard,omitempty" yaml:"shard,omitempty"`
-	Out         string   `json:"out,omitempty" yaml:"out,omitempty"`
-	Faults      []string `json:"fault,omitempty" yaml:"fault,omitempty"`
+	Shard  string   `json:"shard,omitempty" yaml:"shard,omitempty"`
+	Out    string   `json:"out,omitempty" yaml:"out,omitempty"`
+	Faults []string `json:"fault,omitempty" yaml:"fault,omitempty"`
 	// Headers are "Name: value" lines added to every request to the agent.
 	Headers []string `json:"header,omitempty" yaml:"header,omitempty"`
 	// SecondHeaders name a second identity of the agent ("Name: value"
