@@ -36,6 +36,8 @@ Usage:
                                      (--bundle: and signed, by whom; offline, Sigstore)
   a2a-conform attest REPORT.json     the report's in-toto Statement (test-result predicate),
                                      to sign with Sigstore (actions/attest)
+  a2a-conform merge SHARD.json... --out DIR
+                                     join the reports of run --shard i/n into one report
   a2a-conform rerun REPORT.json      run again what a report ran: its flags and seed
   a2a-conform replay BUNDLE.json --target URL
                                      re-drive a failing spec's requests and judge its invariant
@@ -103,6 +105,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return baselineCmd(rest, stdout, stderr)
 	case "summary":
 		return summaryCmd(rest, stdout, stderr)
+	case "merge":
+		return mergeCmd(rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "a2a-conform %s (A2A protocol %s)\n", runner.Version(), "1.0")
 		return 0
