@@ -227,3 +227,37 @@ func TestShardedRunMergesToTheUnshardedRun(t *testing.T) {
 		}
 	}
 }
+
+// A matrix of one fault split in two: the clean run and the fault's run go
+// to different shards (by name: clean, no-cache-headers), each with the seed
+// it has in the whole matrix, and neither writes the table.
+func TestMatrixShards(t *testing.T) {
+	t.Setenv(cliEnv, "1")
+	table := filepath.Join(t.TempDir(), "m.md")
+	for _, tc := range []struct {
+		shard     string
+		want, not string
+	}{
+		{"1/2", "run --seed 5 ", "--fault no-cache-headers"},
+		{"2/2", "run --seed 6 --fault no-cache-headers --suite discovery", "run --seed 5 "},
+	} {
+		var so, se bytes.Buffer
+		code := Main([]string{"matrix", "--fault", "no-cache-headers", "--seed", "5", "--shard", tc.shard, "--out", table, "--work", t.TempDir()}, &so, &se)
+		if code != 0 {
+			t.Fatalf("shard %s: exit %d\n%s\n%s", tc.shard, code, so.String(), se.String())
+		}
+		if !strings.Contains(so.String(), tc.want) || strings.Contains(so.String(), tc.not) {
+			t.Errorf("shard %s: want %q and not %q in:\n%s", tc.shard, tc.want, tc.not, so.String())
+		}
+		if !strings.Contains(so.String(), "shard "+tc.shard+": every expectation of its 1 child runs held") {
+			t.Errorf("shard %s: no shard line:\n%s", tc.shard, so.String())
+		}
+	}
+	if _, err := os.Stat(table); err == nil {
+		t.Error("a sharded matrix wrote the table")
+	}
+	var so, se bytes.Buffer
+	if code := Main([]string{"matrix", "--shard", "3/2"}, &so, &se); code != runner.ExitUsage || !strings.Contains(se.String(), "--shard") {
+		t.Errorf("--shard 3/2: exit %d, %s", code, se.String())
+	}
+}
