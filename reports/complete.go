@@ -24,6 +24,14 @@ func PartialReasons(r *Report, declared []DeclaredSpec) []string {
 	if r.Run.Interrupted != "" {
 		why = append(why, "interrupted by "+clip(r.Run.Interrupted, 20)+" before every selected spec had run")
 	}
+	if sh := r.Run.Shard; sh != nil {
+		if sh.Index > 0 {
+			why = append(why, fmt.Sprintf("shard %d of %d of a split run (a2a-conform merge puts the shards' reports together)", sh.Index, sh.Total))
+		}
+		if len(sh.Missing) > 0 {
+			why = append(why, fmt.Sprintf("merged without shard(s) %s of %d", joinInts(sh.Missing), sh.Total))
+		}
+	}
 	var filters []string
 	if len(r.Run.Focus) > 0 {
 		filters = append(filters, "--focus "+clip(strings.Join(r.Run.Focus, ","), 120))
@@ -103,4 +111,12 @@ func ScoreAgainst(r *Report, declared []DeclaredSpec) Score {
 		s.Passed, s.Percent = 0, 0
 	}
 	return s
+}
+
+func joinInts(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = fmt.Sprint(n)
+	}
+	return strings.Join(parts, ", ")
 }

@@ -126,9 +126,28 @@ type Run struct {
 	// selected spec had run (SIGINT, SIGTERM); the report is then partial
 	// and the CLI exits 128 + the signal's number.
 	Interrupted string `json:"interrupted,omitempty"`
+	// Shard is set when the run was one shard of a split selection (run
+	// --shard i/n), or when the report merges such shards (a2a-conform
+	// merge; then Index is 0 and Merged and Missing say which shards it
+	// holds). Absent for an unsharded run.
+	Shard *Shard `json:"shard,omitempty"`
 	// Notes say what the harness changed during the run because of how the
 	// target behaved (e.g. shorter bounds after transport failures).
 	Notes []string `json:"notes,omitempty"`
+}
+
+// Shard says which part of a split run a report holds (suites.InShard gives
+// the rule: by spec ID, exclusive specs all in shard 1).
+type Shard struct {
+	// Index is the shard this run ran, 1 to Total; 0 in a merged report.
+	Index int `json:"index,omitempty"`
+	// Total is how many shards the selection was split into.
+	Total int `json:"total"`
+	// Merged lists, in a merged report, the shard indexes it holds.
+	Merged []int `json:"merged,omitempty"`
+	// Missing lists, in a merged report, the shard indexes it lacks: their
+	// specs are counted as not passed and the report is partial.
+	Missing []int `json:"missing,omitempty"`
 }
 
 // Summary counts verdicts overall, per suite and per level. Score is

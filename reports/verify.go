@@ -97,6 +97,16 @@ func Verify(r *Report, raw []byte) []Problem {
 	if r.Results == nil {
 		ps.add("/results", "required, missing or null")
 	}
+	if sh := r.Run.Shard; sh != nil {
+		switch {
+		case sh.Total < 1:
+			ps.add("/run/shard/total", fmt.Sprintf("is %d; want at least 1", sh.Total))
+		case sh.Index < 0 || sh.Index > sh.Total:
+			ps.add("/run/shard/index", fmt.Sprintf("is %d; want 1 to %d (0 in a merged report)", sh.Index, sh.Total))
+		case sh.Index == 0 && len(sh.Merged)+len(sh.Missing) != sh.Total:
+			ps.add("/run/shard", fmt.Sprintf("a merged report lists %d merged and %d missing shards; want %d in all", len(sh.Merged), len(sh.Missing), sh.Total))
+		}
+	}
 
 	seen := map[string]int{}
 	for i, res := range r.Results {

@@ -36,6 +36,8 @@ Usage:
                                      (--bundle: and signed, by whom; offline, Sigstore)
   a2a-conform attest REPORT.json     the report's in-toto Statement (test-result predicate),
                                      to sign with Sigstore (actions/attest)
+  a2a-conform merge SHARD.json... --out DIR
+                                     join the reports of run --shard i/n into one report
   a2a-conform rerun REPORT.json      run again what a report ran: its flags and seed
   a2a-conform replay BUNDLE.json --target URL
                                      re-drive a failing spec's requests and judge its invariant
@@ -103,6 +105,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return baselineCmd(rest, stdout, stderr)
 	case "summary":
 		return summaryCmd(rest, stdout, stderr)
+	case "merge":
+		return mergeCmd(rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "a2a-conform %s (A2A protocol %s)\n", runner.Version(), "1.0")
 		return 0
@@ -245,6 +249,7 @@ func runFlagSet(stderr io.Writer, a *runArgs) *flag.FlagSet {
 	fs.StringVar(&c.LabelFilter, "label-filter", "", "Ginkgo label filter `EXPR`, e.g. 'MUST && !needs:topology'")
 	fs.Var(&a.focusF, "focus", "run only these spec `IDs`, comma-separated")
 	fs.Int64Var(&c.Seed, "seed", 0, "random seed for spec order and race jitter (default: random, printed)")
+	fs.StringVar(&c.Shard, "shard", "", "run only shard `i/n` (1-based) of the selection, to split one run over n machines; a2a-conform merge joins their reports. The split is by spec ID, the same on every machine whatever the seed: the specs that need the agent to themselves (exclusive) all go to shard 1, the others are dealt round-robin in ID order. Give every shard the same selection, seed and target (docs/vendor-guide.md)")
 	fs.StringVar(&c.Out, "out", runner.DefaultOut, "report `DIR`")
 	fs.Var(&a.faultF, "fault", "embedded agent only: faults to switch on, comma-separated (a2a-conform fake --list-faults)")
 	fs.Var(&a.h2cF, "grpc-plaintext-host", "`HOST` besides loopback to which a gRPC interface may be spoken in plaintext h2c (an agent in a CI service network whose card names e.g. http://agent:50051); repeatable; recorded in the report's run notes")

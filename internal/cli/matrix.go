@@ -48,6 +48,7 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 	var faultF listFlag
 	fs.Var(&faultF, "fault", "check only these `faults`, comma-separated: agent faults and client faults of the reference client driver (the table is then not written)")
 	var variantF listFlag
+	shardF := fs.String("shard", "", "run only shard `i/n` (1-based) of the child runs, split by child name (sorted, dealt round-robin: the k-th name from 0 goes to shard k mod n + 1); seeds stay those of the whole matrix. The table is then not written; the exit code is still 1 when an expectation in this shard did not hold")
 	fs.Var(&variantF, "variant", "check only these correct `variants` (of the agent, or of the reference client driver), comma-separated, with no fault unless --fault is also given (the table is then not written)")
 	if done, code := parse(fs, args); done {
 		return code
@@ -57,7 +58,22 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 		return runner.ExitUsage
 	}
 	whole := len(faultF) == 0 && len(variantF) == 0
-	if whole {
+	var inShard func(name string) bool
+	// childNames are the names of every child run this matrix would make
+	// (the base of its report directory: clean, a fault's name,
+	// variant-NAME, client-clean, client-FAULT, client-variant-NAME), set
+	// before the variants, whose runs are made only when in the shard.
+	var childNames []string
+	if *shardF != "" {
+		i, n, err := suites.ParseShard(*shardF)
+		if err != nil {
+			fmt.Fprintf(stderr, "matrix: --shard %q: %v\n", *shardF, err)
+			return runner.ExitUsage
+		}
+		inShard = func(name string) bool { return suites.NamesInShard(childNames, i, n)[name] }
+	}
+	writeTable := whole && inShard == nil
+	if writeTable {
 		// Found out now, not after minutes of runs.
 		if st, err := os.Stat(filepath.Dir(*out)); err != nil || !st.IsDir() {
 			fmt.Fprintf(stderr, "matrix: no directory for --out %s (run from the repository root, or give --out)\n", *out)
@@ -135,11 +151,20 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 	for _, c := range cvrows {
 		runs = append(runs, c.Run)
 	}
+	for _, r := range runs {
+		childNames = append(childNames, filepath.Base(r.Out))
+	}
+	for _, v := range variants {
+		childNames = append(childNames, "variant-"+v.Name)
+	}
 	// The variants run first: they are the longest runs (every suite, the
 	// slow one at 1 s a step), so the faults fill the other slots meanwhile.
 	vrows := make([]*variantRow, 0, len(variants))
 	var vruns []*harnessRun
 	for i, v := range variants {
+		if inShard != nil && !inShard("variant-"+v.Name) {
+			continue
+		}
 		row := &variantRow{Variant: v}
 		vrows = append(vrows, row)
 		r, err := newVariantRun(v, dir, base+int64(len(runs)+i))
@@ -149,6 +174,10 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		row.Run = r
 		vruns = append(vruns, r)
+	}
+	if inShard != nil {
+		runs, rows, crows, cvrows, clean = keepShard(inShard, runs, rows, crows, cvrows, clean)
+		fmt.Fprintf(stdout, "shard %s: %d of the matrix's child runs\n", *shardF, len(runs)+len(vruns))
 	}
 	runs = append(vruns, runs...)
 	n := 0
@@ -194,7 +223,7 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 	for _, row := range cvrows {
 		fmt.Fprintf(stdout, "client variant %s: %s\n", row.Variant.Name, row.summary())
 	}
-	if whole {
+	if writeTable {
 		if err := os.WriteFile(*out, []byte(m.Markdown()), 0o644); err != nil {
 			fmt.Fprintf(stderr, "matrix: %v\n", err)
 			return runner.ExitUsage
@@ -207,6 +236,13 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "  - %s\n", p)
 		}
 		return runner.ExitFailed
+	}
+	if inShard != nil {
+		fmt.Fprintf(stdout, "\nshard %s: every expectation of its %d child runs held\n", *shardF, len(runs))
+		if temp {
+			os.RemoveAll(dir)
+		}
+		return 0
 	}
 	caught := 0
 	for _, row := range rows {
@@ -508,4 +544,40 @@ func scenarioNumber(s string) string {
 func mdCell(s string) string {
 	s = strings.NewReplacer("|", `\|`, "&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// keepShard keeps the child runs (and the rows they judge) whose names are
+// in the shard; a fault row without a run (no spec names the fault) asserts
+// nothing and is left to the unsharded matrix's table.
+func keepShard(in func(string) bool, runs []*harnessRun, rows []*faultRow, crows []*clientRow,
+	cvrows []*clientVariantRow, clean *harnessRun) ([]*harnessRun, []*faultRow, []*clientRow, []*clientVariantRow, *harnessRun) {
+	keep := func(r *harnessRun) bool { return r != nil && in(filepath.Base(r.Out)) }
+	var outRuns []*harnessRun
+	for _, r := range runs {
+		if keep(r) {
+			outRuns = append(outRuns, r)
+		}
+	}
+	if !keep(clean) {
+		clean = nil
+	}
+	var outRows []*faultRow
+	for _, row := range rows {
+		if keep(row.Run) {
+			outRows = append(outRows, row)
+		}
+	}
+	var outC []*clientRow
+	for _, row := range crows {
+		if keep(row.Run) {
+			outC = append(outC, row)
+		}
+	}
+	var outCV []*clientVariantRow
+	for _, row := range cvrows {
+		if keep(row.Run) {
+			outCV = append(outCV, row)
+		}
+	}
+	return outRuns, outRows, outC, outCV, clean
 }

@@ -27,8 +27,11 @@ type Config struct {
 	LabelFilter string   `json:"label-filter,omitempty" yaml:"label-filter,omitempty"`
 	Focus       []string `json:"focus,omitempty" yaml:"focus,omitempty"`
 	Seed        int64    `json:"seed,omitempty" yaml:"seed,omitempty"`
-	Out         string   `json:"out,omitempty" yaml:"out,omitempty"`
-	Faults      []string `json:"fault,omitempty" yaml:"fault,omitempty"`
+	// Shard "i/n" runs only shard i of n of the selection
+	// (suites.InShard); a2a-conform merge joins the n reports.
+	Shard  string   `json:"shard,omitempty" yaml:"shard,omitempty"`
+	Out    string   `json:"out,omitempty" yaml:"out,omitempty"`
+	Faults []string `json:"fault,omitempty" yaml:"fault,omitempty"`
 	// Headers are "Name: value" lines added to every request to the agent.
 	Headers []string `json:"header,omitempty" yaml:"header,omitempty"`
 	// SecondHeaders name a second identity of the agent ("Name: value"
@@ -174,6 +177,12 @@ func (c *Config) Validate() error {
 	if c.LabelFilter != "" {
 		if _, err := types.ParseLabelFilter(c.LabelFilter); err != nil {
 			add("--label-filter %q: %v", c.LabelFilter, firstLine(err.Error()))
+		}
+	}
+	c.Shard = strings.TrimSpace(c.Shard)
+	if c.Shard != "" {
+		if _, _, err := suites.ParseShard(c.Shard); err != nil {
+			add("--shard %q: %v", c.Shard, err)
 		}
 	}
 	c.Faults = splitList(c.Faults)

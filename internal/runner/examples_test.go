@@ -13,7 +13,8 @@ import (
 // notRunConfigs are the files in examples/ that are not `run --config`
 // files, each with what it is instead.
 var notRunConfigs = map[string]string{
-	"gitlab-ci.yml": "a GitLab CI pipeline running the container image",
+	"gitlab-ci.yml":      "a GitLab CI pipeline running the container image",
+	"github-sharded.yml": "a GitHub workflow running shards and merging them (internal/workflows checks it)",
 }
 
 // TestExampleConfigsLoad loads every example config as `run --config` would

@@ -257,7 +257,44 @@ func LabelFilter(cfg Config) string {
 	if cfg.LabelFilter != "" {
 		parts = append(parts, "("+cfg.LabelFilter+")")
 	}
+	if ids, ok := shardIDs(cfg); ok {
+		if len(ids) == 0 {
+			// No label is named so: the shard runs nothing.
+			ids = []string{emptyShardLabel}
+		}
+		parts = append(parts, "("+strings.Join(ids, " || ")+")")
+	}
 	return strings.Join(parts, " && ")
+}
+
+// emptyShardLabel is a label no spec has, the filter of a shard the split
+// left empty (a selection of fewer specs than shards).
+const emptyShardLabel = "no-spec-in-this-shard"
+
+// Shard returns the run's shard (index, total), ok false when unsharded or
+// when --shard does not parse (Validate reports that).
+func Shard(cfg Config) (index, total int, ok bool) {
+	if cfg.Shard == "" {
+		return 0, 0, false
+	}
+	i, n, err := suites.ParseShard(cfg.Shard)
+	return i, n, err == nil
+}
+
+// shardIDs are the spec IDs of the run's shard: the selection without
+// --shard, split by suites.InShard.
+func shardIDs(cfg Config) ([]string, bool) {
+	i, n, ok := Shard(cfg)
+	if !ok {
+		return nil, false
+	}
+	whole := cfg
+	whole.Shard = ""
+	var ids []string
+	for _, info := range suites.InShard(Selected(whole), i, n) {
+		ids = append(ids, info.ID)
+	}
+	return ids, true
 }
 
 // Selected returns the registered specs the configuration selects, evaluated
@@ -284,6 +321,14 @@ func Selected(cfg Config) []suites.Info {
 func nothingSelected(cfg Config) error {
 	if len(Selected(cfg)) > 0 {
 		return nil
+	}
+	if cfg.Shard != "" {
+		// A shard the split left empty still writes its (empty) report,
+		// so that merge finds every shard; the selection as a whole must
+		// not be empty.
+		whole := cfg
+		whole.Shard = ""
+		return nothingSelected(whole)
 	}
 	var empty, parts []string
 	for _, s := range cfg.Suites {
@@ -329,6 +374,9 @@ func newReport(cfg Config, prep *Prepared, start time.Time) *reports.Report {
 			Topology: prep.Driver, Target: prep.Env.BaseURL, DeclaredSpecs: declaredAgentSpecs(),
 			HasHeaders: len(cfg.Headers) > 0 || len(cfg.SecondHeaders) > 0 || os.Getenv(HeaderEnv) != "" || os.Getenv(SecondHeaderEnv) != "",
 		},
+	}
+	if i, n, ok := Shard(cfg); ok {
+		r.Run.Shard = &reports.Shard{Index: i, Total: n}
 	}
 	r.Run.SpecRevision = SpecRevision
 	r.Run.Requirements = suites.CurrentRequirements
