@@ -52,6 +52,9 @@ Usage:
   a2a-conform summary [--annotations] REPORT.json
                                      Markdown summary for $GITHUB_STEP_SUMMARY or a merge-request
                                      note; --annotations: GitHub ::error/::warning lines
+  a2a-conform diff OLD.json NEW.json [--format json]
+                                     what changed between two runs, spec by spec (Markdown);
+                                     exit 1 on any regression: a pass lost or a worse finding
   a2a-conform version
 
 Exit codes: 0 no MUST/invariant failed · 1 something failed · 2 usage or config error ·
@@ -103,6 +106,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return baselineCmd(rest, stdout, stderr)
 	case "summary":
 		return summaryCmd(rest, stdout, stderr)
+	case "diff":
+		return diffCmd(rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "a2a-conform %s (A2A protocol %s)\n", runner.Version(), "1.0")
 		return 0
