@@ -3,6 +3,7 @@ package reports
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -229,5 +230,53 @@ func TestDiffMarkdownBudget(t *testing.T) {
 	md := d.Markdown()
 	if d.Regressions() != 5000 || len(md) > 1<<20 || !strings.Contains(md, "4800 more changed specs are left out") {
 		t.Errorf("%d regressions, %d bytes, tail %q", d.Regressions(), len(md), md[max(0, len(md)-300):])
+	}
+}
+
+// renderWithDiff renders new's report.html with the changes since old.
+func renderWithDiff(t *testing.T, old, new *Report) string {
+	t.Helper()
+	b, err := renderHTML(new, HTMLOptions{Diff: DiffReports(old, new, "previous/report.json", "", nil, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestHTMLShowsChangesSinceThePreviousReport(t *testing.T) {
+	old, new := diffPair(func(old, new *Report) {
+		resultOf(new, "DISC-001").Verdict, resultOf(new, "DISC-001").Reason = Indeterminate, "timed out "+payloadImg
+		resultOf(new, "PUSH-003").Verdict, resultOf(new, "PUSH-003").Reason = Pass, ""
+		resultOf(new, "ROLL-002").Reason = "another reason " + payloadPlain
+		new.Results = slices.DeleteFunc(new.Results, func(x Result) bool { return x.ID == "ROLL-001" })
+		old.Implementation.Version = "1.0" + payloadScript
+		new.Run.Seed = old.Run.Seed + 1
+	})
+	page := renderWithDiff(t, old, new)
+	for _, w := range []string{
+		`<section id="changes">`, "<h2>Changes since the previous report</h2>",
+		`<a href="#changes">2 regressions</a> since the previous report.`,
+		"<h3>Regressions (2)</h3>", "<h3>Improvements (1)</h3>", "<h3>Reason changed, same verdict (1)</h3>",
+		`<td class="id"><a href="#DISC-001">DISC-001</a></td>`, // in this report: linked
+		`<td class="id">ROLL-001</td>`,                         // gone from it: not linked
+		"passed, no longer judged (indeterminate)", "timed out &lt;img src=x onerror=",
+		"before: after the card rotated", "The two runs differ", "seed: ",
+	} {
+		if !strings.Contains(page, w) {
+			t.Errorf("report.html lacks %q", w)
+		}
+	}
+	if i := strings.Index(page, `<section id="changes">`); i < 0 || strings.Contains(page[i:i+strings.Index(page[i:], "</section>")], "<img") ||
+		strings.Contains(page[i:i+strings.Index(page[i:], "</section>")], "<script") {
+		t.Error("the changes section carries vendor markup unescaped")
+	}
+
+	// No change: the section says so; without a previous report, no section.
+	same := renderWithDiff(t, old, old)
+	if !strings.Contains(same, "No regression since the <a href=\"#changes\">previous report</a>.") || !strings.Contains(same, "No spec changed its verdict or its reason.") {
+		t.Error("a report compared with itself does not say that nothing changed")
+	}
+	if strings.Contains(render(t, new), `id="changes"`) {
+		t.Error("a page without a previous report has a changes section")
 	}
 }

@@ -174,3 +174,43 @@ func TestDiffCommandHostileReports(t *testing.T) {
 		}
 	}
 }
+
+// A vendor's CI: last release's report, then this build's run with
+// --previous. report.html shows the regression; the exit code is the run's
+// own (1: a MUST failed), and diff gates on the regression. A --previous
+// that is not a report stops the run before it starts.
+func TestRunWithPrevious(t *testing.T) {
+	dir := t.TempDir()
+	p := func(s string) string { return filepath.Join(dir, s) }
+	code, so, se := cli(t, "run", "--suite", "discovery", "--seed", "3", "--out", p("release"))
+	if code != 0 {
+		t.Fatalf("the clean run exits %d\n%s\n%s", code, so, se)
+	}
+	code, so, se = cli(t, "run", "--suite", "discovery", "--fault", "card-signature-stale", "--seed", "3", "--out", p("build"), "--previous", p("release/report.json"))
+	if code != 1 || !strings.Contains(so, "since "+p("release/report.json")+": 1 regression · ") {
+		t.Fatalf("the faulty run with --previous: exit %d, want 1 and the tally\n%s\n%s", code, so, se)
+	}
+	page, _ := os.ReadFile(p("build/report.html"))
+	for _, w := range []string{`<section id="changes">`, "<h3>Regressions (1)</h3>", `<a href="#DISC-017">DISC-017</a>`, "passed, now fails",
+		"faults injected: (none) → card-signature-stale"} {
+		if !strings.Contains(string(page), w) {
+			t.Errorf("report.html lacks %q", w)
+		}
+	}
+	r := verified(t, p("build/report.json"))
+	if strings.Contains(strings.Join(r.Run.Args, " "), "previous") {
+		t.Errorf("--previous is in the run's args: %q", r.Run.Args)
+	}
+	if code, so, _ := run("diff", p("release/report.json"), p("build/report.json")); code != 1 || !strings.Contains(so, "| DISC-017 |") {
+		t.Errorf("diff: exit %d, want 1\n%s", code, so)
+	}
+
+	os.WriteFile(p("junk.json"), []byte("{"), 0o644)
+	code, _, se = cli(t, "run", "--suite", "discovery", "--out", p("never"), "--previous", p("junk.json"))
+	if code != 2 || !strings.Contains(se, "--previous") {
+		t.Errorf("a --previous that is not a report: exit %d, want 2\n%s", code, se)
+	}
+	if _, err := os.Stat(p("never")); err == nil {
+		t.Error("the run ran with an unreadable --previous")
+	}
+}
