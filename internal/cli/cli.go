@@ -31,7 +31,9 @@ Usage:
   a2a-conform explain ID             what a spec checks, why, and how to enable it
   a2a-conform fake [flags]           serve the reference agent for other tools
   a2a-conform scorecard --out DIR REPORT.json…
-                                     vendor × spec matrix (HTML + JSON) and SVG badges
+                                     vendor × spec matrix (HTML + JSON) and SVG badges;
+                                     --require-signer SAN: only reports that identity signed
+                                     are attested, the rest left out or self-reported
   a2a-conform verify REPORT.json     check a submitted report is well-formed and unedited
                                      (--bundle: and signed, by whom; offline, Sigstore)
   a2a-conform attest REPORT.json     the report's in-toto Statement (test-result predicate),

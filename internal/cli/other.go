@@ -264,6 +264,7 @@ func scorecardCmd(args []string, stdout, stderr io.Writer) int {
 	var ranHere listFlag
 	fs.Var(&ranHere, "ran-here", "a `REPORT.json` the scorecard's own workflow produced (repeatable; it is merged too)")
 	att := addAttestFlags(fs, false)
+	adm := addAdmissionFlags(fs)
 	if done, code := parse(fs, args); done {
 		return code
 	}
@@ -276,6 +277,10 @@ func scorecardCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "scorecard: %v\n", err)
 		return runner.ExitUsage
 	}
+	if err := adm.check(att); err != nil {
+		fmt.Fprintf(stderr, "scorecard: %v\n", err)
+		return runner.ExitUsage
+	}
 	var rs []*reports.Report
 	for _, p := range paths {
 		r := verifiedReport("scorecard", p, "", stderr)
@@ -284,13 +289,35 @@ func scorecardCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		rs = append(rs, r)
 	}
-	sc, err := reports.BuildScorecardSets(rs, requirementSets())
-	if err != nil {
-		fmt.Fprintf(stderr, "scorecard: %v\n", err)
-		return 1
-	}
-	if code := markAttestations(sc, rs, paths, ranHere, att, stdout, stderr); code != 0 {
-		return code
+	var sc *reports.Scorecard
+	if adm.on() {
+		in, refused := adm.admit(rs, paths, ranHere, stdout, stderr)
+		if len(in) == 0 {
+			fmt.Fprintf(stderr, "scorecard: no report was admitted: none is signed by the required signer, and --admit-self-reported was not given\n")
+			return 1
+		}
+		rs = rs[:0]
+		for _, a := range in {
+			rs = append(rs, a.r)
+		}
+		var err error
+		if sc, err = reports.BuildScorecardSets(rs, requirementSets()); err != nil {
+			fmt.Fprintf(stderr, "scorecard: %v\n", err)
+			return 1
+		}
+		for _, a := range in {
+			sc.SetAttestation(a.r, a.att)
+		}
+		sc.SetAdmission(adm.record(refused))
+	} else {
+		var err error
+		if sc, err = reports.BuildScorecardSets(rs, requirementSets()); err != nil {
+			fmt.Fprintf(stderr, "scorecard: %v\n", err)
+			return 1
+		}
+		if code := markAttestations(sc, rs, paths, ranHere, att, stdout, stderr); code != 0 {
+			return code
+		}
 	}
 	explain := func(id string) string {
 		if i, ok := suites.Lookup(id); ok {
