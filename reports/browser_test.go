@@ -125,10 +125,14 @@ func TestBrowserRendersWithoutRunningVendorScript(t *testing.T) {
 	// does not show it; report.html above renders the hostile one).
 	column := hostileReport()
 	column.Results[5].TCKLevel = ""
-	sc, err := BuildScorecard([]*Report{verified(t, column), verified(t, sampleReport("Acme", "1"))})
+	hostileColumn := verified(t, column)
+	sc, err := BuildScorecard([]*Report{hostileColumn, verified(t, sampleReport("Acme", "1"))})
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Labelled self-reported, with a reason that quotes the vendor.
+	sc.SetAttestation(hostileColumn, Attestation{Status: AttestSelfReported, Reason: "signed by " + payloadImg + ", not the required signer"})
+	sc.SetAdmission(Admission{Signer: payloadScript, Issuer: payloadPlain, Others: AdmitSelfReported})
 	scdir := filepath.Join(dir, "scorecard")
 	if err := WriteScorecard(scdir, sc, func(id string) string { return payloadImg + id }); err != nil {
 		t.Fatal(err)
@@ -177,5 +181,8 @@ func TestBrowserRendersWithoutRunningVendorScript(t *testing.T) {
 	}
 	if !regexp.MustCompile(`<body[^>]*data-filters="ready"`).MatchString(dom) {
 		t.Error("scorecard.html: the filter script did not run")
+	}
+	if !regexp.MustCompile(`>self-reported</span><span class="sub attest-reason">signed by &lt;img src=x`).MatchString(dom) {
+		t.Error("scorecard.html: the self-reported label and its reason are not rendered as text")
 	}
 }

@@ -25,7 +25,9 @@ Each spec in either report is one of:
                 or not-applicable is not shown fixed, and nothing both runs judged got
                 worse; or one unjudged verdict for another
   reason        same verdict, another reason (task ids and numbers masked)
-  added         only in NEW;  removed: only in OLD, where it did not pass
+  added         only in NEW
+  removed       only in OLD, where it did not pass (a pass missing from NEW is a regression)
+
 When the reports differ in requirement set, target, harness version, seed or selection,
 the comparison is still made and the output says so at the top. A report that does not
 verify is compared too, with its problems at the top.
