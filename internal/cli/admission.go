@@ -83,9 +83,8 @@ func (a *admission) record(refused int) reports.Admission {
 // admitted is one report that --require-signer let in, with its column's
 // attestation.
 type admitted struct {
-	path string
-	r    *reports.Report
-	att  reports.Attestation
+	r   *reports.Report
+	att reports.Attestation
 }
 
 // admit sorts the reports (rs aligned with paths, every one verified) by
@@ -103,7 +102,7 @@ func (a *admission) admit(rs []*reports.Report, paths, ranHere []string, stdout,
 	refused := 0
 	for i, p := range paths {
 		r := rs[i]
-		res, why := a.attest(p, r)
+		res, why, bundled := a.attest(p, r)
 		var at reports.Attestation
 		switch {
 		case here[filepath.Clean(p)]:
@@ -111,7 +110,7 @@ func (a *admission) admit(rs []*reports.Report, paths, ranHere []string, stdout,
 			if res != nil {
 				id := res.Identity
 				at.Identity, at.PolicyChecked = &id, true
-			} else if why != "" && !strings.HasPrefix(why, "no bundle") {
+			} else if bundled {
 				fmt.Fprintf(stderr, "scorecard: %s: ran here, admitted as such; its bundle is not the required signer's: %s\n", p, why)
 			}
 		case res != nil:
@@ -124,7 +123,7 @@ func (a *admission) admit(rs []*reports.Report, paths, ranHere []string, stdout,
 			fmt.Fprintf(stderr, "scorecard: left out %s (%s): %s\n", p, reportName(r), why)
 			continue
 		}
-		in = append(in, admitted{path: p, r: r, att: at})
+		in = append(in, admitted{r: r, att: at})
 		fmt.Fprintf(stdout, "%s: %s", p, at.Status)
 		if at.Identity != nil {
 			fmt.Fprintf(stdout, ", signed by %s", at.Identity)
@@ -138,25 +137,26 @@ func (a *admission) admit(rs []*reports.Report, paths, ranHere []string, stdout,
 }
 
 // attest verifies the bundle beside the report against the required
-// signer: the result when it is theirs, or else why not in one line. A
-// bundle that verifies for another signer says who that was.
-func (a *admission) attest(path string, r *reports.Report) (*attest.Result, string) {
+// signer: the result when it is theirs, or else why not in one line (a
+// bundle that verifies for another signer says who that was), and whether
+// there was a bundle at all.
+func (a *admission) attest(path string, r *reports.Report) (*attest.Result, string, bool) {
 	b := bundleBeside(path)
 	if _, err := os.Stat(b); err != nil {
-		return nil, "no bundle " + filepath.Base(b) + " beside it: unsigned"
+		return nil, "no bundle " + filepath.Base(b) + " beside it: unsigned", false
 	}
 	bs, err := attest.Bundles(b)
 	if err != nil {
-		return nil, terminalLine("its bundle cannot be read: "+err.Error(), 400)
+		return nil, terminalLine("its bundle cannot be read: "+err.Error(), 400), true
 	}
 	res, err := attest.Verify(r, bs, a.roots, a.policy())
 	if err == nil {
-		return res, ""
+		return res, "", true
 	}
 	if other, err2 := attest.Verify(r, bs, a.roots, attest.Policy{}); err2 == nil {
-		return nil, terminalLine("signed by "+other.Identity.Subject+" (issuer "+other.Identity.Issuer+"), not the required signer", 400)
+		return nil, terminalLine("signed by "+other.Identity.Subject+" (issuer "+other.Identity.Issuer+"), not the required signer", 400), true
 	}
-	return nil, terminalLine("its bundle does not verify: "+err.Error(), 400)
+	return nil, terminalLine("its bundle does not verify: "+err.Error(), 400), true
 }
 
 // reportName is "name version" of a report, bounded and on one line.

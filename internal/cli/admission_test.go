@@ -142,6 +142,14 @@ func TestScorecardRequireSignerRefusesTheRest(t *testing.T) {
 		}
 	}
 
+	// The scorecard's own run is admitted whoever signed it, and the
+	// publisher hears that its bundle is not the required signer's.
+	code, so, se = run("scorecard", "--out", filepath.Join(f.dir, "s1"), "--trusted-root", f.root, "--require-signer", releaseSigner, "--ran-here", f.gamma)
+	if _, got := readScorecard(t, filepath.Join(f.dir, "s1")); code != 0 || got["Gamma"].Status != reports.AttestRanHere || got["Gamma"].Identity != nil ||
+		!strings.Contains(se, "ran here, admitted as such; its bundle is not the required signer's: signed by https://github.com/gamma/") {
+		t.Errorf("ran here, signed by another: exit %d, %+v\n%s%s", code, got, so, se)
+	}
+
 	// The same submissions pinned to another signer: acme is left out too,
 	// and with nothing else, no scorecard is built.
 	other := strings.Replace(releaseSigner, "v1.2.0", "v1.3.0", 1)

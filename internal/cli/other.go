@@ -289,35 +289,31 @@ func scorecardCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		rs = append(rs, r)
 	}
-	var sc *reports.Scorecard
+	var in []admitted
+	refused := 0
 	if adm.on() {
-		in, refused := adm.admit(rs, paths, ranHere, stdout, stderr)
-		if len(in) == 0 {
+		// Admission first: a report left out takes no part in the build.
+		if in, refused = adm.admit(rs, paths, ranHere, stdout, stderr); len(in) == 0 {
 			fmt.Fprintf(stderr, "scorecard: no report was admitted: none is signed by the required signer, and --admit-self-reported was not given\n")
 			return 1
 		}
-		rs = rs[:0]
+		rs = nil
 		for _, a := range in {
 			rs = append(rs, a.r)
 		}
-		var err error
-		if sc, err = reports.BuildScorecardSets(rs, requirementSets()); err != nil {
-			fmt.Fprintf(stderr, "scorecard: %v\n", err)
-			return 1
-		}
+	}
+	sc, err := reports.BuildScorecardSets(rs, requirementSets())
+	if err != nil {
+		fmt.Fprintf(stderr, "scorecard: %v\n", err)
+		return 1
+	}
+	if adm.on() {
 		for _, a := range in {
 			sc.SetAttestation(a.r, a.att)
 		}
 		sc.SetAdmission(adm.record(refused))
-	} else {
-		var err error
-		if sc, err = reports.BuildScorecardSets(rs, requirementSets()); err != nil {
-			fmt.Fprintf(stderr, "scorecard: %v\n", err)
-			return 1
-		}
-		if code := markAttestations(sc, rs, paths, ranHere, att, stdout, stderr); code != 0 {
-			return code
-		}
+	} else if code := markAttestations(sc, rs, paths, ranHere, att, stdout, stderr); code != 0 {
+		return code
 	}
 	explain := func(id string) string {
 		if i, ok := suites.Lookup(id); ok {
