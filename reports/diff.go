@@ -214,10 +214,10 @@ func DiffReports(old, new *Report, oldFile, newFile string, oldProblems, newProb
 		var ov, nv Verdict
 		var or, nr string
 		if o != nil {
-			ov, or = o.Verdict, o.Reason
+			ov, or = present(o.Verdict), o.Reason
 		}
 		if n != nil {
-			nv, nr = n.Verdict, n.Reason
+			nv, nr = present(n.Verdict), n.Reason
 		}
 		kind, why := ClassifyChange(ov, nv)
 		if kind == Same {
@@ -244,6 +244,17 @@ func DiffReports(old, new *Report, oldFile, newFile string, oldProblems, newProb
 		return compareSpecIDs(a.ID, b.ID)
 	})
 	return d
+}
+
+// noVerdict stands for a result that has no verdict at all (a report that
+// does not verify), which ClassifyChange must not read as an absent spec.
+const noVerdict Verdict = "(no verdict)"
+
+func present(v Verdict) Verdict {
+	if v == "" {
+		return noVerdict
+	}
+	return v
 }
 
 func cutVerdict(v Verdict) Verdict { return Verdict(cutUTF8(string(v), 40)) }

@@ -163,6 +163,19 @@ func TestDiffReports(t *testing.T) {
 		}
 	}
 
+	// A result without a verdict is there, unjudged: not an absent spec.
+	blank := &Report{Results: []Result{{ID: "DISC-001"}, {ID: "LIFE-001", Verdict: Fail}}}
+	for _, c := range DiffReports(old, blank, "", "", nil, nil).Changes {
+		if c.ID == "DISC-001" && (c.Change != Regressed || c.Why != `passed, no longer judged (unknown verdict "(no verdict)")`) {
+			t.Errorf("pass → no verdict: %+v", c)
+		}
+	}
+	for _, c := range DiffReports(blank, old, "", "", nil, nil).Changes {
+		if c.ID == "DISC-001" && c.Change != Improved {
+			t.Errorf("no verdict → pass: %+v", c)
+		}
+	}
+
 	same := DiffReports(old, old, "", "", nil, nil)
 	if len(same.Changes) != 0 || same.Regressions() != 0 || len(same.Differences) != 0 {
 		t.Errorf("a report against itself: %+v", same)
