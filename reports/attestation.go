@@ -1,5 +1,7 @@
 package reports
 
+import "fmt"
+
 // Attestation statuses of a scorecard column (ScorecardVendor.Attestation).
 const (
 	// AttestRanHere: the scorecard's own workflow ran the harness and
@@ -13,6 +15,12 @@ const (
 	// Its digest shows only that the file is self-consistent: anyone who
 	// edits a verdict can recompute it.
 	AttestUnattested = "unattested"
+	// AttestSelfReported: the scorecard admits only reports signed by a
+	// given identity (Admission), and this one is not: no bundle, a bundle
+	// that does not verify or signs another report, or another signer. It
+	// is shown because the publisher chose to show such reports, labelled
+	// as the vendor's own claim; Reason says why it is not attested.
+	AttestSelfReported = "self-reported"
 )
 
 // Attestation says where a scorecard column's report comes from.
@@ -28,6 +36,51 @@ type Attestation struct {
 	// false means any identity the trusted root's CA certified was accepted,
 	// and Identity says which one it was.
 	PolicyChecked bool `json:"policyChecked,omitempty"`
+	// Reason says why a self-reported column is not attested.
+	Reason string `json:"reason,omitempty"`
+}
+
+// Admission is the rule a scorecard admitted reports by (scorecard
+// --require-signer): a report is attested only when its bundle verifies and
+// its signing certificate names Signer (or matches SignerRegexp) and Issuer,
+// as sigstore-go matches a certificate identity. Reports the scorecard ran
+// itself are always admitted. Every other report is left out (Others
+// "refused") or shown labelled self-reported (Others "self-reported").
+type Admission struct {
+	Signer       string `json:"signer,omitempty"`
+	SignerRegexp string `json:"signerRegexp,omitempty"`
+	Issuer       string `json:"issuer"`
+	Others       string `json:"others"`
+	// Refused counts the reports left out.
+	Refused int `json:"refused"`
+}
+
+// What an Admission does with a report it does not attest.
+const (
+	AdmitRefuse       = "refused"
+	AdmitSelfReported = AttestSelfReported
+)
+
+// SetAdmission records the rule the reports were admitted by, and says it
+// in the page's notes: a reader must know that columns were left out, or
+// that some are only their vendor's word.
+func (sc *Scorecard) SetAdmission(a Admission) {
+	if sc == nil {
+		return
+	}
+	sc.Admission = &a
+	signer := clip(a.Signer, 300)
+	if a.SignerRegexp != "" {
+		signer = "an identity matching " + clip(a.SignerRegexp, 300)
+	}
+	note := "A column is attested only when its report's Sigstore bundle verifies and was signed by " + signer +
+		" (issuer " + clip(a.Issuer, 200) + "), besides the reports the scorecard ran itself. "
+	if a.Others == AdmitSelfReported {
+		note += "Every other report is shown labelled self-reported: its figures are its vendor's word."
+	} else {
+		note += fmt.Sprintf("Every other report was left out (%d).", a.Refused)
+	}
+	sc.Notes = append(sc.Notes, note)
 }
 
 // SignerIdentity is who signed a report's statement, read from the

@@ -17,7 +17,8 @@ const (
 	badgeRed         = "#e05d44"
 )
 
-// badgeFor renders "A2A v<protocol> | <passed>/<denominator>" coloured by the
+// badgeFor renders "A2A v<protocol> | <passed>/<denominator>" (the label
+// ends "self-reported" for such a column) coloured by the
 // share passed: 100% bright green, ≥90% green, ≥75% yellow-green, ≥50%
 // yellow, ≥25% orange, below red; grey for an unreachable target, an empty
 // run, or a partial one (filtered, interrupted or missing declared specs),
@@ -26,6 +27,10 @@ func badgeFor(v ScorecardVendor) string {
 	label := "A2A"
 	if p := strings.TrimSpace(v.ProtocolVersion); p != "" {
 		label += " v" + cutUTF8(p, 12)
+	}
+	if v.Attestation.Status == AttestSelfReported {
+		// The badge travels without the page: it says so itself.
+		label += " self-reported"
 	}
 	msg := fmt.Sprintf("%d/%d", v.Score.Passed, v.Score.Denominator)
 	colour := badgeColour(v.Score)

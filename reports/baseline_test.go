@@ -176,7 +176,7 @@ func TestHTMLShowsBaselineAndAttempts(t *testing.T) {
 	r.Baseline = &Baseline{File: "vendor-baseline.yaml", Digest: "sha256:ab", Failed: 1, Entries: []BaselineOutcome{
 		{ID: "LIFE-014", Expected: "fail", Got: Fail, Outcome: OutcomeFlaky, Why: "its verdict changed <between> attempts"},
 	}}
-	b, err := renderHTML(r)
+	b, err := renderHTML(r, HTMLOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

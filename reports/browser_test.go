@@ -109,7 +109,13 @@ func TestBrowserRendersWithoutRunningVendorScript(t *testing.T) {
 
 	r := hostileReport()
 	report := filepath.Join(dir, "report.html")
-	if err := WriteHTML(report, r); err != nil {
+	// With the changes since a previous report in which the hostile fail
+	// passed: its reason, title and ID reach that section too.
+	previous := sampleReport("Acme", "0.9"+payloadPlain)
+	previous.Results[5].Verdict, previous.Results[5].Reason = Pass, ""
+	previous.Summary = SummarizeReport(previous)
+	diff := DiffReports(previous, r, "previous/"+payloadImg+".json", "", nil, []Problem{{Message: payloadScript}})
+	if err := WriteHTMLWith(report, r, HTMLOptions{Diff: diff}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -119,10 +125,14 @@ func TestBrowserRendersWithoutRunningVendorScript(t *testing.T) {
 	// does not show it; report.html above renders the hostile one).
 	column := hostileReport()
 	column.Results[5].TCKLevel = ""
-	sc, err := BuildScorecard([]*Report{verified(t, column), verified(t, sampleReport("Acme", "1"))})
+	hostileColumn := verified(t, column)
+	sc, err := BuildScorecard([]*Report{hostileColumn, verified(t, sampleReport("Acme", "1"))})
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Labelled self-reported, with a reason that quotes the vendor.
+	sc.SetAttestation(hostileColumn, Attestation{Status: AttestSelfReported, Reason: "signed by " + payloadImg + ", not the required signer"})
+	sc.SetAdmission(Admission{Signer: payloadScript, Issuer: payloadPlain, Others: AdmitSelfReported})
 	scdir := filepath.Join(dir, "scorecard")
 	if err := WriteScorecard(scdir, sc, func(id string) string { return payloadImg + id }); err != nil {
 		t.Fatal(err)
@@ -155,6 +165,10 @@ func TestBrowserRendersWithoutRunningVendorScript(t *testing.T) {
 	if !regexp.MustCompile(`(?s)<tr class="row" id="` + r.Results[5].ID + `">.*?<div class="reason">.*?<div class="basis">.*?Once a task reaches a terminal state &lt;img`).MatchString(dom) {
 		t.Error("report.html: the fail's basis is not rendered, as text, under its reason")
 	}
+	if !regexp.MustCompile(`(?s)<section id="changes">\s*<h2>Changes since the previous report</h2>.*?<h3>Regressions \(1\)</h3>.*?<a href="#` +
+		r.Results[5].ID + `">` + r.Results[5].ID + `</a>.*?passed, now fails.*?the agent said &lt;script&gt;`).MatchString(dom) {
+		t.Error("report.html: the changes since the previous report are not rendered, as text, with the hostile fail as a regression")
+	}
 
 	dom = doms[2]
 	if signs := vendorScriptRan(dom); len(signs) > 0 {
@@ -167,5 +181,8 @@ func TestBrowserRendersWithoutRunningVendorScript(t *testing.T) {
 	}
 	if !regexp.MustCompile(`<body[^>]*data-filters="ready"`).MatchString(dom) {
 		t.Error("scorecard.html: the filter script did not run")
+	}
+	if !regexp.MustCompile(`>self-reported</span><span class="sub attest-reason">signed by &lt;img src=x`).MatchString(dom) {
+		t.Error("scorecard.html: the self-reported label and its reason are not rendered as text")
 	}
 }

@@ -72,16 +72,20 @@ func contentPolicy(style, script string) string {
 // ID, and for each spec that did not pass its reason, violations, observations
 // and a capped wire transcript. Every string from the report is escaped by
 // html/template; the page's content policy runs only its own script.
-func WriteHTML(path string, r *Report) error {
-	b, err := renderHTML(r)
+func WriteHTML(path string, r *Report) error { return WriteHTMLWith(path, r, HTMLOptions{}) }
+
+// WriteHTMLWith is WriteHTML with the views of o added.
+func WriteHTMLWith(path string, r *Report, o HTMLOptions) error {
+	b, err := renderHTML(r, o)
 	if err != nil {
 		return err
 	}
 	return writeFileAtomic(path, b)
 }
 
-func renderHTML(r *Report) ([]byte, error) {
+func renderHTML(r *Report, o HTMLOptions) ([]byte, error) {
 	v := buildReportView(r)
+	v.Diff = buildDiffView(o.Diff)
 	var b bytes.Buffer
 	if err := reportTemplate.Execute(&b, v); err != nil {
 		return nil, fmt.Errorf("report.html: %w", err)
@@ -112,6 +116,8 @@ type reportView struct {
 	CardSize       string
 	// Failures lists every fail and warn first, each linked to its spec.
 	Failures []failureLink
+	// Diff is what changed since a previous report (HTMLOptions.Diff).
+	Diff *diffView
 }
 
 type failureLink struct {

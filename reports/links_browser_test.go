@@ -27,10 +27,25 @@ func TestBrowserFailureLinks(t *testing.T) {
 	r.Run.Args = []string{"--target=http://127.0.0.1:1"}
 	id := r.Results[5].ID
 	file := filepath.Join(t.TempDir(), "report.html")
-	if err := WriteHTML(file, r); err != nil {
+	previous := sampleReport("Acme", "0.9")
+	previous.Results[5].Verdict, previous.Results[5].Reason = Pass, ""
+	if err := WriteHTMLWith(file, r, HTMLOptions{Diff: DiffReports(previous, r, "previous.json", "", nil, nil)}); err != nil {
 		t.Fatal(err)
 	}
 	ctx := page(t, browser(t), file)
+	// The headline's regression line leads to the changes, whose row leads
+	// to the spec.
+	click(t, ctx, `.headline a[href="#changes"]`)
+	settle(ctx, `location.hash === "#changes"`)
+	visible, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const s = document.getElementById("changes"); return !!s && s.getClientRects().length > 0 && s.querySelectorAll("tr.change-regression").length === 1; })()`))
+	if err != nil || !visible {
+		t.Fatalf("the changes section is not shown with one regression row (%v)", err)
+	}
+	click(t, ctx, `#changes a[href="#`+id+`"]`)
+	settle(ctx, `location.hash === "#`+id+`"`)
+	if hash, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.hash`)); err != nil || hash != "#"+id {
+		t.Fatalf("the regression's link went to %q (%v)", hash, err)
+	}
 	click(t, ctx, `.failures a[href="#`+id+`"]`)
 	// A link's navigation and the page's hashchange handler run after the
 	// click returns: wait (bounded) for what they do, then look.

@@ -22,7 +22,7 @@ func TestPartialResultsShowEverywhere(t *testing.T) {
 		t.Fatalf("a partial result does not verify: %v", ps)
 	}
 
-	html, err := renderHTML(back)
+	html, err := renderHTML(back, HTMLOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestInterruptedOrFilteredReportSaysPartial(t *testing.T) {
 	if why := strings.Join(PartialReasons(r, nil), "; "); !strings.Contains(why, "of the "+fmt.Sprint(len(r.Results)+5)+" specs its harness declares") {
 		t.Errorf("a report short of its harness's set: %q", why)
 	}
-	html, err := renderHTML(back)
+	html, err := renderHTML(back, HTMLOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

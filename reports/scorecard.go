@@ -47,6 +47,9 @@ type Scorecard struct {
 	// several reports of one implementation, mixed harness or protocol
 	// versions, no declared spec set.
 	Notes []string `json:"notes,omitempty"`
+	// Admission is the rule reports were admitted by, when the publisher
+	// gave one (scorecard --require-signer).
+	Admission *Admission `json:"admission,omitempty"`
 
 	reports []*Report // aligned with Vendors
 }
@@ -562,7 +565,7 @@ type columnView struct {
 	Partial                                       []string
 	ReportHTML, ReportJSON, Badge                 string
 	Class                                         string
-	Attestation, AttestedBy                       string
+	Attestation, AttestedBy, AttestReason         string
 	Requirements, RequirementsNote                string
 }
 
@@ -603,6 +606,7 @@ func renderScorecard(sc *Scorecard, explain func(string) string) ([]byte, error)
 		if vd.Attestation.Identity != nil {
 			c.AttestedBy = f(vd.Attestation.Identity.String())
 		}
+		c.AttestReason = f(vd.Attestation.Reason)
 		if !vd.Start.IsZero() {
 			c.Start = vd.Start.UTC().Format("2006-01-02 15:04 UTC")
 		}

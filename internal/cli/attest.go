@@ -205,13 +205,23 @@ Exit 0 valid, 1 invalid (the report or its attestation), 2 usage.
 Flags:
 `
 
-const scorecardHelp = `Usage: a2a-conform scorecard --out DIR [--ran-here REPORT.json]… [--trusted-root ROOT] REPORT.json…
+const scorecardHelp = `Usage: a2a-conform scorecard --out DIR [--ran-here REPORT.json]… [--trusted-root ROOT]
+                             [--require-signer SAN [--admit-self-reported]] REPORT.json…
 
 Merges verified reports into the vendor × spec matrix (scorecard.html, scorecard.json)
 and badges. Each column says where its report comes from: ran here (--ran-here: the
 scorecard's own run), attested (a bundle NAME.sigstore.json beside NAME.json verified
-against --trusted-root; the signer is shown), or unattested. A bundle that does not
-verify rejects the whole build, as an edited report does.
+against --trusted-root; the signer is shown), or unattested. Without --require-signer,
+a bundle that does not verify rejects the whole build, as an edited report does.
+
+With --require-signer SAN (or --require-signer-regexp; --require-issuer, default
+GitHub Actions), a report is admitted as attested only when its bundle verifies and its
+certificate names that identity and issuer, as sigstore-go matches a certificate
+identity: pin the reusable workflow at a release tag. Every other report (no bundle, a
+bundle that does not verify or signs another report, another signer) is left out, with
+the reason printed, or with --admit-self-reported shown labelled self-reported on the
+page, in scorecard.json and on its badge. --ran-here reports are always admitted. An
+invalid or edited report still stops the build. Exit 0 built, 1 nothing built, 2 usage.
 
 Flags:
 `

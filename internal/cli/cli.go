@@ -31,7 +31,9 @@ Usage:
   a2a-conform explain ID             what a spec checks, why, and how to enable it
   a2a-conform fake [flags]           serve the reference agent for other tools
   a2a-conform scorecard --out DIR REPORT.json…
-                                     vendor × spec matrix (HTML + JSON) and SVG badges
+                                     vendor × spec matrix (HTML + JSON) and SVG badges;
+                                     --require-signer SAN: only reports that identity signed
+                                     are attested, the rest left out or self-reported
   a2a-conform verify REPORT.json     check a submitted report is well-formed and unedited
                                      (--bundle: and signed, by whom; offline, Sigstore)
   a2a-conform attest REPORT.json     the report's in-toto Statement (test-result predicate),
@@ -54,6 +56,9 @@ Usage:
   a2a-conform summary [--annotations] REPORT.json
                                      Markdown summary for $GITHUB_STEP_SUMMARY or a merge-request
                                      note; --annotations: GitHub ::error/::warning lines
+  a2a-conform diff OLD.json NEW.json [--format json]
+                                     what changed between two runs, spec by spec (Markdown);
+                                     exit 1 on any regression: a pass lost or a worse finding
   a2a-conform version
 
 Exit codes: 0 no MUST/invariant failed · 1 something failed · 2 usage or config error ·
@@ -107,6 +112,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return summaryCmd(rest, stdout, stderr)
 	case "merge":
 		return mergeCmd(rest, stdout, stderr)
+	case "diff":
+		return diffCmd(rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "a2a-conform %s (A2A protocol %s)\n", runner.Version(), "1.0")
 		return 0

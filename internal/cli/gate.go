@@ -28,6 +28,7 @@ const maxRetries = 5
 
 func gateFlags(fs *flag.FlagSet, c *runner.Config) {
 	fs.StringVar(&c.Expect, "expect", "", "baseline `FILE` (YAML or JSON) of expected non-passes, each with its verdict, a required reason and an optional expiry date (a2a-conform baseline REPORT.json writes a first one). With it the exit code is 1 on any non-pass it does not list (not-applicable aside), on a listed spec that passed (remove it), whose verdict changed or that flipped between attempts, on an entry past its date and on an entry naming no spec, and 0 otherwise, even for listed MUST fails; docs/vendor-guide.md §4")
+	fs.StringVar(&c.Previous, "previous", "", "an earlier run's `REPORT.json` (e.g. the last release's): report.html then shows the changes since it, regressions first (a pass lost, or a worse finding), as a2a-conform diff does; the exit code does not change (use a2a-conform diff to gate on regressions)")
 	fs.IntVar(&c.RetryUnexpected, "retry-unexpected", 0, fmt.Sprintf("after the run, re-run each fail, warn or indeterminate that --expect does not list (every one without --expect) alone, with the same seed and config, up to `N` times (at most %d) in child processes; every attempt is in the report, and a spec whose verdict changes is flaky: it keeps its first verdict and, with --expect, fails the build unless listed as flaky", maxRetries))
 }
 
@@ -37,7 +38,11 @@ type gate struct {
 	args    []string // the run's arguments, for the retries' child runs
 	base    *reports.BaselineFile
 	baseRaw []byte
-	now     func() time.Time
+	// prev is --previous, read before the run, and prevProblems why it
+	// does not verify, when it does not.
+	prev         *reports.Report
+	prevProblems []reports.Problem
+	now          func() time.Time
 }
 
 // newGate checks --expect and --retry-unexpected before the run, so that an
@@ -56,6 +61,14 @@ func newGate(c runner.Config, args []string, stderr io.Writer) (*gate, int) {
 			return nil, runner.ExitUsage
 		}
 		g.base, g.baseRaw = b, raw
+	}
+	if c.Previous != "" {
+		r, problems, err := readComparable(c.Previous)
+		if err != nil {
+			fmt.Fprintf(stderr, "run: --previous %v\n", err)
+			return nil, runner.ExitUsage
+		}
+		g.prev, g.prevProblems = r, problems
 	}
 	return g, 0
 }
@@ -97,15 +110,22 @@ func (g *gate) after(ctx context.Context, out *runner.Outcome, stdout, stderr io
 			}
 		}
 	}
-	if changed {
-		for _, w := range []struct {
-			name  string
-			write func(string, *reports.Report) error
-		}{{"report.json", reports.WriteJSON}, {"junit.xml", reports.WriteJUnit}, {"report.html", reports.WriteHTML}} {
-			if err := w.write(filepath.Join(dir, w.name), r); err != nil {
-				fmt.Fprintf(stderr, "run: %s: %v\n", w.name, err)
-				out.Exit = runner.ExitUsage
-			}
+	var html reports.HTMLOptions
+	if g.prev != nil {
+		html.Diff = reports.DiffReports(g.prev, r, g.cfg.Previous, "", g.prevProblems, nil)
+		fmt.Fprintf(stdout, "\nsince %s: %s (report.html, Changes since the previous report)\n", g.cfg.Previous, html.Diff.Tally())
+	}
+	writeHTML := func(p string, r *reports.Report) error { return reports.WriteHTMLWith(p, r, html) }
+	for _, w := range []struct {
+		name  string
+		write func(string, *reports.Report) error
+	}{{"report.json", reports.WriteJSON}, {"junit.xml", reports.WriteJUnit}, {"report.html", writeHTML}} {
+		if !changed && (w.name != "report.html" || html.Diff == nil) {
+			continue // as the run wrote it
+		}
+		if err := w.write(filepath.Join(dir, w.name), r); err != nil {
+			fmt.Fprintf(stderr, "run: %s: %v\n", w.name, err)
+			out.Exit = runner.ExitUsage
 		}
 	}
 	md := filepath.Join(dir, "summary.md")
@@ -141,7 +161,7 @@ func (g *gate) retry(ctx context.Context, r *reports.Report, dir string, stdout 
 		res := &r.Results[i]
 		for n := 1; n <= g.cfg.RetryUnexpected && ctx.Err() == nil; n++ {
 			hr := &harnessRun{
-				Args: append(append([]string{}, base...), "--focus", res.ID, "--expect=", "--retry-unexpected=0"),
+				Args: append(append([]string{}, base...), "--focus", res.ID, "--expect=", "--retry-unexpected=0", "--previous="),
 				Seed: r.Run.Seed,
 				Out:  filepath.Join(dir, "retries", res.ID, strconv.Itoa(n)),
 			}
@@ -177,7 +197,7 @@ func (g *gate) retry(ctx context.Context, r *reports.Report, dir string, stdout 
 // (--out, --seed, --focus) or must not pass on (--expect,
 // --retry-unexpected).
 func childArgs(args []string) []string {
-	drop := map[string]bool{"out": true, "seed": true, "focus": true, "expect": true, "retry-unexpected": true}
+	drop := map[string]bool{"out": true, "seed": true, "focus": true, "expect": true, "retry-unexpected": true, "previous": true}
 	var out []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]

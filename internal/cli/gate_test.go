@@ -171,7 +171,7 @@ func verified(t *testing.T, path string) *reports.Report {
 }
 
 func TestChildArgsDropWhatTheRetrySets(t *testing.T) {
-	got := childArgs([]string{"--suite", "discovery", "--out", "d", "--seed=4", "-focus", "X", "--expect", "b.yaml", "--retry-unexpected=2", "--config", "c.yaml", "--no-directive"})
+	got := childArgs([]string{"--suite", "discovery", "--out", "d", "--seed=4", "-focus", "X", "--expect", "b.yaml", "--retry-unexpected=2", "--previous", "r.json", "--config", "c.yaml", "--no-directive"})
 	if strings.Join(got, " ") != "--suite discovery --config c.yaml --no-directive" {
 		t.Errorf("child args %q", got)
 	}

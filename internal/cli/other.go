@@ -264,6 +264,7 @@ func scorecardCmd(args []string, stdout, stderr io.Writer) int {
 	var ranHere listFlag
 	fs.Var(&ranHere, "ran-here", "a `REPORT.json` the scorecard's own workflow produced (repeatable; it is merged too)")
 	att := addAttestFlags(fs, false)
+	adm := addAdmissionFlags(fs)
 	if done, code := parse(fs, args); done {
 		return code
 	}
@@ -276,6 +277,10 @@ func scorecardCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "scorecard: %v\n", err)
 		return runner.ExitUsage
 	}
+	if err := adm.check(att); err != nil {
+		fmt.Fprintf(stderr, "scorecard: %v\n", err)
+		return runner.ExitUsage
+	}
 	var rs []*reports.Report
 	for _, p := range paths {
 		r := verifiedReport("scorecard", p, "", stderr)
@@ -284,12 +289,30 @@ func scorecardCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		rs = append(rs, r)
 	}
+	var in []admitted
+	refused := 0
+	if adm.on() {
+		// Admission first: a report left out takes no part in the build.
+		if in, refused = adm.admit(rs, paths, ranHere, stdout, stderr); len(in) == 0 {
+			fmt.Fprintf(stderr, "scorecard: no report was admitted: none is signed by the required signer, and --admit-self-reported was not given\n")
+			return 1
+		}
+		rs = nil
+		for _, a := range in {
+			rs = append(rs, a.r)
+		}
+	}
 	sc, err := reports.BuildScorecardSets(rs, requirementSets())
 	if err != nil {
 		fmt.Fprintf(stderr, "scorecard: %v\n", err)
 		return 1
 	}
-	if code := markAttestations(sc, rs, paths, ranHere, att, stdout, stderr); code != 0 {
+	if adm.on() {
+		for _, a := range in {
+			sc.SetAttestation(a.r, a.att)
+		}
+		sc.SetAdmission(adm.record(refused))
+	} else if code := markAttestations(sc, rs, paths, ranHere, att, stdout, stderr); code != 0 {
 		return code
 	}
 	explain := func(id string) string {

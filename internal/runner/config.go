@@ -106,6 +106,11 @@ type Config struct {
 	// unexpected non-pass alone.
 	Expect          string `json:"expect,omitempty" yaml:"expect,omitempty"`
 	RetryUnexpected int    `json:"retry-unexpected,omitempty" yaml:"retry-unexpected,omitempty"`
+	// Previous is an earlier run's report.json, also read by the CLI: the
+	// run's report.html shows what changed since it. It changes no verdict
+	// and no exit code, and is not one of the run's Args (a re-run does not
+	// need the file).
+	Previous string `json:"previous,omitempty" yaml:"previous,omitempty"`
 }
 
 // HeaderEnv is the environment variable that may carry auth headers, one

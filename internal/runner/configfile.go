@@ -204,7 +204,8 @@ func editDistance(a, b string) int {
 // reproduction reads them from $A2A_CONFORM_HEADERS and
 // $A2A_CONFORM_SECOND_HEADERS, and the report says so. --out is left out
 // (a re-run writes elsewhere), and so is the prompt map (a file's worth of
-// text: the reproduction names --config instead).
+// text: the reproduction names --config instead), and --previous (a view of
+// report.html, not part of how the run was made).
 func (c Config) Args() []string {
 	var out []string
 	v := reflect.ValueOf(c)
@@ -212,7 +213,7 @@ func (c Config) Args() []string {
 	for i := range t.NumField() {
 		key := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
 		switch key {
-		case "", "-", "out", "header", "second-header", "prompt-map":
+		case "", "-", "out", "header", "second-header", "prompt-map", "previous":
 			continue
 		}
 		f := v.Field(i)
