@@ -1,4 +1,4 @@
-package runner_test
+package clientproof_test
 
 import (
 	"bytes"

@@ -1,0 +1,74 @@
+package clientproof_test
+
+import (
+	"flag"
+	"os"
+	"runtime"
+	"strconv"
+	"time"
+
+	"testing"
+
+	"github.com/a2a-conform/a2a-conform/fakes"
+	"github.com/a2a-conform/a2a-conform/internal/cli"
+	"github.com/a2a-conform/a2a-conform/internal/runner"
+	"github.com/a2a-conform/a2a-conform/reports"
+)
+
+// Ginkgo's RunSpecs runs once per process, so every run here is a child
+// process: this test binary re-executed as the CLI.
+const cliEnv = "A2A_CONFORM_TEST_AS_CLI"
+
+// stepDelayEnv, in a CLI child, makes every embedded instance (and the
+// scripted agent of the client cases) slow: each task step takes at least
+// this long.
+const stepDelayEnv = "A2A_CONFORM_TEST_STEP_DELAY"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(cliEnv) == "1" {
+		if d, err := time.ParseDuration(os.Getenv(stepDelayEnv)); err == nil && d > 0 {
+			runner.EmbeddedTweak = func(o *fakes.Options) { o.StepDelay = d }
+		}
+		os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	// The runs wait on the scripted agent, not on the CPU: four at a time
+	// unless -parallel says otherwise, as in internal/runner.
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		_ = flag.Set("test.parallel", strconv.Itoa(max(4, runtime.GOMAXPROCS(0))))
+	}
+	os.Exit(m.Run())
+}
+
+type cliRun struct {
+	exit   int
+	stdout string
+	stderr string
+	out    string
+	report *reports.Report
+}
+
+func verdicts(r *reports.Report) map[string]reports.Verdict {
+	m := map[string]reports.Verdict{}
+	for _, res := range r.Results {
+		m[res.ID] = res.Verdict
+	}
+	return m
+}
+
+// result returns the result of one spec, failing the test when it is missing.
+func result(t *testing.T, r cliRun, id string) reports.Result {
+	t.Helper()
+	if r.report == nil {
+		t.Fatalf("no report (exit %d)\nstdout:\n%s\nstderr:\n%s", r.exit, r.stdout, r.stderr)
+	}
+	for _, res := range r.report.Results {
+		if res.ID == id {
+			return res
+		}
+	}
+	t.Fatalf("no result for %s\nstdout:\n%s", id, r.stdout)
+	return reports.Result{}
+}
