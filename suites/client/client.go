@@ -242,20 +242,31 @@ func RunCase(ctx context.Context, t *suites.T, c Case) *Outcome {
 	}
 	o.Stage = stage
 	defer stage.Close()
-	listen, err := freeAddr()
-	if err != nil {
-		t.Indeterminate("harness error: no loopback port for the webhook receiver: %v", err)
-	}
-	o.WebhookURL = "http://" + listen + "/a2a-conform/webhook"
 	o.PushToken = "a2a-conform-push-" + randomHex(12)
 	if t.Env != nil && t.Env.Transcript != nil {
 		t.Env.Transcript.AddSecret(o.PushToken)
 	}
-	vars := clientrun.Vars{CardURL: stage.CardURL(), Case: caseName, Action: c.Action,
-		Text: o.Text, FollowUpText: o.FollowUpText, WebhookListen: listen, WebhookURL: o.WebhookURL,
-		PushToken: o.PushToken, Tenant: c.CallerTenant, Timeout: timeout}
-	run := clientrun.RunDriver(ctx, clientrun.DriverOptions{Template: conf.Template, Vars: vars,
-		OutputCap: conf.OutputCap, Env: conf.Env})
+	var run *clientrun.DriverRun
+	// The receiver's port is free when the harness picks it, but another
+	// program may take it before the driver binds it: a driver that
+	// stopped on that, before its client sent anything, runs once more on
+	// another port.
+	for try := 1; ; try++ {
+		listen, err := freeAddr()
+		if err != nil {
+			t.Indeterminate("harness error: no loopback port for the webhook receiver: %v", err)
+		}
+		o.WebhookURL = "http://" + listen + "/a2a-conform/webhook"
+		vars := clientrun.Vars{CardURL: stage.CardURL(), Case: caseName, Action: c.Action,
+			Text: o.Text, FollowUpText: o.FollowUpText, WebhookListen: listen, WebhookURL: o.WebhookURL,
+			PushToken: o.PushToken, Tenant: c.CallerTenant, Timeout: timeout}
+		run = clientrun.RunDriver(ctx, clientrun.DriverOptions{Template: conf.Template, Vars: vars,
+			OutputCap: conf.OutputCap, Env: conf.Env})
+		if try > 1 || len(stage.Requests()) > 0 || !portTaken(run) || ctx.Err() != nil {
+			break
+		}
+		t.Observe("case "+c.Name+": webhook port", fmt.Sprintf("%s was taken before the driver bound it (%s); run again on another port", listen, clip(runError(run))))
+	}
 	o.Driver, o.Result, o.Requests = run, run.Result, stage.Requests()
 	o.Tasks, o.TasksErr = stage.Tasks(ctx)
 	if run.Result != nil {
@@ -287,6 +298,20 @@ func RunCase(ctx context.Context, t *suites.T, c Case) *Outcome {
 		t.CouldNotRun("case %s: the client driver ran but its client never reached the scripted agent at %s (no request arrived); check that the driver resolves A2A_CONFORM_CARD_URL.", caseName, stage.CardURL())
 	}
 	return o
+}
+
+// portTaken says a driver stopped because its push receiver's port was in
+// use, as its result's error or its stderr says.
+func portTaken(run *clientrun.DriverRun) bool {
+	return strings.Contains(runError(run), "address already in use")
+}
+
+func runError(run *clientrun.DriverRun) string {
+	msg := string(run.Stderr)
+	if run.Result != nil && run.Result.Error != nil {
+		msg = run.Result.Error.Message + " " + msg
+	}
+	return msg
 }
 
 func summary(o *Outcome) string {
