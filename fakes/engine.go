@@ -216,8 +216,9 @@ func (a *Agent) continueTask(ctx context.Context, msg a2a.Message, d directive.D
 		}
 		state := rec.Task.Status.State
 		own := a.copyOf(rec) // nil unless a stale-copy fault keeps an older copy
-		if own != nil && state.Terminal() && own.Task.Status.State.Interrupted() && a.faults.has(faultStaleCopyReopensEnded) {
-			// This instance goes by its own copy: the task still waits.
+		if own != nil && state.Terminal() && !own.Task.Status.State.Terminal() && a.faults.has(faultStaleCopyReopensEnded) {
+			// This instance goes by its own copy: the task still waits (or,
+			// when its copy was written mid-turn, still runs).
 			rec.Task.Status, state = own.Task.Status, own.Task.Status.State
 		}
 		reopen := false
