@@ -18,7 +18,7 @@ func init() { register(clientrun.ActionExtendedCard, actionExtendedCard) }
 // (§3.1.11, SHOULD), one that does not is warned about and the public card
 // kept; then stream the follow-up text as a new task with the same client.
 func actionExtendedCard(ctx context.Context, d *Driver) error {
-	if err := actionStream(ctx, d); err != nil {
+	if err := d.streamText(ctx, d.env.Text); err != nil {
 		// What the first message raised (a client that refuses to stream
 		// without the card's claim) is told, and the action goes on.
 		d.warn("the first message: %v", err)
@@ -26,11 +26,7 @@ func actionExtendedCard(ctx context.Context, d *Driver) error {
 	if err := d.extendedCard(ctx); err != nil {
 		return err
 	}
-	// The second message is stream's own flow with the other text.
-	text := d.env.Text
-	d.env.Text = d.env.FollowUpText
-	defer func() { d.env.Text = text }()
-	return actionStream(ctx, d)
+	return d.streamText(ctx, d.env.FollowUpText)
 }
 
 // extendedCard fetches and verifies the extended card.

@@ -12,8 +12,11 @@ func init() { register(clientrun.ActionSend, actionSend) }
 
 // actionSend: resolve, send one blocking message, poll a task that is not
 // yet settled until it is.
-func actionSend(ctx context.Context, d *Driver) error {
-	t, err := d.send(ctx, message(d.env.Text, "", ""), nil)
+func actionSend(ctx context.Context, d *Driver) error { return d.sendText(ctx, d.env.Text) }
+
+// sendText is the send action's flow for a message of the given text.
+func (d *Driver) sendText(ctx context.Context, text string) error {
+	t, err := d.send(ctx, message(text, "", ""), nil)
 	if err != nil || t == nil {
 		return err
 	}

@@ -14,7 +14,10 @@ func init() { register(clientrun.ActionStream, actionStream) }
 
 // actionStream: resolve, send with streaming, consume until the end; when
 // the card declines streaming, send and poll instead.
-func actionStream(ctx context.Context, d *Driver) error {
+func actionStream(ctx context.Context, d *Driver) error { return d.streamText(ctx, d.env.Text) }
+
+// streamText is the stream action's flow for a message of the given text.
+func (d *Driver) streamText(ctx context.Context, text string) error {
 	if no, err := d.streamingDeclined(ctx); err != nil {
 		return err
 	} else if no {
@@ -22,12 +25,12 @@ func actionStream(ctx context.Context, d *Driver) error {
 			return errStreamingDeclined()
 		}
 		d.warn("the card does not claim streaming: sending without it and polling")
-		return actionSend(ctx, d)
+		return d.sendText(ctx, text)
 	}
-	s, err := d.openStream(ctx, message(d.env.Text, "", ""))
+	s, err := d.openStream(ctx, message(text, "", ""))
 	if err != nil && d.variants.has(variantStreamingRefusedSends) && classify(err) == clientrun.ClassUnsupportedOperation {
 		d.warn("the agent refused streaming although its card claims it (%v): downgraded to SendMessage and polling", err)
-		return actionSend(ctx, d)
+		return d.sendText(ctx, text)
 	}
 	if err != nil || s == nil {
 		return err
