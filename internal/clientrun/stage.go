@@ -915,19 +915,7 @@ func (s *Stage) currentCard() (*servedCard, string, error) {
 	if err := dec.Decode(&card); err != nil {
 		return nil, "", err
 	}
-	var ifs []any
-	for i, in := range s.interfaces() {
-		version := in.Version
-		if version == "" {
-			version = a2a.ProtocolVersion
-		}
-		m := map[string]any{"url": s.ifaceURL(i, in), "protocolBinding": in.Binding, "protocolVersion": version}
-		if in.Tenant != "" {
-			m["tenant"] = in.Tenant
-		}
-		ifs = append(ifs, m)
-	}
-	card["supportedInterfaces"] = ifs
+	card["supportedInterfaces"] = s.declared("")
 	if s.script.UnknownFields {
 		addUnknown(card)
 	}
@@ -950,6 +938,29 @@ func (s *Stage) currentCard() (*servedCard, string, error) {
 	}
 	sum := sha256.Sum256(body)
 	return &servedCard{body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}, rr.Header().Get("Cache-Control"), nil
+}
+
+// declared is the card's supportedInterfaces: the script's interfaces at
+// their stage URLs, with prefix inserted after the stage's origin in the
+// URLs served there (ExtendedPrefix for the extended card; "" for the card).
+func (s *Stage) declared(prefix string) []any {
+	var ifs []any
+	for i, in := range s.interfaces() {
+		u := s.ifaceURL(i, in)
+		if prefix != "" && strings.HasPrefix(u, s.base+"/") {
+			u = s.base + prefix + strings.TrimPrefix(u, s.base)
+		}
+		version := in.Version
+		if version == "" {
+			version = a2a.ProtocolVersion
+		}
+		m := map[string]any{"url": u, "protocolBinding": in.Binding, "protocolVersion": version}
+		if in.Tenant != "" {
+			m["tenant"] = in.Tenant
+		}
+		ifs = append(ifs, m)
+	}
+	return ifs
 }
 
 // OpKeySet is Request.Op for a GET of the card-signing key set
@@ -1016,23 +1027,7 @@ func (s *Stage) extendedCard() ([]byte, error) {
 	skills, _ := card["skills"].([]any)
 	card["skills"] = append(skills, map[string]any{"id": "extended", "name": "Extended-card skill",
 		"description": "Listed only on the extended card.", "tags": []any{"extended"}})
-	var ifs []any
-	for i, in := range s.interfaces() {
-		u := s.ifaceURL(i, in)
-		if strings.HasPrefix(u, s.base+"/") {
-			u = s.base + ExtendedPrefix + strings.TrimPrefix(u, s.base)
-		}
-		version := in.Version
-		if version == "" {
-			version = a2a.ProtocolVersion
-		}
-		m := map[string]any{"url": u, "protocolBinding": in.Binding, "protocolVersion": version}
-		if in.Tenant != "" {
-			m["tenant"] = in.Tenant
-		}
-		ifs = append(ifs, m)
-	}
-	card["supportedInterfaces"] = ifs
+	card["supportedInterfaces"] = s.declared(ExtendedPrefix)
 	delete(card, "signatures")
 	body, err := json.Marshal(card)
 	if err != nil {
