@@ -265,7 +265,7 @@ func RunCase(ctx context.Context, t *suites.T, c Case) *Outcome {
 		if try > 1 || len(stage.Requests()) > 0 || !portTaken(run) || ctx.Err() != nil {
 			break
 		}
-		t.Observe("case "+c.Name+": webhook port", fmt.Sprintf("%s was taken before the driver bound it (%s); run again on another port", listen, clip(runError(run))))
+		t.Observe("case "+c.Name+": webhook port", fmt.Sprintf("%s was taken before the driver bound it (%s); run again on another port", listen, cut(runError(run), 300)))
 	}
 	o.Driver, o.Result, o.Requests = run, run.Result, stage.Requests()
 	o.Tasks, o.TasksErr = stage.Tasks(ctx)

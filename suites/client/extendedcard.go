@@ -40,7 +40,7 @@ var _ = suites.Spec("CLI-013", func(ctx context.Context, t *suites.T) {
 		}
 	}
 	if ext == nil {
-		t.Indeterminate("the client never asked for the extended card (no GetExtendedAgentCard; driver result: %s): nothing to judge.", clip(o.Driver.ResultLine))
+		t.Indeterminate("the client never asked for the extended card (no GetExtendedAgentCard; driver result: %s): nothing to judge.", cut(o.Driver.ResultLine, 300))
 	}
 	t.Observe("extended card", Where(*ext))
 	verified := false
@@ -53,10 +53,10 @@ var _ = suites.Spec("CLI-013", func(ctx context.Context, t *suites.T) {
 	}
 	if len(after) == 0 {
 		if e := o.Result.Error; e != nil {
-			t.Observe("outcome", fmt.Sprintf("the client sent no message after the extended card and raised %s (%s): it used nothing of that card", e.Class, clip(e.Message)))
+			t.Observe("outcome", fmt.Sprintf("the client sent no message after the extended card and raised %s (%s): it used nothing of that card", e.Class, cut(e.Message, 300)))
 			return
 		}
-		t.Indeterminate("the client sent no message after it fetched the extended card, and raised nothing (driver result: %s): nothing shows which card it holds.", clip(o.Driver.ResultLine))
+		t.Indeterminate("the client sent no message after it fetched the extended card, and raised nothing (driver result: %s): nothing shows which card it holds.", cut(o.Driver.ResultLine, 300))
 	}
 	streamedBefore := false
 	for _, r := range before {
