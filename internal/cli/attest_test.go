@@ -212,18 +212,7 @@ func TestScorecardMarksAttestation(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("scorecard: exit %d\n%s%s", code, so, se)
 	}
-	raw, err := os.ReadFile(filepath.Join(site, "scorecard.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sc reports.Scorecard
-	if err := json.Unmarshal(raw, &sc); err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]reports.Attestation{}
-	for _, v := range sc.Vendors {
-		got[v.Implementation.Name] = v.Attestation
-	}
+	_, got := readScorecard(t, site)
 	if len(got) != 3 || got["Reference"].Status != reports.AttestRanHere || got["Beta"].Status != reports.AttestUnattested ||
 		got["Acme"].Status != reports.AttestAttested || got["Acme"].Identity == nil || got["Acme"].Identity.Repository != "https://github.com/acme/agent" {
 		t.Errorf("attestations %+v\n%s", got, so)
