@@ -106,6 +106,7 @@ func readScorecard(t *testing.T, dir string) (reports.Scorecard, map[string]repo
 // workflow) and the scorecard's own run; it leaves out the unsigned, the
 // other signer's and the tampered report, saying why for each.
 func TestScorecardRequireSignerRefusesTheRest(t *testing.T) {
+	t.Parallel()
 	f := newAdmissionFixture(t)
 	site := filepath.Join(f.dir, "site")
 	args := append([]string{"scorecard", "--out", site, "--trusted-root", f.root, "--require-signer", releaseSigner, "--ran-here", f.ours}, f.all()...)
@@ -174,6 +175,7 @@ func TestScorecardRequireSignerRefusesTheRest(t *testing.T) {
 // by the required signer labelled self-reported with why, wherever its
 // column shows.
 func TestScorecardAdmitSelfReported(t *testing.T) {
+	t.Parallel()
 	f := newAdmissionFixture(t)
 	site := filepath.Join(f.dir, "site")
 	args := append([]string{"scorecard", "--out", site, "--trusted-root", f.root, "--require-signer", releaseSigner, "--admit-self-reported"}, f.all()...)
@@ -219,6 +221,7 @@ func TestScorecardAdmitSelfReported(t *testing.T) {
 }
 
 func TestScorecardAdmissionUsage(t *testing.T) {
+	t.Parallel()
 	f := newAdmissionFixture(t)
 	out := filepath.Join(f.dir, "never")
 	for _, c := range []struct {

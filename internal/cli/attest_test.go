@@ -73,6 +73,7 @@ func copyFile(t *testing.T, from, to string) {
 // bundle offline and names the signer; a re-digested forgery, another
 // report, a wrong identity policy fail; no bundle says unattested.
 func TestAttestAndVerifyCommands(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	report := filepath.Join(dir, "report.json")
 	writeAttestReport(t, report, "Acme Agent", reports.Pass, reports.Fail)
@@ -175,6 +176,7 @@ func TestAttestAndVerifyCommands(t *testing.T) {
 // The scorecard marks each column ran-here, attested (with the signer) or
 // unattested, and refuses a submission whose bundle does not verify.
 func TestScorecardMarksAttestation(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	subs := filepath.Join(dir, "submissions")
 	if err := os.MkdirAll(subs, 0o755); err != nil {

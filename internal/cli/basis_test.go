@@ -12,6 +12,7 @@ import (
 // stands, the reading of an INVARIANT, its scenario sentence and where it
 // differs from the official TCK; list shows the quotes under each row.
 func TestExplainAndListShowTheBasis(t *testing.T) {
+	t.Parallel()
 	i, ok := suites.Lookup("LIFE-012")
 	if !ok {
 		t.Fatal("no LIFE-012")

@@ -43,6 +43,7 @@ func checkColumns(t *testing.T, what, out string, columns ...string) {
 // `list` and `fake --list-faults` print aligned columns (issue 20), however
 // long a spec's sections or a fault's list of specs.
 func TestListColumnsAlign(t *testing.T) {
+	t.Parallel()
 	var out, errb bytes.Buffer
 	if code := listCmd(nil, &out, &errb); code != 0 {
 		t.Fatalf("list: %d %s", code, errb.String())
@@ -56,6 +57,7 @@ func TestListColumnsAlign(t *testing.T) {
 }
 
 func TestListFaultsColumnsAlign(t *testing.T) {
+	t.Parallel()
 	var out, all bytes.Buffer
 	if code := Main([]string{"fake", "--list-faults"}, &all, &out); code != 0 {
 		t.Fatalf("fake --list-faults: %d", code)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,13 +20,24 @@ func TestMain(m *testing.M) {
 		os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	executable = func() (string, error) { return os.Args[0], nil }
+	// Every child this binary starts (the matrix's and flakes' runs, the
+	// replays, the fake agents) is this binary acting as the CLI.
+	_ = os.Setenv(cliEnv, "1")
+	// The tests here wait on child runs, not on the CPU: six at a time
+	// unless -parallel says otherwise.
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		_ = flag.Set("test.parallel", "6")
+	}
 	os.Exit(m.Run())
 }
 
 // One fault through the matrix command: the clean agent and the fault each
 // run in a child, the expectation holds, and a partial matrix writes no table.
 func TestMatrixCommandOnOneFault(t *testing.T) {
-	t.Setenv(cliEnv, "1")
+	t.Parallel()
 	table := filepath.Join(t.TempDir(), "m.md")
 	var so, se bytes.Buffer
 	code := Main([]string{"matrix", "--fault", "no-cache-headers", "--seed", "5", "--out", table, "--work", t.TempDir()}, &so, &se)
@@ -45,7 +57,7 @@ func TestMatrixCommandOnOneFault(t *testing.T) {
 // Flakes over two clean runs and two runs of one fault: both series run,
 // with seeds of their own, and the detection line is there.
 func TestFlakesCommandShape(t *testing.T) {
-	t.Setenv(cliEnv, "1")
+	t.Parallel()
 	var so, se bytes.Buffer
 	code := Main([]string{"flakes", "--runs", "2", "--fault-runs", "2", "--fault", "no-cache-headers", "--seed", "40", "--work", t.TempDir()}, &so, &se)
 	if code != 0 && code != 1 {
@@ -67,6 +79,7 @@ func runWith(seed int64, v map[string]reports.Verdict) *harnessRun {
 }
 
 func TestVerdictChangesNameTheSeeds(t *testing.T) {
+	t.Parallel()
 	p, i := reports.Pass, reports.Indeterminate
 	runs := []*harnessRun{
 		runWith(1, map[string]reports.Verdict{"LIFE-014": p, "DISC-001": p}),

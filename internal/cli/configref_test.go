@@ -20,6 +20,7 @@ const configRefPath = "../../docs/config-reference.md"
 // from the binary. To accept a change to a flag or a key:
 // UPDATE_GOLDEN=1 go test ./internal/cli -run TestConfigReference
 func TestConfigReference(t *testing.T) {
+	t.Parallel()
 	got, err := ConfigReference()
 	if err != nil {
 		t.Fatalf("flags and config keys disagree:\n%v", err)
@@ -43,6 +44,7 @@ func TestConfigReference(t *testing.T) {
 // Every flag but --config has a config key, and every key that has no flag
 // is documented: the generator refuses otherwise.
 func TestConfigKeysCoverFlagsAndFields(t *testing.T) {
+	t.Parallel()
 	keys, err := configKeys()
 	if err != nil {
 		t.Fatal(err)
@@ -68,6 +70,7 @@ func TestConfigKeysCoverFlagsAndFields(t *testing.T) {
 // value of the same key, the hook commands included: mergeFlags copies by
 // key, so a new flag cannot be left out of it.
 func TestFlagsWinOverTheFile(t *testing.T) {
+	t.Parallel()
 	var a runArgs
 	fs := runFlagSet(io.Discard, &a)
 	var file runner.Config

@@ -26,6 +26,7 @@ func readRepoFile(t *testing.T, rel string) string {
 // (issue 20: two of four were listed; the client suite tests a client, not
 // the agent these examples start).
 func TestExamplesSayingEverySuiteListThemAll(t *testing.T) {
+	t.Parallel()
 	all := append([]string(nil), suites.SuiteNames...)
 	sort.Strings(all)
 	for _, p := range []string{"examples/vendor-ci.yaml", "examples/scorecard-entry.yaml"} {
@@ -50,6 +51,7 @@ func TestExamplesSayingEverySuiteListThemAll(t *testing.T) {
 
 // The README's count of file-only keys names each of them.
 func TestReadmeNamesEveryFileOnlyKey(t *testing.T) {
+	t.Parallel()
 	keys, err := configKeys()
 	if err != nil {
 		t.Fatal(err)
@@ -78,6 +80,7 @@ func TestReadmeNamesEveryFileOnlyKey(t *testing.T) {
 
 // The README and the vendor guide give the same docker --user form.
 func TestDockerUserFormIsOne(t *testing.T) {
+	t.Parallel()
 	re := regexp.MustCompile(`--user "[^"]*"`)
 	forms := map[string][]string{}
 	for _, p := range []string{"README.md", "docs/vendor-guide.md"} {
@@ -96,6 +99,7 @@ func TestDockerUserFormIsOne(t *testing.T) {
 // a2a-go refuses loopback webhooks by default from its release v2.4.0 (on
 // v2.3.1 it did not): a sentence saying it does names the release.
 func TestA2AGoLoopbackClaimNamesTheRelease(t *testing.T) {
+	t.Parallel()
 	claim := regexp.MustCompile(`a2a-go[^.]*(by default|does this)`)
 	for _, p := range []string{"README.md", "docs/vendor-guide.md", "docs/fault-matrix.md"} {
 		text := strings.Join(strings.Fields(readRepoFile(t, p)), " ")

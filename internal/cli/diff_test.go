@@ -40,6 +40,7 @@ func diffReport(t *testing.T, dir, name, version string, verdicts map[string]rep
 }
 
 func TestDiffCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	P, F, C := reports.Pass, reports.Fail, reports.CouldNotRun
 	old := diffReport(t, dir, "old.json", "1.0", map[string]reports.Verdict{"DISC-001": P, "LIFE-001": P, "LIFE-002": F, "PUSH-001": P})
@@ -103,6 +104,7 @@ func TestDiffCommand(t *testing.T) {
 }
 
 func TestDiffCommandUsage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := diffReport(t, dir, "good.json", "1", map[string]reports.Verdict{"DISC-001": reports.Pass})
 	write := func(name, body string) string {
@@ -143,6 +145,7 @@ func TestDiffCommandUsage(t *testing.T) {
 // Hostile but decodable reports: the comparison never panics, never emits
 // raw markup, and exits 0, 1 or 2.
 func TestDiffCommandHostileReports(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := diffReport(t, dir, "good.json", "1", map[string]reports.Verdict{"DISC-001": reports.Pass, "LIFE-001": reports.Fail})
 	head := `{"apiVersion":"a2a-conform.dev/v1alpha1","kind":"ConformanceReport",`
@@ -180,6 +183,7 @@ func TestDiffCommandHostileReports(t *testing.T) {
 // own (1: a MUST failed), and diff gates on the regression. A --previous
 // that is not a report stops the run before it starts.
 func TestRunWithPrevious(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p := func(s string) string { return filepath.Join(dir, s) }
 	code, so, se := cli(t, "run", "--suite", "discovery", "--seed", "3", "--out", p("release"))

@@ -9,6 +9,7 @@ import (
 // A bad flag gets one line naming it, a did-you-mean when one is close, and
 // where the help is, never the whole help (it scrolled the error away).
 func TestBadFlagIsOneClearLine(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want []string
@@ -39,6 +40,7 @@ func TestBadFlagIsOneClearLine(t *testing.T) {
 
 // `help run` is `run --help`, and help shows the flags as they are typed.
 func TestHelpShowsCommandHelpWithDoubleDashFlags(t *testing.T) {
+	t.Parallel()
 	var out, errb bytes.Buffer
 	if code := Main([]string{"help", "run"}, &out, &errb); code != 0 {
 		t.Fatalf("help run: exit %d", code)

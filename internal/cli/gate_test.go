@@ -42,6 +42,7 @@ func cli(t *testing.T, args ...string) (int, string, string) {
 // spec fails it too. Each run's report carries the baseline's outcome and
 // still verifies.
 func TestBaselineGate(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p := func(s string) string { return filepath.Join(dir, s) }
 	fault := []string{"run", "--suite", "discovery", "--fault", "card-signature-stale", "--seed", "3"}
@@ -102,6 +103,7 @@ func TestBaselineGate(t *testing.T) {
 // spec is not flaky and the exit code stays 1. The run also writes one ACTS
 // report per transport, each valid against the draft's schema.
 func TestRetryUnexpectedAndACTS(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	code, so, se := cli(t, "run", "--suite", "discovery", "--fault", "card-signature-stale", "--seed", "3", "--out", dir, "--retry-unexpected", "2")
 	if code != 1 {
@@ -171,6 +173,7 @@ func verified(t *testing.T, path string) *reports.Report {
 }
 
 func TestChildArgsDropWhatTheRetrySets(t *testing.T) {
+	t.Parallel()
 	got := childArgs([]string{"--suite", "discovery", "--out", "d", "--seed=4", "-focus", "X", "--expect", "b.yaml", "--retry-unexpected=2", "--previous", "r.json", "--config", "c.yaml", "--no-directive"})
 	if strings.Join(got, " ") != "--suite discovery --config c.yaml --no-directive" {
 		t.Errorf("child args %q", got)
@@ -178,6 +181,7 @@ func TestChildArgsDropWhatTheRetrySets(t *testing.T) {
 }
 
 func TestSummaryCommandMatchesTheRun(t *testing.T) {
+	t.Parallel()
 	var so, se bytes.Buffer
 	if code := Main([]string{"summary"}, &so, &se); code != 2 {
 		t.Errorf("summary without a report exits %d", code)
@@ -189,6 +193,7 @@ func TestSummaryCommandMatchesTheRun(t *testing.T) {
 // build unless its entry says flaky. The child run here is a script that
 // always passes the spec, standing in for a spec that flakes.
 func TestFlakyIsNeverGreen(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	script := filepath.Join(dir, "passes.sh")
 	os.WriteFile(script, []byte(`#!/bin/sh
@@ -253,6 +258,7 @@ mkdir -p "$out" && printf '{"results":[{"id":"DISC-017","verdict":"pass"}]}' > "
 // the baseline (every spec it never reached would be "unexpected"), and it
 // keeps its own exit code.
 func TestInterruptedRunIsNotJudged(t *testing.T) {
+	t.Parallel()
 	raw := []byte("expected:\n  - {id: DISC-017, verdict: fail, reason: ACME-9}\n")
 	b, _ := reports.ParseBaseline(raw)
 	for _, run := range []reports.Run{{Interrupted: "SIGINT"}, {Unreachable: true}} {
@@ -273,6 +279,7 @@ func TestInterruptedRunIsNotJudged(t *testing.T) {
 // after its attempt, and only the two declared transports get an ACTS
 // report.
 func TestGateOnASlowAgentUnderTheProcessDriver(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	base := filepath.Join(dir, "base.yaml")
 	os.WriteFile(base, []byte("expected:\n  - {id: LIFE-013, verdict: fail, reason: 'ACME-2: cancelling a terminal task answers 200'}\n"), 0o644)

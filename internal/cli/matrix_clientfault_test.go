@@ -20,7 +20,7 @@ import (
 // specs focused), no clean agent nor agent fault runs, the expectation
 // holds, and no table is written.
 func TestMatrixCommandOnOneClientFault(t *testing.T) {
-	t.Setenv(cliEnv, "1")
+	t.Parallel()
 	table := filepath.Join(t.TempDir(), "m.md")
 	var so, se bytes.Buffer
 	code := Main([]string{"matrix", "--fault", "picks-last-interface", "--seed", "5", "--out", table, "--work", t.TempDir()}, &so, &se)
@@ -47,6 +47,7 @@ func TestMatrixCommandOnOneClientFault(t *testing.T) {
 // An unknown name is a usage error that lists both kinds of fault; agent
 // and client names may be mixed.
 func TestMatrixFaultNames(t *testing.T) {
+	t.Parallel()
 	var so, se bytes.Buffer
 	if code := Main([]string{"matrix", "--fault", "no-such-fault"}, &so, &se); code != runner.ExitUsage {
 		t.Errorf("unknown fault: exit %d, want 2 (usage)\n%s", code, se.String())
@@ -64,6 +65,7 @@ func TestMatrixFaultNames(t *testing.T) {
 
 // A name means one fault: no agent fault shares a name with a client fault.
 func TestAgentAndClientFaultNamesAreDisjoint(t *testing.T) {
+	t.Parallel()
 	for _, f := range clientdriver.Faults() {
 		if _, err := fakes.LookupFault(f.Name); err == nil {
 			t.Errorf("%s is both an agent fault and a client fault: `matrix --fault %s` cannot tell which", f.Name, f.Name)
@@ -74,6 +76,7 @@ func TestAgentAndClientFaultNamesAreDisjoint(t *testing.T) {
 // A client fault that a spec it names let pass is a problem of the run,
 // with the verdict it gave and the one it owed.
 func TestClientRowShowsBrokenExpectations(t *testing.T) {
+	t.Parallel()
 	row := &clientRow{Fault: clientdriver.Fault{Name: "x", Specs: []string{"CLI-005", "CLI-001"}},
 		Run: runWith(3, map[string]reports.Verdict{"CLI-005": reports.Pass, "CLI-001": reports.Fail})}
 	row.judge()
@@ -88,6 +91,7 @@ func TestClientRowShowsBrokenExpectations(t *testing.T) {
 // asserted. The table shows every non-pass, and the staleness test sees
 // only the registry's cells.
 func TestClientVariantRowsJudgeEveryNonPass(t *testing.T) {
+	t.Parallel()
 	v := clientdriver.Variant{Name: "cv", Specs: []string{"CLI-020"}, Allowed: map[string]string{"CLI-036": "allowed here"}}
 	results := []reports.Result{{ID: "CLI-001", Verdict: reports.Pass}, {ID: "CLI-036", Verdict: reports.Warn, Reason: "allowed"},
 		{ID: "CLI-020", Verdict: reports.Warn, Reason: "no conditional GET at http://127.0.0.1:4242/x"},

@@ -14,6 +14,7 @@ import (
 // naming another spec, or changing a spec's level without rerunning
 // `a2a-conform matrix --out docs/fault-matrix.md` fails here.
 func TestFaultMatrixIsCurrent(t *testing.T) {
+	t.Parallel()
 	got, err := os.ReadFile("../../" + MatrixDoc)
 	if err != nil {
 		t.Fatalf("%v: run `go run ./cmd/a2a-conform matrix` from the repository root", err)
@@ -46,6 +47,7 @@ func firstDiff(got, want string) string {
 // that differs from the expected one (so the staleness test would refuse to
 // let it be committed), and every broken expectation is listed as a problem.
 func TestMatrixShowsBrokenExpectations(t *testing.T) {
+	t.Parallel()
 	run := &harnessRun{Seed: 9, Args: []string{"--fault", "x"}, Report: &reports.Report{Results: []reports.Result{
 		{ID: "LIFE-011", Verdict: reports.Pass},
 		{ID: "LIFE-012", Verdict: reports.Fail},
@@ -84,6 +86,7 @@ func TestMatrixShowsBrokenExpectations(t *testing.T) {
 // not allow; could-not-runs are listed, not asserted. The table shows
 // every non-pass, and the staleness test sees only the registry's cells.
 func TestVariantRowsJudgeEveryNonPass(t *testing.T) {
+	t.Parallel()
 	v := variant{Name: "v", Agent: "--push-delay 3s", Allowed: map[string]string{"PUSH-002": "allowed here"}}
 	run := &harnessRun{Seed: 5, Args: []string{"--agent-cmd", "agent fake --listen 127.0.0.1:{port}"}, Report: &reports.Report{Results: []reports.Result{
 		{ID: "PUSH-000", Verdict: reports.Pass},
@@ -137,6 +140,7 @@ func TestVariantRowsJudgeEveryNonPass(t *testing.T) {
 // A variant's run: the process driver starts this binary as the agent (the
 // next build too), on every suite, with the receiver port filled in.
 func TestVariantArgsUseTheProcessDriver(t *testing.T) {
+	t.Parallel()
 	vs, err := pickVariants([]string{"webhook-allow-list"}, false)
 	if err != nil || len(vs) != 1 {
 		t.Fatalf("%v %v", vs, err)
@@ -158,7 +162,7 @@ func TestVariantArgsUseTheProcessDriver(t *testing.T) {
 // driver, clean and with each client fault that names specs) and meet every
 // expectation, and render as the committed table expects.
 func TestMatrixClientRows(t *testing.T) {
-	t.Setenv(cliEnv, "1")
+	t.Parallel()
 	rows := newClientRows(t.TempDir(), 7, nil)
 	var runs []*harnessRun
 	for _, r := range rows {

@@ -48,6 +48,7 @@ func writeShard(t *testing.T, dir string, idx, n int, edit func(*reports.Report)
 func itoa(i int) string { return strconv.Itoa(i) }
 
 func TestMergeShards(t *testing.T) {
+	t.Parallel()
 	discovery := len(suites.InSuites(suites.Discovery))
 	for _, tc := range []struct {
 		name string
@@ -178,6 +179,7 @@ func equalInts(a, b []int) bool {
 // holds the same specs with the same verdicts as the unsharded run.
 // Discovery's specs judge the card and single requests: no timing in them.
 func TestShardedRunMergesToTheUnshardedRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	run := func(out string, extra ...string) {
 		t.Helper()
@@ -232,7 +234,7 @@ func TestShardedRunMergesToTheUnshardedRun(t *testing.T) {
 // to different shards (by name: clean, no-cache-headers), each with the seed
 // it has in the whole matrix, and neither writes the table.
 func TestMatrixShards(t *testing.T) {
-	t.Setenv(cliEnv, "1")
+	t.Parallel()
 	table := filepath.Join(t.TempDir(), "m.md")
 	for _, tc := range []struct {
 		shard     string

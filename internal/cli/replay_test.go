@@ -52,6 +52,7 @@ func serveFake(t *testing.T, faults ...string) string {
 // A cancel-then-complete failure is reproduced from its bundle alone
 // against another agent with the bug, and not against a correct one.
 func TestReplayBundleReproducesTheFailure(t *testing.T) {
+	t.Parallel()
 	out := t.TempDir()
 	cmd := exec.Command(os.Args[0], "run", "--fault", "cancel-then-complete", "--focus", "LIFE-011", "--out", out)
 	cmd.Env = append(os.Environ(), cliEnv+"=1")
@@ -128,6 +129,7 @@ func runFailing(t *testing.T, fault, spec string) string {
 // survive its restart, quick or slow, does not reproduce it. Without a
 // command for the step the replay says it cannot reproduce.
 func TestReplayRollBundleReproducesALostTask(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ spec, invariant string }{
 		{"ROLL-002", "lost-task-not-recreated"},
 		{"ROLL-003", "task-survives-rollout"},
@@ -211,6 +213,7 @@ func replayRoll(t *testing.T, spec, invariant string) {
 // deployment with the bug, and not against a deployment without it. A
 // single --target for a bundle of several roles is refused.
 func TestReplayCrossInstanceBundleReproducesTheFailure(t *testing.T) {
+	t.Parallel()
 	path := runFailing(t, "cancel-acked-not-propagated", "ROLL-006")
 	b, err := replay.Read(path)
 	if err != nil {
@@ -249,6 +252,7 @@ func TestReplayCrossInstanceBundleReproducesTheFailure(t *testing.T) {
 // written; a replay that sees no violation without performing it cannot say
 // "not reproduced", and exits 4.
 func TestReplayWithoutTheHarnessStageCannotSayNotReproduced(t *testing.T) {
+	t.Parallel()
 	u := serveFake(t)
 	r := &reports.Report{Run: reports.Run{Target: "http://127.0.0.1:9"}}
 	res := reports.Result{ID: "ROLL-007", Verdict: reports.Fail,
@@ -285,6 +289,7 @@ func TestReplayWithoutTheHarnessStageCannotSayNotReproduced(t *testing.T) {
 // cancel-finality bundle whose requests hold no cancel) says what it could
 // not judge and exits 4, never "not reproduced".
 func TestReplayWithNothingToJudgeCannotSayNotReproduced(t *testing.T) {
+	t.Parallel()
 	u := serveFake(t)
 	r := &reports.Report{Run: reports.Run{Target: "http://127.0.0.1:9"}}
 	res := reports.Result{ID: "LIFE-012", Verdict: reports.Fail,
@@ -396,6 +401,7 @@ var slowAgent = func(o *fakes.Options) { o.StepDelay = 2 * time.Second; o.Prompt
 // instance); a deployment whose validators follow the card, quick or slow,
 // does not reproduce it, and without the command the replay cannot.
 func TestReplayCardBundleReproducesAStaleValidator(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		spec, fault string
 		judges      []string
@@ -475,6 +481,7 @@ func TestReplayCardBundleReproducesAStaleValidator(t *testing.T) {
 // recorded end and past the task seen terminal through the other instance,
 // for the grace the spec gave it (at least 2 s).
 func TestReplayStreamBundleReproducesAStreamAcrossInstances(t *testing.T) {
+	t.Parallel()
 	path := runFailing(t, "stream-events-stay-local", "ROLL-005")
 	b, err := replay.Read(path)
 	if err != nil {
@@ -534,6 +541,7 @@ func TestReplayStreamBundleReproducesAStreamAcrossInstances(t *testing.T) {
 // in place of the recorded one, so a deployment whose ETags differ from the
 // recording's is revalidated as the spec revalidated it.
 func TestReplayRevalidatesWithTheReplayedETag(t *testing.T) {
+	t.Parallel()
 	u := serveFake(t)
 	card := "http://127.0.0.1:9/.well-known/agent-card.json"
 	r := &reports.Report{Run: reports.Run{Target: "http://127.0.0.1:9"}}

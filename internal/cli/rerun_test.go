@@ -14,6 +14,7 @@ import (
 // rerun repeats a report from the report alone: the same flags and seed,
 // the same verdicts, and a flag given after the report wins.
 func TestRerunRepeatsTheReport(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	first, again := filepath.Join(dir, "first"), filepath.Join(dir, "again")
 	cli := func(args ...string) string {
