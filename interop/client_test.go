@@ -32,6 +32,7 @@ var (
 // every client spec's verdict with baseline-client.json, as TestJSSDKAgent
 // does for the SDK's agent.
 func TestJSSDKClient(t *testing.T) {
+	t.Parallel()
 	node := need(t, "node")
 	npm := need(t, "npm")
 	dir, err := filepath.Abs("js-client")
@@ -121,6 +122,7 @@ func runClient(t *testing.T, out string, args ...string) (*reports.Report, strin
 // node's test runner): the receiver's token check, the state rule, the error
 // table and the push body reader that js-client/driver.mjs stands on.
 func TestJSDriverKit(t *testing.T) {
+	t.Parallel()
 	node := need(t, "node")
 	cmd := exec.Command(node, "--test", filepath.Join("..", "clientkit", "js", "kit_test.mjs"))
 	out, err := cmd.CombinedOutput()

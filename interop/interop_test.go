@@ -39,6 +39,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -61,6 +62,15 @@ const cliEnv = "A2A_CONFORM_INTEROP_AS_CLI"
 func TestMain(m *testing.M) {
 	if os.Getenv(cliEnv) == "1" {
 		os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	// The runs here mostly wait on the agents; three at a time (the JS
+	// SDK agent's node processes are what the CPU goes to), unless
+	// -parallel says otherwise.
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		_ = flag.Set("test.parallel", "3")
 	}
 	code := m.Run()
 	if goAgentDir != "" {
@@ -123,6 +133,7 @@ func need(t *testing.T, tool string) string {
 // TestJSSDKAgent runs the agent as its SDK ships it: one instance, tasks
 // in memory.
 func TestJSSDKAgent(t *testing.T) {
+	t.Parallel()
 	node, agent := jsAgent(t)
 	cmd := fmt.Sprintf("'%s' '%s' --port {port}", node, agent)
 	compare(t, baselineFile, "--agent-cmd", cmd, "--seed", "12")
@@ -136,6 +147,7 @@ func TestJSSDKAgent(t *testing.T) {
 // (--agent-cmd-next) that serves another card version, {generation} in it,
 // so that ROLL-001 and ROLL-008 see a card change.
 func TestJSSDKAgentInstances(t *testing.T) {
+	t.Parallel()
 	node, agent := jsAgent(t)
 	cmd := fmt.Sprintf("'%s' '%s' --port {port} --store {store} --name js-sdk-{instance}", node, agent)
 	compare(t, instancesBaselineFile, "--agent-cmd", cmd,
@@ -158,9 +170,8 @@ const goBuildTimeout = 5 * time.Minute
 // (--allow-private-networks), so that the webhook specs are judged, with
 // every suite. a2a-go v2.4.0 never retries a push (HTTPPushSender.SendPush
 // makes one attempt), so PUSH-007 waits 10 s for the retry, not 25 s: the
-// verdict is the same, the run 15 s shorter. It runs at the same time as
-// TestGoSDKAgentGuard (both parallel, after the package's other tests): the
-// guard run mostly waits, and running them together saves its 14 s.
+// verdict is the same, the run 15 s shorter. The package's tests run three
+// at a time (TestMain): the runs mostly wait on the agents.
 func TestGoSDKAgent(t *testing.T) {
 	t.Parallel()
 	agent := goAgent(t)
@@ -192,6 +203,7 @@ func TestGoSDKAgentGuard(t *testing.T) {
 // TestGoSDKAgent sees. The rollout suite rolls the instances to a next
 // build that serves another card version.
 func TestGoSDKAgentInstances(t *testing.T) {
+	t.Parallel()
 	agent := goAgent(t)
 	cmd := fmt.Sprintf("'%s' --port {port} --allow-private-networks --name go-sdk-{instance}", agent)
 	compare(t, goInstancesBaselineFile, "--agent-cmd", cmd,
