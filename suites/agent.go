@@ -329,8 +329,22 @@ func (t *T) Cancel(ctx context.Context, c *client.Client, id string) (*a2a.Task,
 	return task, err
 }
 
-// Poll is the interval between GetTask polls while waiting for a state.
+// Poll is the least interval between GetTask polls while waiting for a
+// state (and the interval of the harness's polls of its own receivers).
 const Poll = 20 * time.Millisecond
+
+// maxAwaitPoll bounds the interval between Await's polls.
+const maxAwaitPoll = 250 * time.Millisecond
+
+// awaitPoll is the pause before Await's next GetTask, a tenth of the time
+// waited so far, between Poll and maxAwaitPoll: a task that ends in
+// milliseconds is seen within Poll, one that takes seconds within a tenth of
+// its time, and a slow agent is asked a dozen times for a task of a few
+// seconds, not a hundred and fifty (the least behaviour a poll asks of it,
+// and of a rate-limited one).
+func awaitPoll(waited time.Duration) time.Duration {
+	return min(max(waited/10, Poll), maxAwaitPoll)
+}
 
 // WaitFor polls GetTask until the task's state satisfies ok or patience
 // (T.Patience) runs out. Running out of patience is not a violation the spec
@@ -386,7 +400,7 @@ func (t *T) Await(ctx context.Context, c *client.Client, id string, ok func(a2a.
 		}
 		select {
 		case <-ctx.Done():
-		case <-time.After(Poll):
+		case <-time.After(awaitPoll(time.Since(start))):
 		}
 	}
 }
