@@ -171,6 +171,7 @@ func TestPlainInputRequiredIsNotFailed(t *testing.T) {
 		}
 	}
 	t.Run("no scripted behaviour", func(t *testing.T) {
+		t.Parallel()
 		ids := []string{"LIFE-020", "LIFE-021", "LIFE-022", "LIFE-025", "LIFE-026", "LIFE-019", "LIFE-023"}
 		r := runVariant(t, fakes.Options{PlainInputRequired: true, DisableDirective: true}, "--seed", "3", "--focus", strings.Join(ids, ","))
 		check(t, r, ids, map[string]bool{"LIFE-020": true, "LIFE-022": true, "LIFE-025": true})
@@ -181,6 +182,7 @@ func TestPlainInputRequiredIsNotFailed(t *testing.T) {
 		}
 	})
 	t.Run("directive, plain follow-ups", func(t *testing.T) {
+		t.Parallel()
 		ids := []string{"LIFE-009", "LIFE-010", "LIFE-023", "LIFE-024", "LIFE-029"}
 		r := runVariant(t, fakes.Options{PlainInputRequired: true}, "--seed", "3", "--focus", strings.Join(ids, ","))
 		check(t, r, ids, map[string]bool{"LIFE-009": true, "LIFE-010": true, "LIFE-023": true, "LIFE-024": true, "LIFE-029": true})

@@ -54,6 +54,7 @@ func TestPushDropsCancelFailsPUSH008InEveryOrder(t *testing.T) {
 	}
 	for name, args := range runs {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			r := runVariant(t, opts, append([]string{"--seed", "17", "--race-trials", "10"}, args...)...)
 			if note := reachNote(t, r); !strings.Contains(note, "proven") {
 				t.Errorf("reach fact %q, want proven", note)
@@ -83,6 +84,7 @@ func TestAgentThatCannotReachTheReceiverCouldNotRun(t *testing.T) {
 		"focus":      {"--focus", "PUSH-008,PUSH-003"},
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			r := runVariant(t, opts, append([]string{"--suite", "webhook", "--seed", "23", "--patience", "2s"}, args...)...)
 			if note := reachNote(t, r); !strings.Contains(note, "unreachable") {
 				t.Errorf("reach fact %q, want unreachable", note)
@@ -301,6 +303,7 @@ func TestSlowPromptMapAgentLateAndLostPushes(t *testing.T) {
 	cfg := promptMapConfig(t)
 	auth := []string{"--config", cfg, "--header", "Authorization: Bearer slow-agent-token"}
 	t.Run("late", func(t *testing.T) {
+		t.Parallel()
 		opts := slowAgent(time.Second)
 		opts.Push.Late = 2 * time.Second
 		r := runVariant(t, opts, append([]string{"--suite", "webhook", "--seed", "53"}, auth...)...)
@@ -314,6 +317,7 @@ func TestSlowPromptMapAgentLateAndLostPushes(t *testing.T) {
 		}
 	})
 	t.Run("drops-cancel", func(t *testing.T) {
+		t.Parallel()
 		r := runVariant(t, slowAgent(time.Second, "push-drops-cancel"), append([]string{"--focus", "PUSH-008", "--seed", "59"}, auth...)...)
 		if res := result(t, r, "PUSH-008"); res.Verdict != reports.Fail {
 			t.Errorf("PUSH-008 %s, want fail: %s", res.Verdict, res.Reason)

@@ -70,48 +70,6 @@ func TestRolloutPushCleanPasses(t *testing.T) {
 	}
 }
 
-// Each push fault written for issue 17 fails every rollout spec it names,
-// with a violation of the kind that shows it.
-func TestRolloutPushFaultsAreCaught(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		fault, seed string
-		// shows names the violation each named spec's reason must hold.
-		shows map[string]string
-	}{
-		{"push-auth-from-card-after-rotation", "32", map[string]string{"ROLL-003": "push-credentials", "ROLL-009": "push-credentials"}},
-		{"push-names-wrong-task", "33", map[string]string{"ROLL-003": "push-body", "ROLL-004": "push-body", "ROLL-009": "push-body"}},
-		{"push-misrouted-to-sibling-config", "44", map[string]string{"ROLL-003": "push-body", "ROLL-004": "push-body", "ROLL-009": "push-body"}},
-		{"card-before-ready", "34", map[string]string{"ROLL-004": "lost, not late"}},
-		{"push-config-lost-after-ready", "35", map[string]string{"ROLL-004": "lost, not late", "ROLL-009": "lost"}},
-	}
-	for _, c := range cases {
-		t.Run(c.fault, func(t *testing.T) {
-			t.Parallel()
-			f, err := fakes.LookupFault(c.fault)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for id := range c.shows {
-				if !strings.Contains(strings.Join(f.Specs, ","), id) {
-					t.Errorf("fault %s does not name %s", c.fault, id)
-				}
-			}
-			results := rolloutPushRun(t, nil, c.seed, "--fault", c.fault)
-			for id, shows := range c.shows {
-				res := results[id]
-				if res.Verdict != reports.Fail {
-					t.Errorf("%s under %s: %s, want fail: %s\n%v", id, c.fault, res.Verdict, res.Reason, res.Observations)
-					continue
-				}
-				if !strings.Contains(res.Reason, shows) {
-					t.Errorf("%s under %s: the reason does not show %q:\n%s", id, c.fault, shows, firstLine(res.Reason))
-				}
-			}
-		})
-	}
-}
-
 // An agent whose SSRF allow-list refuses the harness's loopback receiver
 // (§13.2: agents SHOULD) is not failed: the push part of ROLL-003 and
 // ROLL-004 is unchecked and ROLL-009, whose point is push, could not run;

@@ -236,48 +236,72 @@ func summaryLine(r *reports.Report) string {
 func TestParallelRunGivesTheSerialVerdicts(t *testing.T) {
 	t.Parallel()
 	for _, fault := range []string{"", "cancel-then-complete", "list-oldest-first"} {
-		// The clean run takes every suite, so that the other specs run
-		// concurrently through the balancer and CDN the rollout suite puts
-		// in front of the agent. Under a fault the rollout suite is left
-		// out: its specs are exclusive and run alone, last, in both modes,
-		// and it would only lengthen the test.
-		args := []string{"--seed", "17", "--race-trials", "40"}
-		if fault != "" {
-			args = append(args, "--fault", fault, "--suite", "discovery,lifecycle,webhook")
+		t.Run("fault="+fault, func(t *testing.T) {
+			t.Parallel()
+			serialAndParallelAgree(t, fault)
+		})
+	}
+}
+
+// raceLoaded says whether spec id's result is a timed race left
+// indeterminate because one side came up short.
+func raceLoaded(r *reports.Report, id string) bool {
+	for _, res := range r.Results {
+		if res.ID == id {
+			return res.Verdict == reports.Indeterminate && strings.Contains(res.Reason, "the race rarely went")
 		}
-		serial := runCLI(t, nil, append(args, "--parallel", "1")...)
-		parallel := runCLI(t, nil, append(args, "--parallel", "8")...)
-		if serial.report == nil || parallel.report == nil {
-			t.Fatalf("fault %q: no report\n%s\n%s", fault, serial.stdout, parallel.stdout)
-		}
-		vs, vp := verdicts(serial.report), verdicts(parallel.report)
-		reason := func(r *reports.Report, id string) string {
-			for _, res := range r.Results {
-				if res.ID == id {
-					return res.Reason
-				}
+	}
+	return false
+}
+
+func serialAndParallelAgree(t *testing.T, fault string) {
+	// The clean run takes every suite, so that the other specs run
+	// concurrently through the balancer and CDN the rollout suite puts
+	// in front of the agent. Under a fault the rollout suite is left
+	// out: its specs are exclusive and run alone, last, in both modes,
+	// and it would only lengthen the test.
+	args := []string{"--seed", "17", "--race-trials", "40"}
+	if fault != "" {
+		args = append(args, "--fault", fault, "--suite", "discovery,lifecycle,webhook")
+	}
+	serial := runCLI(t, nil, append(args, "--parallel", "1")...)
+	parallel := runCLI(t, nil, append(args, "--parallel", "8")...)
+	if serial.report == nil || parallel.report == nil {
+		t.Fatalf("fault %q: no report\n%s\n%s", fault, serial.stdout, parallel.stdout)
+	}
+	vs, vp := verdicts(serial.report), verdicts(parallel.report)
+	reason := func(r *reports.Report, id string) string {
+		for _, res := range r.Results {
+			if res.ID == id {
+				return res.Reason
 			}
-			return ""
 		}
-		for id, v := range vs {
-			if vp[id] != v {
-				t.Errorf("fault %q: %s is %s with --parallel 1 but %s with --parallel 8\nserial: %s\nparallel: %s",
-					fault, id, v, vp[id], reason(serial.report, id), reason(parallel.report, id))
+		return ""
+	}
+	for id, v := range vs {
+		// A timed race that one run found one-sided on a loaded machine is
+		// the load's answer, not the scheduler's (the spec says which).
+		if vp[id] != v && (raceLoaded(serial.report, id) || raceLoaded(parallel.report, id)) {
+			t.Logf("fault %q: %s is %s with --parallel 1 and %s with --parallel 8, one race one-sided under load", fault, id, v, vp[id])
+			continue
+		}
+		if vp[id] != v {
+			t.Errorf("fault %q: %s is %s with --parallel 1 but %s with --parallel 8\nserial: %s\nparallel: %s",
+				fault, id, v, vp[id], reason(serial.report, id), reason(parallel.report, id))
+		}
+	}
+	seen := map[int]string{}
+	for _, res := range parallel.report.Results {
+		for _, ex := range res.Transcript {
+			if other, dup := seen[ex.Seq]; dup {
+				t.Errorf("exchange %d is in the transcripts of both %s and %s", ex.Seq, other, res.ID)
 			}
+			seen[ex.Seq] = res.ID
 		}
-		seen := map[int]string{}
-		for _, res := range parallel.report.Results {
+		if strings.HasPrefix(res.ID, "DISC-00") && res.ID <= "DISC-007" {
 			for _, ex := range res.Transcript {
-				if other, dup := seen[ex.Seq]; dup {
-					t.Errorf("exchange %d is in the transcripts of both %s and %s", ex.Seq, other, res.ID)
-				}
-				seen[ex.Seq] = res.ID
-			}
-			if strings.HasPrefix(res.ID, "DISC-00") && res.ID <= "DISC-007" {
-				for _, ex := range res.Transcript {
-					if !strings.Contains(ex.URL, "agent-card.json") {
-						t.Errorf("%s's transcript holds another spec's exchange: %s %s", res.ID, ex.Method, ex.URL)
-					}
+				if !strings.Contains(ex.URL, "agent-card.json") {
+					t.Errorf("%s's transcript holds another spec's exchange: %s %s", res.ID, ex.Method, ex.URL)
 				}
 			}
 		}
@@ -299,30 +323,42 @@ func TestRaceStopsOnceBothSidesHaveTheirTrials(t *testing.T) {
 		fault string
 		want  reports.Verdict
 	}{{"", reports.Pass}, {"cancel-then-complete", reports.Fail}} {
-		var faults []string
-		if c.fault != "" {
-			faults = []string{c.fault}
-		}
-		r := runVariant(t, slowAgent(time.Second, faults...), "--config", cfg, "--focus", "LIFE-014", "--seed", "4")
+		t.Run("slow/fault="+c.fault, func(t *testing.T) {
+			t.Parallel()
+			var faults []string
+			if c.fault != "" {
+				faults = []string{c.fault}
+			}
+			r := runVariant(t, slowAgent(time.Second, faults...), "--config", cfg, "--focus", "LIFE-014", "--seed", "4")
+			res := result(t, r, "LIFE-014")
+			if res.Verdict != c.want {
+				t.Fatalf("LIFE-014 on a slow agent, faults %v: %s (%s), want %s\n%v", faults, res.Verdict, res.Reason, c.want, res.Observations)
+			}
+			if c.fault != "" {
+				return // a fail may end the race at any point
+			}
+			n, err := strconv.Atoi(res.Observations["race.trials"])
+			if err != nil || n >= 200 || res.Observations["race.stopped"] == "" {
+				t.Errorf("LIFE-014 on a slow agent ran %q trials, stopped: %q; want fewer than 200 and the reason it stopped", res.Observations["race.trials"], res.Observations["race.stopped"])
+			}
+		})
+	}
+	t.Run("fast", func(t *testing.T) {
+		t.Parallel()
+		r := runVariant(t, fakes.Options{}, "--focus", "LIFE-014", "--seed", "4")
 		res := result(t, r, "LIFE-014")
-		if res.Verdict != c.want {
-			t.Errorf("LIFE-014 on a slow agent, faults %v: %s (%s), want %s\n%v", faults, res.Verdict, res.Reason, c.want, res.Observations)
-			continue
+		// Every trial runs: 200, or more when a loaded machine left a side
+		// short after the first round and a re-centred round ran (300 at
+		// load 6 in a clean-clone .ci/run), but never a round cut short.
+		// The verdict is a pass, unless a machine loaded past the race's
+		// windows left one side short even then: that indeterminate is the
+		// honest answer to the load, not what this test is about.
+		loaded := res.Verdict == reports.Indeterminate && strings.Contains(res.Reason, "the race rarely went")
+		if loaded {
+			t.Logf("LIFE-014 indeterminate on a loaded machine: %s", res.Reason)
 		}
-		if c.fault != "" {
-			continue // a fail may end the race at any point
+		if n, err := strconv.Atoi(res.Observations["race.trials"]); (res.Verdict != reports.Pass && !loaded) || err != nil || n < 200 || res.Observations["race.stopped"] != "" {
+			t.Errorf("LIFE-014 on the fast reference agent: %s, %s trials, stopped %q; want pass with all 200 or more, none cut short", res.Verdict, res.Observations["race.trials"], res.Observations["race.stopped"])
 		}
-		n, err := strconv.Atoi(res.Observations["race.trials"])
-		if err != nil || n >= 200 || res.Observations["race.stopped"] == "" {
-			t.Errorf("LIFE-014 on a slow agent ran %q trials, stopped: %q; want fewer than 200 and the reason it stopped", res.Observations["race.trials"], res.Observations["race.stopped"])
-		}
-	}
-	r := runVariant(t, fakes.Options{}, "--focus", "LIFE-014", "--seed", "4")
-	res := result(t, r, "LIFE-014")
-	// Every trial runs: 200, or more when a loaded machine left a side
-	// short after the first round and a re-centred round ran (300 at load
-	// 6 in a clean-clone .ci/run), but never a round cut short.
-	if n, err := strconv.Atoi(res.Observations["race.trials"]); res.Verdict != reports.Pass || err != nil || n < 200 || res.Observations["race.stopped"] != "" {
-		t.Errorf("LIFE-014 on the fast reference agent: %s, %s trials, stopped %q; want pass with all 200 or more, none cut short", res.Verdict, res.Observations["race.trials"], res.Observations["race.stopped"])
-	}
+	})
 }
