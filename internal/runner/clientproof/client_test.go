@@ -88,34 +88,8 @@ func TestClientReferenceDriverPassesEverySpec(t *testing.T) {
 }
 
 // Each client fault of the reference driver is caught by every spec it
-// names: fail for a MUST spec, warn for a SHOULD one, never pass (the
-// second half of each client spec's proof).
-func TestClientFaultsAreCaughtByTheirSpecs(t *testing.T) {
-	t.Parallel()
-	for _, f := range clientdriver.Faults() {
-		if len(f.Specs) == 0 {
-			continue
-		}
-		t.Run(f.Name, func(t *testing.T) {
-			t.Parallel()
-			r := runClientCLI(t, nil, refDriver(f.Name), "--seed", "5", "--focus", strings.Join(f.Specs, ","))
-			if r.report == nil {
-				t.Fatalf("no report (exit %d)\nstdout:\n%s\nstderr:\n%s", r.exit, r.stdout, r.stderr)
-			}
-			got := verdicts(r.report)
-			for _, id := range f.Specs {
-				info, _ := suites.Lookup(id)
-				want := reports.Warn
-				if info.Level.Strict() {
-					want = reports.Fail
-				}
-				if got[id] != want {
-					t.Errorf("%s under client fault %s: %s, want %s\n%s", id, f.Name, got[id], want, r.stdout)
-				}
-			}
-		})
-	}
-}
+// names (the second half of each client spec's proof) through the matrix's
+// client rows: internal/cli's TestMatrixClientRows runs them all.
 
 // refVariant is the reference client driver as one correct variant.
 func refVariant(name string) string {
