@@ -24,6 +24,18 @@ import (
 // test binary acting as the CLI.
 var executable = os.Executable
 
+// clientDriver is the reference client driver's command for the matrix's
+// client rows: the binary's own `client-driver`. A variable so that tests
+// can point it at the driver built alone (testkit.BuildRefDriver), which
+// starts on a third of the CPU, once per case.
+var clientDriver = func() string {
+	exe, err := executable()
+	if err != nil {
+		exe = "a2a-conform"
+	}
+	return reports.ShellQuote(exe) + " client-driver"
+}
+
 // harnessRun is one `a2a-conform run` in a child process. Ginkgo's RunSpecs
 // runs once per process, so every run of the harness needs its own; a run
 // that crashes or hangs then costs only itself.

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -101,16 +100,7 @@ func clientDriverCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	env := clientdriver.EnvFromOS()
-	if env.CardURL == "" || env.Action == "" {
-		fmt.Fprintln(stderr, "client-driver: A2A_CONFORM_CARD_URL and A2A_CONFORM_ACTION must be set (the harness sets them; see docs/client-driver.md)")
-		return runner.ExitUsage
-	}
-	code := clientdriver.RunWith(context.Background(), env, clientdriver.Config{Faults: splitComma(faultF), Variants: splitComma(variantF)}, stdout, stderr)
-	if code == clientdriver.ExitHung {
-		select {} // a hung client: the harness kills it at its deadline
-	}
-	return code
+	return clientdriver.Main(clientdriver.Config{Faults: splitComma(faultF), Variants: splitComma(variantF)}, stdout, stderr)
 }
 
 var _ = suites.Client

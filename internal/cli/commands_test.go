@@ -3,11 +3,13 @@ package cli
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/a2a-conform/a2a-conform/internal/testkit"
 	"github.com/a2a-conform/a2a-conform/reports"
 )
 
@@ -23,15 +25,30 @@ func TestMain(m *testing.M) {
 	// Every child this binary starts (the matrix's and flakes' runs, the
 	// replays, the fake agents) is this binary acting as the CLI.
 	_ = os.Setenv(cliEnv, "1")
-	// The tests here wait on child runs, not on the CPU: six at a time
+	// The matrix's client rows start a driver for every case: the driver
+	// built alone starts on a third of this binary's CPU.
+	dir, err := os.MkdirTemp("", "cli-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	bin, err := testkit.BuildRefDriver(dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	clientDriver = func() string { return reports.ShellQuote(bin) }
+	// The tests here wait on child runs, not on the CPU: four at a time
 	// unless -parallel says otherwise.
 	flag.Parse()
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
 	if !set {
-		_ = flag.Set("test.parallel", "6")
+		_ = flag.Set("test.parallel", "4")
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 // One fault through the matrix command: the clean agent and the fault each

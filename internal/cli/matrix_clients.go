@@ -25,11 +25,7 @@ type clientRow struct {
 // that names specs: every registered client fault, or only those given
 // (`matrix --fault NAME`, names already checked by splitFaultNames).
 func newClientRows(dir string, seed int64, only []clientdriver.Fault) []*clientRow {
-	exe, err := executable()
-	if err != nil {
-		exe = "a2a-conform"
-	}
-	driver := reports.ShellQuote(exe) + " client-driver"
+	driver := clientDriver()
 	rows := []*clientRow{{Run: &harnessRun{Cmd: "client", Args: []string{"--client-cmd", driver}, Seed: seed, Out: filepath.Join(dir, "client-clean")}}}
 	faults := only
 	if faults == nil {

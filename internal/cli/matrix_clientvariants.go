@@ -29,11 +29,7 @@ type clientVariantRow struct {
 
 // newClientVariantRows plans one run of the whole client suite per variant.
 func newClientVariantRows(dir string, seed int64, vs []clientdriver.Variant) []*clientVariantRow {
-	exe, err := executable()
-	if err != nil {
-		exe = "a2a-conform"
-	}
-	driver := reports.ShellQuote(exe) + " client-driver --variant "
+	driver := clientDriver() + " --variant "
 	var rows []*clientVariantRow
 	for i, v := range vs {
 		rows = append(rows, &clientVariantRow{Variant: v, Run: &harnessRun{Cmd: "client",

@@ -5,10 +5,10 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
-	"github.com/a2a-conform/a2a-conform/internal/clientrun"
+	"github.com/a2a-conform/a2a-conform/internal/clientrun/contract"
 )
 
-func init() { register(clientrun.ActionCancel, actionCancel) }
+func init() { register(contract.ActionCancel, actionCancel) }
 
 // actionCancel: stream; at WORKING cancel; keep consuming; GetTask once
 // more. After an acknowledged cancel, a later state other than CANCELED is

@@ -6,10 +6,10 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
-	"github.com/a2a-conform/a2a-conform/internal/clientrun"
+	"github.com/a2a-conform/a2a-conform/internal/clientrun/contract"
 )
 
-func init() { register(clientrun.ActionExtendedCard, actionExtendedCard) }
+func init() { register(contract.ActionExtendedCard, actionExtendedCard) }
 
 // actionExtendedCard: stream a message (as stream does; what it raised is
 // only warned about); then, when the

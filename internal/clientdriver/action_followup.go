@@ -6,10 +6,10 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
-	"github.com/a2a-conform/a2a-conform/internal/clientrun"
+	"github.com/a2a-conform/a2a-conform/internal/clientrun/contract"
 )
 
-func init() { register(clientrun.ActionFollowUp, actionFollowUp) }
+func init() { register(contract.ActionFollowUp, actionFollowUp) }
 
 // actionFollowUp: send (the task stops at INPUT_REQUIRED), then the
 // follow-up on the same task and context (call revalidates the card first).
@@ -22,7 +22,7 @@ func actionFollowUp(ctx context.Context, d *Driver) error {
 	}
 	if !t.Status.State.Interrupted() && !t.Status.State.Terminal() {
 		if err := d.pollUntilSettled(ctx, t.ID); err != nil {
-			if classify(err) == clientrun.ClassTaskNotFound {
+			if classify(err) == contract.ClassTaskNotFound {
 				d.report.SetState("") // the task is lost: the client believes no state of it
 			}
 			return err
@@ -41,7 +41,7 @@ func actionFollowUp(ctx context.Context, d *Driver) error {
 		t2, err = d.send(ctx, message(d.env.FollowUpText, t.ID, t.ContextID), nil)
 	}
 	if err != nil {
-		if classify(err) != clientrun.ClassTaskNotFound {
+		if classify(err) != contract.ClassTaskNotFound {
 			return err
 		}
 		switch {

@@ -5,10 +5,10 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
-	"github.com/a2a-conform/a2a-conform/internal/clientrun"
+	"github.com/a2a-conform/a2a-conform/internal/clientrun/contract"
 )
 
-func init() { register(clientrun.ActionList, actionList) }
+func init() { register(contract.ActionList, actionList) }
 
 // actionList: resolve, send (blocking) until the task settles, then list the
 // tasks of its context in the state it ended in, ten to a page; report each

@@ -4,10 +4,10 @@ import (
 	"context"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
-	"github.com/a2a-conform/a2a-conform/internal/clientrun"
+	"github.com/a2a-conform/a2a-conform/internal/clientrun/contract"
 )
 
-func init() { register(clientrun.ActionPoll, actionPoll) }
+func init() { register(contract.ActionPoll, actionPoll) }
 
 // actionPoll: resolve, send non-blocking, GetTask until terminal.
 func actionPoll(ctx context.Context, d *Driver) error {

@@ -15,12 +15,12 @@ import (
 	"github.com/a2a-conform/a2a-conform/clientkit"
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
-	"github.com/a2a-conform/a2a-conform/internal/clientrun"
+	"github.com/a2a-conform/a2a-conform/internal/clientrun/contract"
 )
 
 func init() {
-	register(clientrun.ActionPush, func(ctx context.Context, d *Driver) error { return runPush(ctx, d, false) })
-	register(clientrun.ActionPushCancel, func(ctx context.Context, d *Driver) error { return runPush(ctx, d, true) })
+	register(contract.ActionPush, func(ctx context.Context, d *Driver) error { return runPush(ctx, d, false) })
+	register(contract.ActionPushCancel, func(ctx context.Context, d *Driver) error { return runPush(ctx, d, true) })
 }
 
 // pushQuiet is how long push-cancel keeps its receiver open after the

@@ -9,11 +9,11 @@ import (
 	"github.com/a2a-conform/a2a-conform/clientkit"
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
-	"github.com/a2a-conform/a2a-conform/internal/clientrun"
+	"github.com/a2a-conform/a2a-conform/internal/clientrun/contract"
 	"github.com/a2a-conform/a2a-conform/reports"
 )
 
-func init() { register(clientrun.ActionPushDefault, actionPushDefault) }
+func init() { register(contract.ActionPushDefault, actionPushDefault) }
 
 // actionPushDefault: the client's default push config is the case's
 // webhook (the harness's client has no such setting, so the driver holds

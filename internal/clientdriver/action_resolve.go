@@ -4,10 +4,10 @@ import (
 	"context"
 	"time"
 
-	"github.com/a2a-conform/a2a-conform/internal/clientrun"
+	"github.com/a2a-conform/a2a-conform/internal/clientrun/contract"
 )
 
-func init() { register(clientrun.ActionResolve, actionResolve) }
+func init() { register(contract.ActionResolve, actionResolve) }
 
 // actionResolve: resolve the card twice, 1 s apart, through the card cache
 // (a fresh copy is not fetched again; an expired one is revalidated with

@@ -5,10 +5,10 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
-	"github.com/a2a-conform/a2a-conform/internal/clientrun"
+	"github.com/a2a-conform/a2a-conform/internal/clientrun/contract"
 )
 
-func init() { register(clientrun.ActionSend, actionSend) }
+func init() { register(contract.ActionSend, actionSend) }
 
 // actionSend: resolve, send one blocking message, poll a task that is not
 // yet settled until it is.

@@ -7,10 +7,10 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
-	"github.com/a2a-conform/a2a-conform/internal/clientrun"
+	"github.com/a2a-conform/a2a-conform/internal/clientrun/contract"
 )
 
-func init() { register(clientrun.ActionStream, actionStream) }
+func init() { register(contract.ActionStream, actionStream) }
 
 // actionStream: resolve, send with streaming, consume until the end; when
 // the card declines streaming, send and poll instead.
@@ -28,7 +28,7 @@ func (d *Driver) streamText(ctx context.Context, text string) error {
 		return d.sendText(ctx, text)
 	}
 	s, err := d.openStream(ctx, message(text, "", ""))
-	if err != nil && d.variants.has(variantStreamingRefusedSends) && classify(err) == clientrun.ClassUnsupportedOperation {
+	if err != nil && d.variants.has(variantStreamingRefusedSends) && classify(err) == contract.ClassUnsupportedOperation {
 		d.warn("the agent refused streaming although its card claims it (%v): downgraded to SendMessage and polling", err)
 		return d.sendText(ctx, text)
 	}

@@ -5,10 +5,10 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
-	"github.com/a2a-conform/a2a-conform/internal/clientrun"
+	"github.com/a2a-conform/a2a-conform/internal/clientrun/contract"
 )
 
-func init() { register(clientrun.ActionSubscribe, actionSubscribe) }
+func init() { register(contract.ActionSubscribe, actionSubscribe) }
 
 // actionSubscribe: send non-blocking, SubscribeToTask, consume to the end;
 // when the card declines streaming, poll instead of subscribing.

@@ -33,7 +33,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/clientkit"
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
-	"github.com/a2a-conform/a2a-conform/internal/clientrun"
+	"github.com/a2a-conform/a2a-conform/internal/clientrun/contract"
 )
 
 // Env is what the harness gives a driver: the kit's reading of the
@@ -491,7 +491,7 @@ func (d *Driver) pollUntilSettled(ctx context.Context, taskID string) error {
 			return e
 		})
 		if err != nil {
-			if _, a2aErr := client.AsError(err); a2aErr && d.faults.has(faultErrorReadAsLastState) && classify(err) != clientrun.ClassTransport {
+			if _, a2aErr := client.AsError(err); a2aErr && d.faults.has(faultErrorReadAsLastState) && classify(err) != contract.ClassTransport {
 				d.logf("GetTask failed (%v): keeping the task as last seen", err)
 				return nil
 			}
@@ -553,4 +553,23 @@ func (d *Driver) consume(ctx context.Context, s *client.Stream, via string, onWo
 			onWorking(id)
 		}
 	}
+}
+
+// Main is the reference driver as a command (a2a-conform client-driver,
+// and the tests' own slim build of it): it reads the harness's environment,
+// runs the action with cfg's faults and variants, and returns the exit
+// code: 2 when the harness's variables are missing, and never when a fault
+// made the client hang (it blocks until the harness kills it at its
+// deadline).
+func Main(cfg Config, stdout, stderr io.Writer) int {
+	env := EnvFromOS()
+	if env.CardURL == "" || env.Action == "" {
+		fmt.Fprintln(stderr, "client-driver: A2A_CONFORM_CARD_URL and A2A_CONFORM_ACTION must be set (the harness sets them; see docs/client-driver.md)")
+		return 2
+	}
+	code := RunWith(context.Background(), env, cfg, stdout, stderr)
+	if code == ExitHung {
+		select {} // a hung client: the harness kills it at its deadline
+	}
+	return code
 }

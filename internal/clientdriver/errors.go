@@ -6,7 +6,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/clientkit"
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
-	"github.com/a2a-conform/a2a-conform/internal/clientrun"
+	"github.com/a2a-conform/a2a-conform/internal/clientrun/contract"
 )
 
 // errorRules map what the harness's client returns (a *client.Error, or a
@@ -14,14 +14,14 @@ import (
 // kit's way (clientkit.Classify): the first rule that matches anywhere in
 // the chain wins. A deadline comes first, also under a transport error.
 var errorRules = []clientkit.Rule{
-	{Match: func(e error) bool { return e == context.DeadlineExceeded }, Class: clientrun.ClassTimeout},
-	{Match: kind(a2a.ErrTaskNotFound), Class: clientrun.ClassTaskNotFound},
-	{Match: kind(a2a.ErrUnsupportedOperation, a2a.ErrPushNotificationNotSupported), Class: clientrun.ClassUnsupportedOperation},
-	{Match: clientErr(func(ce *client.Error) bool { return ce.Code == -32602 || ce.Status == "INVALID_ARGUMENT" }), Class: clientrun.ClassInvalidParams},
-	{Match: clientErr(func(ce *client.Error) bool { return ce.HTTPStatus == 401 || ce.HTTPStatus == 403 }), Class: clientrun.ClassAuth},
-	{Match: clientErr(func(ce *client.Error) bool { return ce.Class == client.Transport }), Class: clientrun.ClassTransport},
-	{Match: clientErr(func(ce *client.Error) bool { return ce.Class == client.Protocol }), Class: clientrun.ClassProtocol},
-	{Match: func(e error) bool { _, ok := e.(*parseError); return ok }, Class: clientrun.ClassParse},
+	{Match: func(e error) bool { return e == context.DeadlineExceeded }, Class: contract.ClassTimeout},
+	{Match: kind(a2a.ErrTaskNotFound), Class: contract.ClassTaskNotFound},
+	{Match: kind(a2a.ErrUnsupportedOperation, a2a.ErrPushNotificationNotSupported), Class: contract.ClassUnsupportedOperation},
+	{Match: clientErr(func(ce *client.Error) bool { return ce.Code == -32602 || ce.Status == "INVALID_ARGUMENT" }), Class: contract.ClassInvalidParams},
+	{Match: clientErr(func(ce *client.Error) bool { return ce.HTTPStatus == 401 || ce.HTTPStatus == 403 }), Class: contract.ClassAuth},
+	{Match: clientErr(func(ce *client.Error) bool { return ce.Class == client.Transport }), Class: contract.ClassTransport},
+	{Match: clientErr(func(ce *client.Error) bool { return ce.Class == client.Protocol }), Class: contract.ClassProtocol},
+	{Match: func(e error) bool { _, ok := e.(*parseError); return ok }, Class: contract.ClassParse},
 }
 
 func clientErr(f func(*client.Error) bool) func(error) bool {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
-	"github.com/a2a-conform/a2a-conform/internal/clientrun"
+	"github.com/a2a-conform/a2a-conform/internal/clientrun/contract"
 )
 
 // variantResyncsBySubscribe: the client resyncs with SubscribeToTask rather
@@ -34,7 +34,7 @@ func (d *Driver) resubscribe(ctx context.Context, id string) error {
 			return e
 		})
 		if err != nil {
-			if classify(err) == clientrun.ClassUnsupportedOperation {
+			if classify(err) == contract.ClassUnsupportedOperation {
 				d.warn("task %s can no longer be subscribed to (%v): polling GetTask for its final state", id, err)
 				return d.pollUntilSettled(ctx, id)
 			}
@@ -59,7 +59,7 @@ func (d *Driver) snapshot(ctx context.Context, id string) (*a2a.Task, error) {
 		return e
 	})
 	if err != nil {
-		if classify(err) != clientrun.ClassUnsupportedOperation {
+		if classify(err) != contract.ClassUnsupportedOperation {
 			return nil, err
 		}
 		return d.getTask(ctx, id, false)

@@ -43,7 +43,7 @@ func runClientCLI(t *testing.T, env []string, driver string, args ...string) cli
 // refDriver is the reference client driver: this test binary as the CLI
 // (the child inherits cliEnv), with faults.
 func refDriver(faults ...string) string {
-	d := "'" + os.Args[0] + "' client-driver"
+	d := "'" + driverBin + "'"
 	if len(faults) > 0 {
 		d += " --fault " + strings.Join(faults, ",")
 	}
@@ -93,7 +93,7 @@ func TestClientReferenceDriverPassesEverySpec(t *testing.T) {
 
 // refVariant is the reference client driver as one correct variant.
 func refVariant(name string) string {
-	return "'" + os.Args[0] + "' client-driver --variant " + name
+	return "'" + driverBin + "' --variant " + name
 }
 
 // Each correct variant of the reference client driver (a client that does
@@ -327,7 +327,7 @@ func TestCLI037TransportErrorIsNoDecision(t *testing.T) {
 	if res := result(t, raw, "CLI-037"); res.Verdict != reports.Pass {
 		t.Fatalf("CLI-037 %s on a client that raises the refusal: %s", res.Verdict, res.Reason)
 	}
-	wrapped := fmt.Sprintf(`/bin/sh -c "'%s' client-driver --variant raises-after-401 | sed 's/\"class\":\"auth\"/\"class\":\"transport\"/'"`, os.Args[0])
+	wrapped := fmt.Sprintf(`/bin/sh -c "'%s' --variant raises-after-401 | sed 's/\"class\":\"auth\"/\"class\":\"transport\"/'"`, driverBin)
 	r := runClientCLI(t, nil, wrapped, "--seed", "5", "--focus", "CLI-037")
 	if res := result(t, r, "CLI-037"); res.Verdict != reports.Indeterminate || !strings.Contains(res.Reason, "transport error") {
 		t.Fatalf("CLI-037 %s on a client that stopped on a transport error, want indeterminate naming it: %s", res.Verdict, res.Reason)

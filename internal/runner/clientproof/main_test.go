@@ -2,6 +2,7 @@ package clientproof_test
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"runtime"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/fakes"
 	"github.com/a2a-conform/a2a-conform/internal/cli"
 	"github.com/a2a-conform/a2a-conform/internal/runner"
+	"github.com/a2a-conform/a2a-conform/internal/testkit"
 	"github.com/a2a-conform/a2a-conform/reports"
 )
 
@@ -39,8 +41,23 @@ func TestMain(m *testing.M) {
 	if !set {
 		_ = flag.Set("test.parallel", strconv.Itoa(max(4, runtime.GOMAXPROCS(0))))
 	}
-	os.Exit(m.Run())
+	dir, err := os.MkdirTemp("", "clientproof-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	driverBin, err = testkit.BuildRefDriver(dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
 }
+
+// driverBin is the reference client driver built alone (testkit.BuildRefDriver).
+var driverBin string
 
 type cliRun struct {
 	exit   int

@@ -1,4 +1,8 @@
-package clientrun
+// Package contract holds the words of the client-driver contract
+// (docs/client-driver.md) that a driver and the harness share: the actions,
+// the error classes and the result line. It imports nothing of the scripted
+// agent, so that a driver links without it.
+package contract
 
 import (
 	"bytes"
