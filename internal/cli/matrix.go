@@ -30,11 +30,12 @@ driver (no spec may fail it, nor call it indeterminate unless the variant allows
 then the reference client driver on the client suite, clean (every client spec must
 pass), with each of its client faults (each spec the fault names must fail or warn)
 and as each of its correct client variants (no client spec may fail it, nor warn or
-call it indeterminate unless the variant allows it), each run in a child process, and writes the fault × spec table and the variants
-table. Exits 1 when an expectation did not hold. Other specs a fault happened to break
-are printed, not asserted. --fault takes agent faults and client faults alike: an
-agent fault runs with the clean reference agent, a client fault with the clean
-reference client driver.
+call it indeterminate unless the variant allows it), each run in a child process, and
+writes the fault × spec table and the variants table. Exits 1 when an expectation did
+not hold. Other specs a fault happened to break are printed, not asserted. --fault
+takes agent faults and client faults alike: an agent fault runs with the clean
+reference agent (on the suites the named faults run on only), a client fault with the
+clean reference client driver.
 
 Flags:
 `
@@ -120,6 +121,17 @@ func matrixCmd(args []string, stdout, stderr io.Writer) int {
 	var clean *harnessRun
 	if withFaults {
 		clean = &harnessRun{Seed: base, Out: filepath.Join(dir, "clean")}
+		if !whole {
+			// Named faults are judged against the clean agent on the
+			// suites they run on, not on every suite.
+			var specs []string
+			for _, f := range faults {
+				specs = append(specs, f.Specs...)
+			}
+			if ss := suitesOf(specs); len(ss) > 0 {
+				clean.Args = []string{"--suite", strings.Join(ss, ",")}
+			}
+		}
 		runs = append(runs, clean)
 	}
 	rows := make([]*faultRow, 0, len(faults))
