@@ -153,7 +153,9 @@ var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 		reg.token = reg.hook.Token
 		until := deadline()
 		for {
-			got, err := c.CreateTaskPushNotificationConfig(ctx, reg.hook.For(reg.task.ID))
+			// This spec judges the refusals itself ("refused, not
+			// dropped"): each one is counted here, not retried by the client.
+			got, err := c.CreateTaskPushNotificationConfig(client.NoBusyRetry(ctx), reg.hook.For(reg.task.ID))
 			if err == nil {
 				reg.accepted, reg.acked = true, time.Since(began)
 				reg.hook.Accepted(reg.task.ID, got)
@@ -209,7 +211,7 @@ var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 				var err error
 				for until := deadline(); ; pause(ctx) {
 					msg := t.Scripted(script)
-					resp, err = t.Send(ctx, old, &a2a.SendMessageRequest{Message: &msg,
+					resp, err = t.Send(client.NoBusyRetry(ctx), old, &a2a.SendMessageRequest{Message: &msg,
 						Configuration: &a2a.SendMessageConfiguration{ReturnImmediately: true}})
 					ce, _ := client.AsError(err)
 					if err == nil || !busy(ce) || time.Now().After(until) || ctx.Err() != nil {
