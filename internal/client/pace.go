@@ -10,12 +10,14 @@ import (
 
 // Pace bounds the rate at which the harness sends requests (`run
 // --max-rps`) and counts the rate it used. The bound is a token bucket per
-// authority (host:port) the requests go to: an agent that limits each
-// instance to N requests a second gets at most N from the harness at each
-// address it is reached by. Through the harness's load balancer every
-// instance behind it shares the balancer's bucket, so none of them gets
-// more than N from it. The count is kept per instance, as the answer names
-// it (A2A-Conform-Instance, which the balancer adds to every answer it
+// instance: a request takes a slot in the bucket of each instance it may
+// reach, as Route says (by default the authority, host:port, it goes to is
+// its own instance). Through the harness's load balancer a pinned request
+// reaches one instance, and an unpinned one any of them, so it waits for a
+// slot in every instance's bucket; so an agent that limits each instance
+// to N requests a second gets at most N from the harness at each instance.
+// The count is kept per instance, as the answer names it
+// (A2A-Conform-Instance, which the balancer adds to every answer it
 // relays), else per authority.
 //
 // A Pace is safe for concurrent use; a nil *Pace bounds and counts nothing.
@@ -25,10 +27,28 @@ type Pace struct {
 	start    time.Time
 
 	mu sync.Mutex
-	// tat is each authority's theoretical arrival time (GCRA, the token
+	// tat is each bucket's theoretical arrival time (GCRA, the token
 	// bucket as a schedule): the earliest time the next request may go.
 	tat    map[string]time.Time
 	counts map[string]*rateCount
+	route  func(authority, pin string) []string
+}
+
+// PinHeader is the header by which a request to the harness's balancer
+// names the instance slot it goes to (topology.PinHeader).
+const PinHeader = "A2A-Conform-Pin"
+
+// Route sets how a request is mapped to the buckets of the instances it may
+// reach: f gets the authority it is sent to and its PinHeader ("" when
+// unpinned) and returns bucket keys (none: the authority's own). The
+// runner sets it once the deployment is known.
+func (p *Pace) Route(f func(authority, pin string) []string) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.route = f
 }
 
 // rateCount is one instance's requests in 100 ms steps since the Pace's
@@ -60,22 +80,44 @@ func NewPace(rps float64) *Pace {
 // Bounded reports whether the Pace bounds the rate.
 func (p *Pace) Bounded() bool { return p != nil && p.interval > 0 }
 
-// Wait blocks until a request to authority may go, or ctx ends (its error
-// is returned then, and the slot is lost, which only slows later requests).
-func (p *Pace) Wait(ctx context.Context, authority string) error {
+// Wait blocks until a request to authority (pinned to pin, "" for none)
+// may go, or ctx ends (its error is returned then, and the slots are lost,
+// which only slows later requests).
+func (p *Pace) Wait(ctx context.Context, authority, pin string) error {
 	if !p.Bounded() {
 		return nil
 	}
 	p.mu.Lock()
-	now := time.Now()
-	tat := p.tat[authority]
-	if tat.Before(now) {
-		tat = now
+	route := p.route
+	p.mu.Unlock()
+	var keys []string
+	if route != nil {
+		// Outside the lock: the route asks the topology, which has locks
+		// of its own.
+		keys = route(authority, pin)
 	}
-	// GCRA: the request may go once tat is at most (burst-1) intervals
-	// ahead of now; it moves tat one interval on.
-	at := tat.Add(-time.Duration(p.burst-1) * p.interval)
-	p.tat[authority] = tat.Add(p.interval)
+	if len(keys) == 0 {
+		keys = []string{authority}
+	}
+	p.mu.Lock()
+	now := time.Now()
+	// GCRA: a request may go once its bucket's tat is at most (burst-1)
+	// intervals ahead of now, and moves the tat one interval on. A request
+	// that may reach several instances goes when every one of them has a
+	// slot, and takes that slot in each.
+	at := now
+	for _, k := range keys {
+		if t := p.tat[k].Add(-time.Duration(p.burst-1) * p.interval); t.After(at) {
+			at = t
+		}
+	}
+	for _, k := range keys {
+		from := at
+		if p.tat[k].After(from) { // only with a burst above one
+			from = p.tat[k]
+		}
+		p.tat[k] = from.Add(p.interval)
+	}
 	p.mu.Unlock()
 	d := at.Sub(now)
 	if d <= 0 {
@@ -170,7 +212,7 @@ type pacedTransport struct {
 
 func (t pacedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	authority := AuthorityOf(req.URL)
-	if err := t.p.Wait(req.Context(), authority); err != nil {
+	if err := t.p.Wait(req.Context(), authority, req.Header.Get(PinHeader)); err != nil {
 		if req.Body != nil {
 			req.Body.Close()
 		}
@@ -200,7 +242,7 @@ func (c *Client) grpcPaced(ctx context.Context) (count func(header []string), er
 	if c.pace == nil {
 		return func([]string) {}, nil
 	}
-	if err := c.pace.Wait(ctx, c.Authority()); err != nil {
+	if err := c.pace.Wait(ctx, c.Authority(), c.header.Get(PinHeader)); err != nil {
 		return nil, err
 	}
 	sent := time.Now()

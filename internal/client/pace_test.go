@@ -94,22 +94,22 @@ func TestPaceUnboundedAndCancelled(t *testing.T) {
 		t.Error("rps 0 must be unbounded")
 	}
 	for i := 0; i < 100; i++ {
-		if err := free.Wait(context.Background(), "x:1"); err != nil {
+		if err := free.Wait(context.Background(), "x:1", ""); err != nil {
 			t.Fatal(err)
 		}
 	}
 	var nilPace *client.Pace
-	if nilPace.Rates() != nil || nilPace.Wait(context.Background(), "x:1") != nil {
+	if nilPace.Rates() != nil || nilPace.Wait(context.Background(), "x:1", "") != nil {
 		t.Error("a nil pace must neither bound nor count")
 	}
 	slow := client.NewPace(1)
-	if err := slow.Wait(context.Background(), "x:1"); err != nil {
+	if err := slow.Wait(context.Background(), "x:1", ""); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	began := time.Now()
-	if err := slow.Wait(ctx, "x:1"); err == nil || time.Since(began) > 500*time.Millisecond {
+	if err := slow.Wait(ctx, "x:1", ""); err == nil || time.Since(began) > 500*time.Millisecond {
 		t.Errorf("second request at 1/s with a 50 ms context: err %v after %s; want the context's error at once", err, time.Since(began))
 	}
 }
@@ -164,4 +164,45 @@ func mustURL(t *testing.T, raw string) *url.URL {
 		t.Fatal(err)
 	}
 	return u
+}
+
+// Through a balancer, a pinned request waits only for its instance's
+// bucket, an unpinned one for every instance's: each instance gets at most
+// the bound, however the specs reach it.
+func TestPaceRoutesToInstances(t *testing.T) {
+	t.Parallel()
+	p := client.NewPace(10) // 100 ms apart per instance
+	p.Route(func(authority, pin string) []string {
+		switch {
+		case authority != "lb:80":
+			return nil
+		case pin != "":
+			return []string{"slot " + pin}
+		}
+		return []string{"slot 0", "slot 1"}
+	})
+	ctx := context.Background()
+	took := func(authority, pin string) time.Duration {
+		began := time.Now()
+		if err := p.Wait(ctx, authority, pin); err != nil {
+			t.Fatal(err)
+		}
+		return time.Since(began)
+	}
+	if d := took("lb:80", "0"); d > 30*time.Millisecond {
+		t.Errorf("first request to slot 0 waited %s", d)
+	}
+	if d := took("lb:80", "1"); d > 30*time.Millisecond {
+		t.Errorf("slot 1 waited %s for slot 0's request", d)
+	}
+	// Unpinned: may reach either, so it waits for both to have room.
+	if d := took("lb:80", ""); d < 70*time.Millisecond {
+		t.Errorf("an unpinned request went after %s, before the slots had room", d)
+	}
+	if d := took("lb:80", "1"); d < 70*time.Millisecond {
+		t.Errorf("slot 1 was given a second request %s after the unpinned one", d)
+	}
+	if d := took("other:80", ""); d > 30*time.Millisecond {
+		t.Errorf("another address waited %s", d)
+	}
 }

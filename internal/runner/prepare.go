@@ -293,6 +293,8 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		p.Env.WebhookReachable = cfg.WebhookURL == ""
 	}
 
+	p.Env.Pace.Route(paceRoute(p.Env.Topology))
+
 	if cfg.JWKS != "" {
 		b, err := os.ReadFile(cfg.JWKS)
 		if err != nil {
