@@ -11,8 +11,10 @@
 // context and every response body by a cap (WithMaxBody); a stream's bound is
 // per event.
 //
-// The client does not retry, follow a card's other interfaces, or cache: a
-// conformance spec decides those things itself.
+// The client does not follow a card's other interfaces or cache: a
+// conformance spec decides those things itself. It retries one thing, when
+// built WithBusyRetry: an answer that says "not now" (429, 503, gRPC
+// RESOURCE_EXHAUSTED or UNAVAILABLE), which is no answer to judge (busy.go).
 package client
 
 import (

@@ -27,10 +27,10 @@ func runRate(cfg Config, pace *client.Pace) *reports.Rate {
 // paceRoute maps a request to the instance buckets it may reach when the
 // harness fronts the deployment (suites.Instances): a request to an
 // instance's own address, or pinned to a slot through the balancer (or the
-// CDN in front of it), reaches that slot; an unpinned one through them may
-// reach any slot, so it takes a slot in each. Any other address (a
-// drained instance's, a gRPC listener) is its own bucket. So --max-rps N
-// holds per instance, whichever way the specs reach it.
+// CDN in front of it), reaches that slot; any other (unpinned through them,
+// or to an address the harness cannot tell the instance of: a gRPC
+// listener, a drained instance) may reach any slot, so it takes a slot in
+// each. So --max-rps N holds per instance, whichever way the specs reach it.
 func paceRoute(topo suites.Topology) func(authority, pin string) []string {
 	inst, ok := topo.(suites.Instances)
 	if !ok {
@@ -51,18 +51,18 @@ func paceRoute(topo suites.Topology) func(authority, pin string) []string {
 			if k, err := strconv.Atoi(pin); err == nil && k >= 0 && k < len(names) {
 				return []string{slotKey(k)}
 			}
-			keys := make([]string, len(names))
+		} else {
 			for k := range names {
-				keys[k] = slotKey(k)
+				if u, err := url.Parse(inst.InstanceURL(k)); err == nil && u.Host != "" && client.AuthorityOf(u) == authority {
+					return []string{slotKey(k)}
+				}
 			}
-			return keys
 		}
+		keys := make([]string, len(names))
 		for k := range names {
-			if u, err := url.Parse(inst.InstanceURL(k)); err == nil && u.Host != "" && client.AuthorityOf(u) == authority {
-				return []string{slotKey(k)}
-			}
+			keys[k] = slotKey(k)
 		}
-		return nil
+		return keys
 	}
 }
 

@@ -27,8 +27,9 @@ func (fronted) HoldCard(context.Context, http.Header) (string, time.Duration, er
 }
 
 // --max-rps holds per instance: a request to an instance's own address or
-// pinned to its slot takes that slot's bucket, an unpinned one through the
-// balancer or the CDN every slot's; any other address keeps its own.
+// pinned to its slot takes that slot's bucket; an unpinned one through the
+// balancer or the CDN, or one to an address of no known instance (a gRPC
+// listener), every slot's.
 func TestPaceRouteByInstance(t *testing.T) {
 	route := paceRoute(fronted{})
 	for _, c := range []struct {
@@ -40,7 +41,7 @@ func TestPaceRouteByInstance(t *testing.T) {
 		{"127.0.0.1:9009", "", []string{"slot 0", "slot 1"}},
 		{"127.0.0.1:9000", "7", []string{"slot 0", "slot 1"}},
 		{"127.0.0.1:9002", "", []string{"slot 1"}},
-		{"127.0.0.1:9500", "", nil},
+		{"127.0.0.1:9500", "", []string{"slot 0", "slot 1"}},
 	} {
 		if got := route(c.authority, c.pin); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("route(%q, %q) = %v, want %v", c.authority, c.pin, got, c.want)

@@ -31,9 +31,11 @@ const (
 var drainPhases = []string{phaseBefore, phaseDraining, phaseNew}
 
 // retryPause is the wait before registering again after an honest refusal
-// (503, UNAVAILABLE, a transport failure). The client's errors do not carry
-// Retry-After; the reference agent asks for 1 s, and a quarter of that keeps
-// the retries inside a drain that lasts about a second.
+// (503, UNAVAILABLE, a transport failure). This spec counts the refusals
+// itself (its calls opt out of the client's busy retry, which would wait
+// the Retry-After the agent asks for: 1 s on the reference agent), and a
+// quarter of a second keeps the retries inside a drain that lasts about a
+// second.
 const retryPause = 250 * time.Millisecond
 
 // maxRefusalTexts bounds the distinct refusal texts the report lists.
