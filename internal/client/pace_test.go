@@ -53,11 +53,13 @@ func TestPaceBoundsEachAddress(t *testing.T) {
 	if took, least := time.Since(began), 19*(time.Second/50); took < least {
 		t.Errorf("20 requests at 50/s took %s, want at least %s", took, least)
 	}
-	for i := 1; i < len(at); i++ {
-		// The bucket spaces requests 20 ms apart; allow the scheduler a
-		// little on the receiving side.
-		if gap := at[i].Sub(at[i-1]); gap < 10*time.Millisecond {
-			t.Errorf("requests %d and %d arrived %s apart, want about 20 ms", i-1, i, gap)
+	for i := 5; i < len(at); i++ {
+		// The bucket gives the requests slots 20 ms apart. A request never
+		// goes before its slot, but a loaded machine may wake it late, so
+		// five slots (100 ms) apart may shrink by that lateness (up to
+		// 40 ms here), never more.
+		if gap := at[i].Sub(at[i-5]); gap < 60*time.Millisecond {
+			t.Errorf("requests %d and %d arrived %s apart, want about 100 ms", i-5, i, gap)
 		}
 	}
 	// Another address is not held up by the first one's bucket.
