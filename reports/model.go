@@ -140,7 +140,7 @@ type Run struct {
 }
 
 // Rate is the request rate a run used: its bound (run --max-rps, 0 for
-// none, per address the harness talks to) and, per instance that answered
+// none, per instance) and, per instance that answered
 // (the A2A-Conform-Instance header, else the address), what it was sent.
 type Rate struct {
 	MaxRPS    int            `json:"maxRps"`

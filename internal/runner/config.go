@@ -94,7 +94,7 @@ type Config struct {
 	// (default 10 s); it grows to the agent's observed pace.
 	Patience time.Duration `json:"patience,omitempty" yaml:"patience,omitempty"`
 	// MaxRPS bounds the requests per second the harness sends to each
-	// address it talks to (0: unbounded); internal/client's Pace.
+	// instance (0: unbounded); internal/client's Pace, routed by paceRoute.
 	MaxRPS int `json:"max-rps,omitempty" yaml:"max-rps,omitempty"`
 	// NoDirective tells the harness not to use the directive extension even if
 	// the card advertises it (to exercise the prompt-map path).
