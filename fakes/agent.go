@@ -146,6 +146,12 @@ type Options struct {
 	// Retry-After; do not accept and drop"): a correct agent whose refusals a
 	// client must retry (`fake --refuse-push-configs N`).
 	RefusePushConfigs int
+	// RateLimit answers every binding request above this many a second
+	// with 429 and Retry-After (gRPC RESOURCE_EXHAUSTED), and ShedOneIn
+	// one binding request in this many with 503 and Retry-After (gRPC
+	// UNAVAILABLE): a busy instance whose refusals clients retry
+	// (variant_busy.go; `fake --rate-limit N`, `fake --shed-one-in N`).
+	RateLimit, ShedOneIn int
 	// CancelLatency makes CancelTask wait this long before it acts, as an
 	// agent whose cancels go through a queue does: a correct agent on
 	// which a cancel sent at once can still lose the race to a short task.
@@ -360,6 +366,10 @@ type Agent struct {
 	memConfigs map[[2]string]memConfig
 	// refusedPush counts the registrations refused under RefusePushConfigs.
 	refusedPush atomic.Int64
+	// shed counts binding requests under ShedOneIn; limiter is RateLimit's
+	// bucket (variant_busy.go).
+	shed    atomic.Int64
+	limiter bucket
 	// snapshot is the set of configs known at start-up (push-dispatcher-snapshot).
 	snapshot map[[2]string]bool
 	// unindexed are configs this instance's dispatcher never learnt of
@@ -436,6 +446,7 @@ func New(opts Options) (*Agent, error) {
 		a.st = store.OpenMemory()
 		a.ownsSt = true
 	}
+	a.limiter.rate = float64(opts.RateLimit)
 	a.claimStreaming, a.doStreaming = !opts.DisableStreaming, !opts.DisableStreaming
 	a.claimPush, a.doPush = !opts.DisablePush, !opts.DisablePush
 	if faults.has(faultCardOverclaimsStreaming) {
@@ -642,7 +653,7 @@ func (a *Agent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // request with the caller's identity), then the call, counted in flight.
 func (a *Agent) serveBinding(rw http.ResponseWriter, r *http.Request, serve func(http.ResponseWriter, *http.Request)) {
 	a.echoExtensions(rw, r)
-	if !a.gate(rw, r) {
+	if !a.gate(rw, r) || a.refuseBusy(rw, r) {
 		return
 	}
 	if r, ok := a.authenticate(rw, r); ok {
@@ -723,7 +734,7 @@ func (a *Agent) writeError(w http.ResponseWriter, r *http.Request, e *opError) {
 // failures the HTTP layer itself reports (503, 413, 415, 405).
 func (e *opError) httpStatusForRPC() int {
 	switch e.httpStatus {
-	case http.StatusServiceUnavailable, http.StatusRequestEntityTooLarge,
+	case http.StatusServiceUnavailable, http.StatusTooManyRequests, http.StatusRequestEntityTooLarge,
 		http.StatusUnsupportedMediaType, http.StatusMethodNotAllowed, http.StatusUnauthorized:
 		return e.httpStatus
 	}

@@ -90,6 +90,10 @@ func (a *Agent) grpcPreamble(ctx context.Context, method string, send func(metad
 	if !a.ready.Load() && !a.faults.has(faultCardBeforeReady) {
 		return nil, errUnavailable("the agent instance is starting")
 	}
+	if oe, retryAfter := a.busyRefusal(); oe != nil {
+		_ = send(metadata.Pairs("retry-after", retryAfter))
+		return nil, oe
+	}
 	r, oe := a.authError(r)
 	if oe != nil {
 		return nil, oe
@@ -141,7 +145,7 @@ func (a *Agent) grpcStream(m a2agrpc.Method, ss grpc.ServerStream) error {
 		ss.SetTrailer(instance)
 		return a.grpcErr(oe)
 	}
-	r, oe := a.grpcPreamble(ctx, m.Name, func(md metadata.MD) error { instance = md; return nil })
+	r, oe := a.grpcPreamble(ctx, m.Name, func(md metadata.MD) error { instance = metadata.Join(instance, md); return nil })
 	if oe != nil {
 		return refuse(oe)
 	}

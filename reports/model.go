@@ -134,6 +134,28 @@ type Run struct {
 	// Notes say what the harness changed during the run because of how the
 	// target behaved (e.g. shorter bounds after transport failures).
 	Notes []string `json:"notes,omitempty"`
+	// Rate is the request rate the run used, per instance (absent when
+	// the run sent no request).
+	Rate *Rate `json:"rate,omitempty"`
+}
+
+// Rate is the request rate a run used: its bound (run --max-rps, 0 for
+// none, per instance) and, per instance that answered
+// (the A2A-Conform-Instance header, else the address), what it was sent.
+type Rate struct {
+	MaxRPS    int            `json:"maxRps"`
+	Instances []InstanceRate `json:"instances"`
+}
+
+// InstanceRate is what one instance was sent: requests in all, the most in
+// any one second (counted in 100 ms steps), and the mean per second from
+// its first request to its last (at least one second). Every attempt
+// counts, a retried refusal included.
+type InstanceRate struct {
+	Instance      string  `json:"instance"`
+	Requests      int     `json:"requests"`
+	PeakPerSecond int     `json:"peakPerSecond"`
+	MeanPerSecond float64 `json:"meanPerSecond"`
 }
 
 // Shard says which part of a split run a report holds (suites.InShard gives

@@ -54,7 +54,9 @@ func (t *T) ClientAtInstance(iface a2a.AgentInterface, extra ...client.Option) *
 
 // Transport are the options every client of the run needs to reach the
 // agent: the recorded HTTP client, the gRPC call recorder and schema, the
-// trusted roots and the TLS log. Credentials are not among them.
+// trusted roots and the TLS log, the retry of "not now" answers within the
+// spec's patience and the run's pace (busy.go). Credentials are not among
+// them.
 func (t *T) Transport() []client.Option {
 	opts := []client.Option{client.WithHTTPClient(t.Env.HTTP)}
 	if t.Env.RecordCall != nil {
@@ -69,7 +71,7 @@ func (t *T) Transport() []client.Option {
 	if t.Env.TLS != nil {
 		opts = append(opts, client.WithTLSObserver(t.Env.TLS.Note))
 	}
-	return opts
+	return append(opts, t.busyOptions()...)
 }
 
 // clientAs builds ClientFor's client with the given header set (an

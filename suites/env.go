@@ -76,6 +76,9 @@ type Env struct {
 	Options Options
 	// Timing is what the run learned of the agent's pace (nil: made on first use).
 	Timing *Timing
+	// Pace bounds (--max-rps) and counts the run's gRPC calls; HTTP's
+	// calls are paced by HTTP's transport (nil: neither).
+	Pace *client.Pace
 }
 
 // TLSLog remembers, per authority (host:port, client.AuthorityOf), the TLS

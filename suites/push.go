@@ -511,7 +511,9 @@ func (t *T) PushMissing(h *PushHook, taskID, what string, waited time.Duration, 
 // 504 from a proxy, 429), gRPC or HTTP+JSON UNAVAILABLE, or no answer at all.
 // Scenario 2's advice to an instance that cannot yet confirm a registration
 // is exactly this ("return 503 with Retry-After; do not accept and drop"), so
-// a client, and the harness, retries it.
+// a client, and the harness, retries it. A spec's client has already
+// retried 429 and 503 within the patience (busy.go): a call it gave up on
+// (client.Refused) keeps its status, and is Busy too.
 func Busy(err error) bool {
 	ce, ok := client.AsError(err)
 	if !ok || ce == nil {

@@ -66,6 +66,8 @@ type T struct {
 	// in this attempt (the attempt's stretch included): a retry starts
 	// above it.
 	lengthened int
+	// busy is what the spec's clients saw of "not now" answers (busy.go).
+	busy busyLog
 }
 
 // Observe records which reading of an ambiguous rule the agent took, or a
@@ -467,6 +469,13 @@ func (t *T) settled() (v reports.Verdict, reason, fail string) {
 			r += "; what it recorded before may be an effect of the cut: " + failMsg
 		}
 		return reports.Indeterminate, r, ""
+	}
+	t.mu.Lock()
+	refused, ok := t.refusedVerdict(override, failMsg)
+	t.mu.Unlock()
+	switch {
+	case ok:
+		return reports.Indeterminate, refused, ""
 	case failMsg != "":
 		return "", "", failMsg
 	case override != "":

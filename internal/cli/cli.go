@@ -281,6 +281,7 @@ func runFlagSet(stderr io.Writer, a *runArgs) *flag.FlagSet {
 	fs.StringVar(&c.JWKS, "jwks", "", "JSON Web Key Set `FILE` verifying card signatures that carry no jku")
 	fs.DurationVar(&c.RequestTimeout, "request-timeout", 0, "how long to wait for an answer to start (default 30s); after 3 unanswered requests in a row the target counts as stopped")
 	fs.IntVar(&c.Parallel, "parallel", 0, fmt.Sprintf("how many specs run at once (default %d, or %d for an agent driven by a prompt map, whose tasks take their own time; 1 runs them one after another, with the same verdicts); a spec that needs the agent to itself always runs alone", suites.DefaultParallel, suites.SlowParallel))
+	fs.IntVar(&c.MaxRPS, "max-rps", 0, "bound the requests per second the harness sends to each instance of the agent to `N` (default 0: unbounded), for an agent that rate-limits each instance: behind the harness's load balancer a request to one instance counts against it, one the balancer may send to any instance against every one; without the balancer, each address is an instance. The rate the run used is in report.json's run.rate either way")
 	fs.DurationVar(&c.Patience, "patience", 0, "the least time to wait for a task to reach a state (default 10s); the harness waits longer when the agent has shown slower tasks, and spec timeouts grow in proportion")
 	fs.BoolVar(&c.NoDirective, "no-directive", false, "do not use the directive extension even if the card advertises it")
 	gateFlags(fs, c)

@@ -59,6 +59,8 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	dialGuard := fs.Bool("push-dial-guard", false, "acknowledge every webhook URL and refuse, when delivering, to connect to a loopback, private or link-local address, as a2a-go v2.4.0's SSRF guard does by default")
 	purged := fs.Bool("purge-canceled", false, "answer a cancel of a task already canceled with TaskNotFoundError, as an agent that purges canceled tasks may (A2A v1.0.1 §3.3.1)")
 	oneStream := fs.Bool("one-stream-per-task", false, "refuse a SubscribeToTask with UnsupportedOperationError while another stream of the task is open (A2A v1.0.1 §3.5.2: an agent MAY serve several)")
+	rateLimit := fs.Int("rate-limit", 0, "answer every binding request above `N` a second (per instance) with 429 Too Many Requests and Retry-After (gRPC RESOURCE_EXHAUSTED), as a rate-limited deployment does (a correct agent whose refusals clients retry)")
+	shedOneIn := fs.Int("shed-one-in", 0, "answer one binding request in `N` with 503 and Retry-After (gRPC UNAVAILABLE), as an instance shedding load does (a correct agent whose refusals clients retry)")
 	forward := fs.Bool("forward-to-owner", false, "pass every HTTP request about a task this instance does not run to the instance that runs it (at the address it registered in the shared --store) and relay the answer, streams included: replicas that forward to the owner")
 	var faultF, allowF, tokenF listFlag
 	fs.Var(&faultF, "fault", "faults to switch on, comma-separated")
@@ -96,12 +98,16 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 		PushDelay: *pushDelay, DuplicatePushes: *pushTwice, TerminalPushesOnly: *pushTerminal,
 		Push: fakes.PushOptions{MaxAttempts: *attempts, BaseDelay: *retryBase, MaxDelay: *retryMax, DialGuard: *dialGuard}, EmptySkills: *emptySkills,
 		PlainInputRequired: *plainInput, PurgedOnSecondCancel: *purged, OneStreamPerTask: *oneStream, OmitETag: *omitETag,
-		ForwardToOwner: *forward}
+		ForwardToOwner: *forward, RateLimit: *rateLimit, ShedOneIn: *shedOneIn}
 	if toks := splitComma(tokenF); len(toks) > 0 {
 		opts.RequireAuth, opts.OtherTokens = toks[0], toks[1:]
 	}
 	if *generation < 1 || *warmUp < 0 || *warmUp > 10*time.Minute || *refusePush < 0 {
 		fmt.Fprintf(stderr, "fake: --generation %d, --warm-up %s, --refuse-push-configs %d: want a generation ≥ 1, a warm-up between 0 and 10m and a count ≥ 0\n", *generation, *warmUp, *refusePush)
+		return runner.ExitUsage
+	}
+	if *rateLimit < 0 || *rateLimit > 1000000 || *shedOneIn < 0 || *shedOneIn == 1 || *shedOneIn > 1000000 {
+		fmt.Fprintf(stderr, "fake: --rate-limit %d, --shed-one-in %d: want 0 (off) or a rate up to 1000000, and 0 (off) or a count from 2 up to 1000000 (1 would refuse everything)\n", *rateLimit, *shedOneIn)
 		return runner.ExitUsage
 	}
 	if *answerLatency < 0 || *answerLatency > time.Minute {

@@ -11,8 +11,10 @@
 // context and every response body by a cap (WithMaxBody); a stream's bound is
 // per event.
 //
-// The client does not retry, follow a card's other interfaces, or cache: a
-// conformance spec decides those things itself.
+// The client does not follow a card's other interfaces or cache: a
+// conformance spec decides those things itself. It retries one thing, when
+// built WithBusyRetry: an answer that says "not now" (429, 503, gRPC
+// RESOURCE_EXHAUSTED or UNAVAILABLE), which is no answer to judge (busy.go).
 package client
 
 import (
@@ -30,6 +32,7 @@ import (
 	"sort"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"google.golang.org/grpc"
 
@@ -125,6 +128,12 @@ type Client struct {
 	tlsConfig *tls.Config
 	tlsObs    TLSObserver
 	dialOpts  []grpc.DialOption
+
+	// Busy retry (busy.go).
+	busyPatience func() time.Duration
+	refusalObs   RefusalObserver
+	// pace bounds and counts gRPC calls (pace.go).
+	pace *Pace
 }
 
 // New returns a client for one interface. The interface's tenant is copied
@@ -551,25 +560,50 @@ func (c *Client) decodeInto(op string, status int, result, body []byte, v any) e
 }
 
 // roundTrip runs one request/response operation and returns its judged
-// result document, the status and the body (for evidence).
-func (c *Client) roundTrip(ctx context.Context, cl call, allowEmpty bool) (json.RawMessage, int, []byte, error) {
-	if c.grpc {
-		return c.grpcUnary(ctx, cl, allowEmpty)
-	}
+// result document, the status and the body (for evidence). A "not now"
+// answer is retried (busy.go).
+func (c *Client) roundTrip(ctx context.Context, cl call, allowEmpty bool) (result json.RawMessage, status int, body []byte, err error) {
+	err = c.retryBusy(ctx, cl.op, func() (string, error) {
+		var retryAfter string
+		if c.grpc {
+			result, status, body, retryAfter, err = c.grpcUnary(ctx, cl, allowEmpty)
+		} else {
+			result, status, body, retryAfter, err = c.roundTripOnce(ctx, cl, allowEmpty)
+		}
+		return retryAfter, err
+	})
+	return result, status, body, err
+}
+
+// roundTripOnce is one attempt of roundTrip on HTTP; retryAfter is the
+// answer's Retry-After when it refused the call as busy.
+func (c *Client) roundTripOnce(ctx context.Context, cl call, allowEmpty bool) (json.RawMessage, int, []byte, string, error) {
 	p, err := c.build(ctx, cl)
 	if err != nil {
-		return nil, 0, nil, &Error{Class: Transport, Op: cl.op, Binding: c.Binding(), Message: "building the request failed", Err: err}
+		return nil, 0, nil, "", &Error{Class: Transport, Op: cl.op, Binding: c.Binding(), Message: "building the request failed", Err: err}
 	}
 	resp, err := c.send(cl.op, p)
 	if err != nil {
-		return nil, 0, nil, err
+		return nil, 0, nil, "", err
 	}
+	retryAfter := busyRetryAfter(resp)
 	body, err := c.readBody(cl.op, resp)
 	if err != nil {
-		return nil, resp.StatusCode, nil, err
+		return nil, resp.StatusCode, nil, retryAfter, err
 	}
 	result, err := c.unaryResult(cl.op, resp, body, p.rpcID, allowEmpty)
-	return result, resp.StatusCode, body, err
+	if ce, ok := AsError(err); ok {
+		ce.RetryAfter = capString(retryAfter, maxRetryAfterText)
+	}
+	return result, resp.StatusCode, body, retryAfter, err
+}
+
+// busyRetryAfter is the Retry-After of a busy answer ("" otherwise).
+func busyRetryAfter(resp *http.Response) string {
+	if !busyStatus(resp.StatusCode) {
+		return ""
+	}
+	return resp.Header.Get("Retry-After")
 }
 
 // unary runs one operation and decodes its result into out (nil for Delete,

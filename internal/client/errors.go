@@ -78,6 +78,11 @@ type Error struct {
 	InStream bool
 	// Err is the underlying error (context.DeadlineExceeded, a decode error…).
 	Err error
+	// RetryAfter is the retry guidance a "not now" answer carried (HTTP
+	// Retry-After, gRPC retry-after or pushback metadata), capped; Refusals
+	// counts the refused attempts of a Refused-class error (busy.go).
+	RetryAfter string
+	Refusals   int
 }
 
 func (e *Error) Error() string {

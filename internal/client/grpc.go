@@ -361,15 +361,20 @@ func looksLikeConnFailure(msg string) bool {
 }
 
 // grpcUnary runs one unary rpc and returns its result as a ProtoJSON
-// document, the way roundTrip does on HTTP.
-func (c *Client) grpcUnary(ctx context.Context, cl call, allowEmpty bool) (json.RawMessage, int, []byte, error) {
+// document, the way roundTrip does on HTTP, with the retry guidance of a
+// busy answer.
+func (c *Client) grpcUnary(ctx context.Context, cl call, allowEmpty bool) (json.RawMessage, int, []byte, string, error) {
 	m, req, sent, err := c.grpcRequest(cl)
 	if err != nil {
-		return nil, 0, nil, &Error{Class: Transport, Op: cl.op, Binding: c.Binding(), Message: "building the request failed", Err: err}
+		return nil, 0, nil, "", &Error{Class: Transport, Op: cl.op, Binding: c.Binding(), Message: "building the request failed", Err: err}
 	}
 	cc, err := c.grpcConn()
 	if err != nil {
-		return nil, 0, nil, &Error{Class: Transport, Op: cl.op, Binding: c.Binding(), Message: "gRPC connection failed", Err: err}
+		return nil, 0, nil, "", &Error{Class: Transport, Op: cl.op, Binding: c.Binding(), Message: "gRPC connection failed", Err: err}
+	}
+	count, err := c.grpcPaced(ctx)
+	if err != nil {
+		return nil, 0, nil, "", &Error{Class: Transport, Op: cl.op, Binding: c.Binding(), Message: "waiting for the run's request rate (--max-rps)", Err: err}
 	}
 	md := c.outgoing()
 	log := c.startLog(ctx, cl.op, md, sent)
@@ -377,6 +382,7 @@ func (c *Client) grpcUnary(ctx context.Context, cl call, allowEmpty bool) (json.
 	var from peer.Peer
 	resp := dynamicpb.NewMessage(m.Out)
 	err = cc.Invoke(metadata.NewOutgoingContext(ctx, md), m.Path, req, resp, grpc.Header(&header), grpc.Trailer(&trailer), grpc.Peer(&from))
+	count(header.Get(InstanceHeader))
 	c.notePeer(&from)
 	if err != nil {
 		e := c.grpcError(ctx, cl.op, err, false)
@@ -389,18 +395,23 @@ func (c *Client) grpcUnary(ctx context.Context, cl call, allowEmpty bool) (json.
 			recErr = err
 		}
 		log.End(code, withStatus(mdHeader(header, trailer), code), errBody, recErr)
-		return nil, 0, e.Body, e
+		var retryAfter string
+		if busyError(e) {
+			retryAfter = grpcRetryAfter(header, trailer)
+			e.RetryAfter = capString(retryAfter, maxRetryAfterText)
+		}
+		return nil, 0, e.Body, retryAfter, e
 	}
 	doc, err := a2agrpc.ToJSON(resp)
 	log.End(0, withStatus(mdHeader(header, trailer), 0), doc, nil)
 	if err != nil {
-		return nil, 0, nil, protocolError(c.Binding(), cl.op, 0, nil, err, "the %s answer does not render as ProtoJSON: %v", cl.op, err)
+		return nil, 0, nil, "", protocolError(c.Binding(), cl.op, 0, nil, err, "the %s answer does not render as ProtoJSON: %v", cl.op, err)
 	}
 	if allowEmpty {
-		return nil, 0, doc, nil
+		return nil, 0, doc, "", nil
 	}
 	doc = grpcPresence(cl.op, doc)
-	return doc, 0, doc, nil
+	return doc, 0, doc, "", nil
 }
 
 func withStatus(h http.Header, code int) http.Header {
@@ -433,18 +444,24 @@ func grpcPresence(op string, doc []byte) []byte {
 // grpcStream opens a server-streaming rpc. The server's refusal before any
 // message (a trailers-only answer) is returned here, as a refusal before an
 // SSE stream is on the HTTP bindings.
-func (c *Client) grpcStream(ctx context.Context, cl call) (*Stream, error) {
+func (c *Client) grpcStream(ctx context.Context, cl call) (*Stream, string, error) {
 	m, req, sent, err := c.grpcRequest(cl)
 	if err != nil {
-		return nil, &Error{Class: Transport, Op: cl.op, Binding: c.Binding(), Message: "building the request failed", Err: err}
+		return nil, "", &Error{Class: Transport, Op: cl.op, Binding: c.Binding(), Message: "building the request failed", Err: err}
 	}
 	cc, err := c.grpcConn()
 	if err != nil {
-		return nil, &Error{Class: Transport, Op: cl.op, Binding: c.Binding(), Message: "gRPC connection failed", Err: err}
+		return nil, "", &Error{Class: Transport, Op: cl.op, Binding: c.Binding(), Message: "gRPC connection failed", Err: err}
+	}
+	count, err := c.grpcPaced(ctx)
+	if err != nil {
+		return nil, "", &Error{Class: Transport, Op: cl.op, Binding: c.Binding(), Message: "waiting for the run's request rate (--max-rps)", Err: err}
 	}
 	md := c.outgoing()
 	sctx, cancel := context.WithCancel(ctx)
 	log := c.startLog(ctx, cl.op, md, sent)
+	var header metadata.MD
+	defer func() { count(header.Get(InstanceHeader)) }()
 	cs, err := cc.NewStream(metadata.NewOutgoingContext(sctx, md),
 		&grpc.StreamDesc{StreamName: cl.op, ServerStreams: true}, m.Path)
 	if err == nil {
@@ -453,7 +470,6 @@ func (c *Client) grpcStream(ctx context.Context, cl call) (*Stream, error) {
 	if err == nil {
 		err = cs.CloseSend()
 	}
-	var header metadata.MD
 	if err == nil {
 		header, err = cs.Header()
 	}
@@ -495,9 +511,14 @@ func (c *Client) grpcStream(ctx context.Context, cl call) (*Stream, error) {
 		}
 		log.End(code, withStatus(mdHeader(header, trailer), code), body, recErr)
 		cancel()
-		return nil, e
+		var retryAfter string
+		if busyError(e) {
+			retryAfter = grpcRetryAfter(header, trailer)
+			e.RetryAfter = capString(retryAfter, maxRetryAfterText)
+		}
+		return nil, retryAfter, e
 	}
-	return s, nil
+	return s, "", nil
 }
 
 // nextGRPC reads one message of a server stream. A status ends a gRPC
@@ -628,6 +649,23 @@ func (c *Client) grpcRawBody(rr RawRequest) ([]byte, error) {
 // response metadata, Body the answer (or the google.rpc.Status) as
 // ProtoJSON; Classify returns the error the typed method would have.
 func (c *Client) grpcRaw(ctx context.Context, rr RawRequest) (*RawResponse, error) {
+	var out *RawResponse
+	err := c.retryBusy(ctx, rr.Method, func() (string, error) {
+		o, err := c.grpcRawOnce(ctx, rr)
+		out = o
+		if err == nil && o != nil && IsBusy(o.grpcErr) {
+			ce, _ := AsError(o.grpcErr)
+			return ce.RetryAfter, o.grpcErr
+		}
+		return "", err
+	})
+	if out != nil && err == out.grpcErr {
+		err = nil // the refusal is the raw answer, as without busy retry
+	}
+	return out, err
+}
+
+func (c *Client) grpcRawOnce(ctx context.Context, rr RawRequest) (*RawResponse, error) {
 	body, err := c.grpcRawBody(rr)
 	if err != nil {
 		return nil, &Error{Class: Transport, Op: rr.Method, Binding: c.Binding(), Message: "building the request failed", Err: err}
@@ -646,12 +684,17 @@ func (c *Client) grpcRaw(ctx context.Context, rr RawRequest) (*RawResponse, erro
 			shown, _ = a2agrpc.ToJSON(msg)
 		}
 	}
+	count, err := c.grpcPaced(ctx)
+	if err != nil {
+		return nil, &Error{Class: Transport, Op: rr.Method, Binding: c.Binding(), Message: "waiting for the run's request rate (--max-rps)", Err: err}
+	}
 	log := c.startLog(ctx, rr.Method, md, shown)
 	var header, trailer metadata.MD
 	var out []byte
 	path := "/" + a2agrpc.Service + "/" + rr.Method
 	err = cc.Invoke(metadata.NewOutgoingContext(ctx, md), path, &body, &out,
 		grpc.ForceCodecV2(encodingCodec{}), grpc.Header(&header), grpc.Trailer(&trailer))
+	count(header.Get(InstanceHeader))
 	h := mdHeader(header, trailer)
 	if err != nil {
 		e := c.grpcError(ctx, rr.Method, err, false)
@@ -661,6 +704,9 @@ func (c *Client) grpcRaw(ctx context.Context, rr RawRequest) (*RawResponse, erro
 			return nil, e
 		}
 		log.End(code, withStatus(h, code), e.Body, nil)
+		if busyError(e) {
+			e.RetryAfter = capString(grpcRetryAfter(header, trailer), maxRetryAfterText)
+		}
 		return &RawResponse{Status: code, Header: h, Body: e.Body, grpcErr: e}, nil
 	}
 	doc := out

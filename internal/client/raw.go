@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -67,8 +68,9 @@ func (c *Client) Raw(ctx context.Context, method string, params any) (*RawRespon
 }
 
 // RawDo sends a RawRequest. Only a failure to get any response is an error
-// (Transport class); a status, body or content type the spec did not expect
-// is data in the RawResponse.
+// (Transport class), or a call the agent kept refusing as busy (Refused,
+// with its last answer); a status, body or content type the spec did not
+// expect is data in the RawResponse.
 //
 // On gRPC, Body is sent as the message bytes, Params as the rpc's request
 // message (see grpcRawBody), Header as metadata; Path, Query and Verb mean
@@ -158,8 +160,50 @@ func (c *Client) buildRaw(ctx context.Context, rr RawRequest) (*http.Request, js
 // Do sends a request the spec built entirely itself, through the client's
 // http.Client, bounded by ctx, and returns the capped answer. The client's
 // configured headers (WithHeader credentials, A2A-Version…) are added only
-// where req does not set that header.
+// where req does not set that header. A "not now" answer (429, 503) is
+// retried as on the typed calls when the body can be sent again
+// (req.GetBody); given up, the last answer comes with a Refused error.
 func (c *Client) Do(ctx context.Context, req *http.Request) (*RawResponse, error) {
+	op := strings.TrimSpace(req.Method + " " + req.URL.Path)
+	var (
+		out   *RawResponse
+		tries int
+	)
+	err := c.retryBusy(ctx, op, func() (string, error) {
+		tries++
+		r := req
+		if tries > 1 {
+			if req.Body != nil && req.Body != http.NoBody && req.GetBody == nil {
+				return "", nil // the body cannot be sent again: keep the answer
+			}
+			r = req.Clone(ctx)
+			if req.GetBody != nil {
+				b, err := req.GetBody()
+				if err != nil {
+					return "", nil
+				}
+				r.Body = b
+			}
+		}
+		o, err := c.doOnce(ctx, r, op)
+		out = o
+		if err == nil && busyStatus(o.Status) {
+			ra := o.Header.Get("Retry-After")
+			return ra, &Error{Class: HTTP, Op: op, Binding: c.Binding(), HTTPStatus: o.Status, RetryAfter: capString(ra, maxRetryAfterText),
+				Message: fmt.Sprintf("HTTP %d %s", o.Status, http.StatusText(o.Status)), Err: errRawBusy}
+		}
+		return "", err
+	})
+	if errors.Is(err, errRawBusy) && !ErrRefused(err) {
+		err = nil // the raw answer is data, as without busy retry
+	}
+	return out, err
+}
+
+// errRawBusy marks the busy answer of a raw call inside retryBusy.
+var errRawBusy = errors.New("busy raw answer")
+
+func (c *Client) doOnce(ctx context.Context, req *http.Request, op string) (*RawResponse, error) {
 	req = req.WithContext(ctx)
 	defaults := http.Header{}
 	c.setHeaders(defaults, false, false)
@@ -169,7 +213,6 @@ func (c *Client) Do(ctx context.Context, req *http.Request) (*RawResponse, error
 			req.Header[k] = vs
 		}
 	}
-	op := strings.TrimSpace(req.Method + " " + req.URL.Path)
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		return nil, &Error{Class: Transport, Op: op, Binding: c.Binding(), Message: "request failed", Err: err}

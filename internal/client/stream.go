@@ -58,21 +58,49 @@ type Stream struct {
 	pendingEOF bool
 }
 
-func (c *Client) openStream(ctx context.Context, cl call) (*Stream, error) {
-	if c.grpc {
-		return c.grpcStream(ctx, cl)
+// openStream opens a stream; a "not now" answer before the stream is
+// retried (busy.go).
+func (c *Client) openStream(ctx context.Context, cl call) (s *Stream, err error) {
+	err = c.retryBusy(ctx, cl.op, func() (string, error) {
+		var retryAfter string
+		if c.grpc {
+			s, retryAfter, err = c.grpcStream(ctx, cl)
+		} else {
+			s, retryAfter, err = c.openStreamOnce(ctx, cl)
+		}
+		return retryAfter, err
+	})
+	if err != nil {
+		return nil, err
 	}
+	return s, nil
+}
+
+// openStreamOnce is one attempt of openStream on HTTP; retryAfter is the
+// Retry-After of a busy refusal.
+func (c *Client) openStreamOnce(ctx context.Context, cl call) (*Stream, string, error) {
 	sctx, cancel := context.WithCancel(ctx)
 	p, err := c.build(sctx, cl)
 	if err != nil {
 		cancel()
-		return nil, &Error{Class: Transport, Op: cl.op, Binding: c.Binding(), Message: "building the request failed", Err: err}
+		return nil, "", &Error{Class: Transport, Op: cl.op, Binding: c.Binding(), Message: "building the request failed", Err: err}
 	}
 	resp, err := c.send(cl.op, p)
 	if err != nil {
 		cancel()
-		return nil, err
+		return nil, "", err
 	}
+	retryAfter := busyRetryAfter(resp)
+	s, err := c.streamOrError(cl, p, resp, cancel)
+	if ce, ok := AsError(err); ok && retryAfter != "" {
+		ce.RetryAfter = capString(retryAfter, maxRetryAfterText)
+	}
+	return s, retryAfter, err
+}
+
+// streamOrError makes the answer to a stream request a Stream, or the
+// error it is.
+func (c *Client) streamOrError(cl call, p *prepared, resp *http.Response, cancel context.CancelFunc) (*Stream, error) {
 	if success(resp.StatusCode) && isSSEType(resp.Header.Get("Content-Type")) {
 		maxEvent := int(min(c.maxBody, math.MaxInt32))
 		return &Stream{c: c, op: cl.op, resp: resp, cancel: cancel, rpcID: p.rpcID,

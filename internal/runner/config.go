@@ -93,6 +93,9 @@ type Config struct {
 	// Patience is the least time a spec waits for a task to reach a state
 	// (default 10 s); it grows to the agent's observed pace.
 	Patience time.Duration `json:"patience,omitempty" yaml:"patience,omitempty"`
+	// MaxRPS bounds the requests per second the harness sends to each
+	// instance (0: unbounded); internal/client's Pace, routed by paceRoute.
+	MaxRPS int `json:"max-rps,omitempty" yaml:"max-rps,omitempty"`
 	// NoDirective tells the harness not to use the directive extension even if
 	// the card advertises it (to exercise the prompt-map path).
 	NoDirective bool `json:"no-directive,omitempty" yaml:"no-directive,omitempty"`
@@ -217,6 +220,9 @@ func (c *Config) Validate() error {
 	}
 	if c.PushRetryWait < 0 || c.PushRetryWait > 0 && c.PushRetryWait < time.Second || c.PushRetryWait > time.Hour {
 		add("--push-retry-wait %s: between 1s and 1h", c.PushRetryWait)
+	}
+	if c.MaxRPS < 0 || c.MaxRPS > 100000 {
+		add("--max-rps %d: between 0 (unbounded) and 100000", c.MaxRPS)
 	}
 	if c.Instances < 0 || c.Instances > 16 {
 		add("--instances %d: between 1 and 16", c.Instances)

@@ -167,6 +167,11 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 	p.Env.Health = live.Health
 	p.Env.HTTP = rec.r.HTTPClient(live)
 	p.Env.HTTP.CheckRedirect = sameOriginRedirects
+	// The pace waits outside the recorder, so that a request's recorded
+	// time is when it went, and counts every request the run sends
+	// (--max-rps; the report's run.rate).
+	p.Env.Pace = client.NewPace(float64(cfg.MaxRPS))
+	p.Env.HTTP.Transport = p.Env.Pace.Transport(p.Env.HTTP.Transport)
 	p.Env.RecordCall = func(ctx context.Context, method, target string, h http.Header, body []byte) client.CallLog {
 		return rec.r.BeginCall(ctx, method, target, h, body)
 	}
@@ -287,6 +292,8 @@ func Prepare(ctx context.Context, cfg Config) (*Prepared, error) {
 		// --webhook-url the harness cannot vouch for.
 		p.Env.WebhookReachable = cfg.WebhookURL == ""
 	}
+
+	p.Env.Pace.Route(paceRoute(p.Env.Topology))
 
 	if cfg.JWKS != "" {
 		b, err := os.ReadFile(cfg.JWKS)

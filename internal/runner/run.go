@@ -153,6 +153,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) (*Outcome, error) {
 		report.Run.Notes = append(report.Run.Notes, note)
 		fmt.Fprintf(stdout, "note: %s\n", note)
 	}
+	report.Run.Rate = runRate(cfg, prep.Env.Pace)
 	out, err := finish(cfg, report, start)
 	if err != nil {
 		return out, err

@@ -392,6 +392,8 @@ func answerOf(err error, describe func() string) answer {
 		switch {
 		case ok && ce.Class == client.Transport:
 			return answer{err: err, unknown: "no answer: " + suites.ErrText(err)}
+		case ok && ce.Class == client.Refused:
+			return answer{err: err, unknown: "refused \"not now\" past the patience: " + suites.ErrText(err)}
 		case ok && ce.Class == client.HTTP && (ce.HTTPStatus >= 500 || ce.HTTPStatus == http.StatusTooManyRequests):
 			return answer{err: err, unknown: "no answer of the agent's binding: " + suites.ErrText(err)}
 		}

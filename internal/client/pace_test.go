@@ -1,0 +1,210 @@
+package client_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/fakes"
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
+)
+
+// At --max-rps 50, 20 requests from 4 goroutines to one address take at
+// least 19 intervals, and no second holds more than 50; a second address
+// has a bucket of its own.
+func TestPaceBoundsEachAddress(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var at []time.Time
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		at = append(at, time.Now())
+		mu.Unlock()
+		w.Header().Set(client.InstanceHeader, "inst-a")
+	})
+	a := httptest.NewServer(handler)
+	b := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	t.Cleanup(a.Close)
+	t.Cleanup(b.Close)
+	pace := client.NewPace(50)
+	hc := &http.Client{Transport: pace.Transport(http.DefaultTransport)}
+	began := time.Now()
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 5; i++ {
+				resp, err := hc.Get(a.URL)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				resp.Body.Close()
+			}
+		}()
+	}
+	wg.Wait()
+	if took, least := time.Since(began), 19*(time.Second/50); took < least {
+		t.Errorf("20 requests at 50/s took %s, want at least %s", took, least)
+	}
+	for i := 5; i < len(at); i++ {
+		// The bucket gives the requests slots 20 ms apart. A request never
+		// goes before its slot, but a loaded machine may wake it late, so
+		// five slots (100 ms) apart may shrink by that lateness (up to
+		// 40 ms here), never more.
+		if gap := at[i].Sub(at[i-5]); gap < 60*time.Millisecond {
+			t.Errorf("requests %d and %d arrived %s apart, want about 100 ms", i-5, i, gap)
+		}
+	}
+	// Another address is not held up by the first one's bucket.
+	other := time.Now()
+	for i := 0; i < 2; i++ {
+		resp, err := hc.Get(b.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	if took := time.Since(other); took > 200*time.Millisecond {
+		t.Errorf("two requests to a fresh address took %s", took)
+	}
+	rates := map[string]client.Rate{}
+	for _, r := range pace.Rates() {
+		rates[r.Instance] = r
+	}
+	got := rates["inst-a"]
+	if got.Requests != 20 || got.PeakPerSec > 50 || got.PeakPerSec < 15 || got.MeanPerSec <= 0 || got.MeanPerSec > 50 {
+		t.Errorf("rate of inst-a: %+v; want 20 requests, a peak of at most 50 a second", got)
+	}
+	if r, ok := rates[client.AuthorityOf(mustURL(t, b.URL))]; !ok || r.Requests != 2 {
+		t.Errorf("rates %v: want the unnamed address counted under its authority", pace.Rates())
+	}
+}
+
+// Unbounded (the default), the pace only counts; a wait ends with its
+// context.
+func TestPaceUnboundedAndCancelled(t *testing.T) {
+	t.Parallel()
+	free := client.NewPace(0)
+	if free.Bounded() {
+		t.Error("rps 0 must be unbounded")
+	}
+	for i := 0; i < 100; i++ {
+		if err := free.Wait(context.Background(), "x:1", ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var nilPace *client.Pace
+	if nilPace.Rates() != nil || nilPace.Wait(context.Background(), "x:1", "") != nil {
+		t.Error("a nil pace must neither bound nor count")
+	}
+	slow := client.NewPace(1)
+	if err := slow.Wait(context.Background(), "x:1", ""); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	began := time.Now()
+	if err := slow.Wait(ctx, "x:1", ""); err == nil || time.Since(began) > 500*time.Millisecond {
+		t.Errorf("second request at 1/s with a 50 ms context: err %v after %s; want the context's error at once", err, time.Since(began))
+	}
+}
+
+// The peak is the most requests in any one second, not in a calendar
+// second: 10 just before and 10 just after a second boundary make 20.
+func TestPaceCountsThePeakInAnySecond(t *testing.T) {
+	t.Parallel()
+	p := client.NewPace(0)
+	start := time.Now().Add(time.Hour) // any origin after the pace's start
+	for i := 0; i < 10; i++ {
+		p.Count("i", start.Add(850*time.Millisecond+time.Duration(i)*time.Millisecond))
+		p.Count("i", start.Add(1150*time.Millisecond+time.Duration(i)*time.Millisecond))
+	}
+	p.Count("i", start.Add(5*time.Second))
+	rates := p.Rates()
+	if len(rates) != 1 || rates[0].Requests != 21 || rates[0].PeakPerSec != 20 {
+		t.Fatalf("rates %+v: want 21 requests with a peak of 20 in one second", rates)
+	}
+	if m := rates[0].MeanPerSec; m < 4.5 || m > 5.5 {
+		t.Errorf("mean %v a second over about 4.2 s, want about 5", m)
+	}
+}
+
+// gRPC calls are paced by the client's pace, and counted by the instance
+// the answer names.
+func TestPaceGRPC(t *testing.T) {
+	t.Parallel()
+	url := grpcAgent(t, fakes.Options{Name: "grpc-inst"})
+	pace := client.NewPace(20)
+	c, err := client.New(a2a.AgentInterface{URL: url, ProtocolBinding: a2a.BindingGRPC}, client.WithPace(pace))
+	if err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	for i := 0; i < 5; i++ {
+		_, _ = c.GetTask(context.Background(), &a2a.GetTaskRequest{ID: "none"})
+	}
+	if took := time.Since(began); took < 4*(time.Second/20) {
+		t.Errorf("5 gRPC calls at 20/s took %s", took)
+	}
+	rates := pace.Rates()
+	if len(rates) != 1 || rates[0].Instance != "grpc-inst" || rates[0].Requests != 5 {
+		t.Errorf("rates %+v: want 5 calls to grpc-inst", rates)
+	}
+}
+
+func mustURL(t *testing.T, raw string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// Through a balancer, a pinned request waits only for its instance's
+// bucket, an unpinned one for every instance's: each instance gets at most
+// the bound, however the specs reach it.
+func TestPaceRoutesToInstances(t *testing.T) {
+	t.Parallel()
+	p := client.NewPace(10) // 100 ms apart per instance
+	p.Route(func(authority, pin string) []string {
+		switch {
+		case authority != "lb:80":
+			return nil
+		case pin != "":
+			return []string{"slot " + pin}
+		}
+		return []string{"slot 0", "slot 1"}
+	})
+	ctx := context.Background()
+	took := func(authority, pin string) time.Duration {
+		began := time.Now()
+		if err := p.Wait(ctx, authority, pin); err != nil {
+			t.Fatal(err)
+		}
+		return time.Since(began)
+	}
+	if d := took("lb:80", "0"); d > 30*time.Millisecond {
+		t.Errorf("first request to slot 0 waited %s", d)
+	}
+	if d := took("lb:80", "1"); d > 30*time.Millisecond {
+		t.Errorf("slot 1 waited %s for slot 0's request", d)
+	}
+	// Unpinned: may reach either, so it waits for both to have room.
+	if d := took("lb:80", ""); d < 70*time.Millisecond {
+		t.Errorf("an unpinned request went after %s, before the slots had room", d)
+	}
+	if d := took("lb:80", "1"); d < 70*time.Millisecond {
+		t.Errorf("slot 1 was given a second request %s after the unpinned one", d)
+	}
+	if d := took("other:80", ""); d > 30*time.Millisecond {
+		t.Errorf("another address waited %s", d)
+	}
+}
