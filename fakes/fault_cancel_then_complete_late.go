@@ -24,7 +24,7 @@ var (
 		Name:        "cancel-then-complete-late",
 		Scenario:    scenarioStaleCDN,
 		Description: "Cancel is acknowledged with TASK_STATE_CANCELED and the task stops; then, --late-delay (default 500ms) after the cancel, the task gains an artifact and turns COMPLETED on every instance, on GetTask, events and pushes: a completion later than any spec's own watch.",
-		Specs:       []string{"LIFE-011", "LIFE-012", "LIFE-014"},
+		Specs:       []string{"LIFE-011", "LIFE-012", "LIFE-013", "LIFE-014"},
 	})
 	// faultCancelThenArtifactLate: the task gains an artifact and stays
 	// CANCELED.
@@ -32,7 +32,7 @@ var (
 		Name:        "cancel-then-artifact-late",
 		Scenario:    scenarioStaleCDN,
 		Description: "Cancel is acknowledged with TASK_STATE_CANCELED and the task stops; then, --late-delay (default 500ms) after the cancel, an artifact is appended to the canceled task, which stays TASK_STATE_CANCELED, on GetTask, events and pushes.",
-		Specs:       []string{"LIFE-011", "LIFE-012", "LIFE-014"},
+		Specs:       []string{"LIFE-011", "LIFE-012", "LIFE-013", "LIFE-014"},
 	})
 	// faultCancelThenPushCompleteLate: the store keeps the task CANCELED,
 	// but a push says it COMPLETED.

@@ -413,6 +413,11 @@ var _ = suites.Spec("LIFE-014", func(ctx context.Context, t *suites.T) {
 	// round with one side missing moves it towards the missing side.
 	centre, half := completion, d
 	began, stopped := time.Now(), ""
+	// lag is how long an asynchronous cancel takes to take effect on this
+	// agent, measured once (asyncLag) when the trials' cancels were
+	// answered with a task still working.
+	var lag time.Duration
+	lagged := false
 	for round := 0; round < raceRounds; round++ {
 		// A round can always decide both sides: the first runs at least
 		// 2*need trials and a re-centred one at least need (with
@@ -458,6 +463,12 @@ var _ = suites.Spec("LIFE-014", func(ctx context.Context, t *suites.T) {
 			// gains little. Script longer tasks, and cancel anywhere in
 			// their life.
 			d *= 4
+			if !lagged {
+				lag, lagged = asyncLag(ctx, t, c, script, results), true
+			}
+			// An asynchronous cancel takes lag to take effect: a task
+			// of three times that lets most cancels land before it ends.
+			d = max(d, lag)
 			script.Delay = d
 			completion = 3 * d
 			centre, half = completion/2, completion/2
@@ -498,6 +509,50 @@ var _ = suites.Spec("LIFE-014", func(ctx context.Context, t *suites.T) {
 			sides.Decided, sides.CompletedFirst, need, strings.Join(windows, "; "))
 	}
 })
+
+// asyncLag measures, when some of the race's cancels were answered with a
+// task still working (an asynchronous cancel, which A2A v1.0.1 §3.1.5
+// allows), how long such a cancel takes to take effect: one task scripted
+// to work for about the patience, canceled at once, followed until it is
+// terminal. It returns 0 when no cancel was pending, or when the probe did
+// not end canceled within the patience. The measure is an observation.
+func asyncLag(ctx context.Context, t *suites.T, c *client.Client, script suites.Script, results []invariants.TrialResult) time.Duration {
+	pending := 0
+	for _, r := range results {
+		if r.Answer == invariants.CancelPending {
+			pending++
+		}
+	}
+	if pending == 0 {
+		return 0
+	}
+	probe := script
+	probe.Delay = max(script.Delay, t.Patience()/3)
+	msg, err := t.Env.Behaviour.Message(probe)
+	if err != nil {
+		return 0
+	}
+	resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg,
+		Configuration: &a2a.SendMessageConfiguration{ReturnImmediately: true}})
+	if err != nil || resp.Task == nil {
+		return 0
+	}
+	id := resp.Task.ID
+	task, err := t.Cancel(ctx, c, id)
+	answered := time.Now()
+	if suites.CancelAnswerOf(task, err) == invariants.CancelAcked {
+		return 0
+	}
+	last, _, ok := t.Await(ctx, c, id, suites.Terminal, t.Patience())
+	took := time.Since(answered)
+	if !ok || last.Status.State != a2a.TaskStateCanceled {
+		t.Observe("race.async-cancel", fmt.Sprintf("%d of %d cancels were answered with a task still working; a probe task canceled at once did not end canceled within %s", pending, len(results), took.Round(time.Millisecond)))
+		return 0
+	}
+	t.Observe("race.async-cancel", fmt.Sprintf("%d of %d cancels were answered with a task still working (an asynchronous cancel); one took %s to take effect (task %s), so later rounds script tasks of at least three times that",
+		pending, len(results), took.Round(time.Millisecond), id))
+	return took
+}
 
 // RaceTrialPlan is how LIFE-014 sizes its race for --race-trials n: each
 // side needs need decided trials (a tenth of n, at least raceMinSide); the
