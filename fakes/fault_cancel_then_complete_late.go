@@ -52,7 +52,9 @@ const DefaultLateDelay = 500 * time.Millisecond
 
 // lateAfterCancel starts, when one of the late faults is on, the writer
 // that breaks the canceled task id later. It runs as a worker, so that a
-// shutdown waits for it or stops it.
+// shutdown waits for it; an instance told to stop before the delay writes
+// at once, as a queue flushing its pending work on shutdown does, so that
+// a roll of the deployment does not hide the fault.
 func (a *Agent) lateAfterCancel(id string) {
 	var form string
 	switch {
@@ -76,7 +78,6 @@ func (a *Agent) lateAfterCancel(id string) {
 		defer timer.Stop()
 		select {
 		case <-a.workCtx.Done():
-			return
 		case <-timer.C:
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), store.BusyTimeout)
