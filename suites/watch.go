@@ -336,8 +336,11 @@ func watchSummary(spans []time.Duration, canceled, answered, pushes, events int,
 	sort.Slice(spans, func(a, b int) bool { return spans[a] < spans[b] })
 	lo, hi := spans[0].Round(100*time.Millisecond), spans[len(spans)-1].Round(100*time.Millisecond)
 	after := "its terminal state"
-	if canceled == len(spans) {
+	switch {
+	case canceled == len(spans):
 		after = "the cancel"
+	case len(spans) > 1:
+		after = "their terminal states"
 	}
 	span := fmt.Sprintf("%s after %s", hi, after)
 	if len(spans) > 1 && lo != hi {
