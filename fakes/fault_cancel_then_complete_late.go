@@ -16,33 +16,18 @@ import (
 // queued completion, a retried executor) finishes the task anyway, past
 // every spec's own watch of the task. Three shapes, one per channel the
 // harness watches at the run's end.
-var (
-	// faultCancelThenCompleteLate: the task gains an artifact and turns
-	// COMPLETED, in the store (GetTask, on every instance), on its event
-	// log and in its pushes.
-	faultCancelThenCompleteLate = register(FaultInfo{
-		Name:        "cancel-then-complete-late",
-		Scenario:    scenarioStaleCDN,
-		Description: "Cancel is acknowledged with TASK_STATE_CANCELED and the task stops; then, --late-delay (default 500ms) after the cancel, the task gains an artifact and turns COMPLETED on every instance, on GetTask, events and pushes: a completion later than any spec's own watch.",
-		Specs:       []string{"LIFE-011", "LIFE-012", "LIFE-013", "LIFE-014"},
-	})
-	// faultCancelThenArtifactLate: the task gains an artifact and stays
-	// CANCELED.
-	faultCancelThenArtifactLate = register(FaultInfo{
-		Name:        "cancel-then-artifact-late",
-		Scenario:    scenarioStaleCDN,
-		Description: "Cancel is acknowledged with TASK_STATE_CANCELED and the task stops; then, --late-delay (default 500ms) after the cancel, an artifact is appended to the canceled task, which stays TASK_STATE_CANCELED, on GetTask, events and pushes.",
-		Specs:       []string{"LIFE-011", "LIFE-012", "LIFE-013", "LIFE-014"},
-	})
-	// faultCancelThenPushCompleteLate: the store keeps the task CANCELED,
-	// but a push says it COMPLETED.
-	faultCancelThenPushCompleteLate = register(FaultInfo{
-		Name:        "cancel-then-push-complete-late",
-		Scenario:    scenarioStaleCDN,
-		Description: "Cancel is acknowledged with TASK_STATE_CANCELED and GetTask keeps saying so; then, --late-delay (default 500ms) after the cancel, every push config of the task gets a status update saying TASK_STATE_COMPLETED.",
-		Specs:       []string{"LIFE-011", "PUSH-008"},
-	})
-)
+//
+// faultCancelThenCompleteLate: the task gains an artifact and turns
+// COMPLETED, in the store (GetTask, on every instance), on its event log
+// and in its pushes. The other two shapes are
+// fault_cancel_then_artifact_late.go and
+// fault_cancel_then_push_complete_late.go.
+var faultCancelThenCompleteLate = register(FaultInfo{
+	Name:        "cancel-then-complete-late",
+	Scenario:    scenarioStaleCDN,
+	Description: "Cancel is acknowledged with TASK_STATE_CANCELED and the task stops; then, --late-delay (default 500ms) after the cancel, the task gains an artifact and turns COMPLETED on every instance, on GetTask, events and pushes: a completion later than any spec's own watch.",
+	Specs:       []string{"LIFE-011", "LIFE-012", "LIFE-013", "LIFE-014"},
+})
 
 // DefaultLateDelay is how long after an acknowledged cancel the late
 // cancel-then-complete faults strike when Options.LateDelay is zero:
