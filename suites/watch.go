@@ -308,8 +308,8 @@ func (t *T) judgeWatch(r *reports.Result, ids []string, answered int, took time.
 			Expected: "each task's first terminal state for ever", Actual: fmt.Sprintf("%d more violations of the same kind on the spec's tasks (%d in all)", all-watchViolations, all)})
 	}
 	r.Violations = append(r.Violations, vs...)
-	r.Findings = append(r.Findings, fmt.Sprintf("%d of %d task(s) watched until the run's end broke their terminal state after the spec's own watch had ended (%d violation(s)); the first: task %s",
-		broke, len(spans), all, vs[0].Actual+" at "+vs[0].Where))
+	r.Findings = append(r.Findings, fmt.Sprintf("%d of %d task(s) watched until the run's end broke their terminal state (%d violation(s)); the first: %s (%s)",
+		broke, len(spans), all, vs[0].Actual, vs[0].Where))
 	if t.Env != nil && t.Env.Transcript != nil {
 		r.Transcript = t.Env.Transcript.Owned(t.Info.ID)
 	}
