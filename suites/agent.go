@@ -272,7 +272,7 @@ func (t *T) ObserveTaskAt(src invariants.Source, task *a2a.Task, issued time.Dur
 	}
 	h := t.History()
 	o := invariants.Observation{TaskID: task.ID, State: task.Status.State, Source: src,
-		Issued: issued, Received: h.Now(), Ref: ref(string(src), seq) + " (" + binding + ")"}
+		Issued: issued, Received: h.Now(), Ref: ref(string(src), seq) + " (" + binding + ")", Stamp: task.Status.Timestamp}
 	// ListTasks leaves artifacts out unless asked (includeArtifacts): its
 	// tasks say nothing of them.
 	if src != invariants.FromList {

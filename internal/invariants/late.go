@@ -98,8 +98,8 @@ func LateChange(taskID string, obs []Observation, since time.Duration) (first *O
 			}
 			stateV = &Violation{Invariant: "terminal-final", Where: o.where(),
 				Expected: fmt.Sprintf("%s for ever: first seen terminal via %s", first.State, first.Ref),
-				Actual: fmt.Sprintf("%s via %s, seen %s after %s", o.State, o.Source,
-					(o.Received - first.Received).Round(time.Millisecond), what)}
+				Actual: fmt.Sprintf("%s via %s, seen %s after %s%s", o.State, o.Source,
+					(o.Received - first.Received).Round(time.Millisecond), what, stampedAfter(*first, o))}
 		}
 		if base == nil || o.Source == FromPush || !o.Snapshot || o.Issued < base.Received {
 			continue
@@ -139,6 +139,19 @@ func LateChange(taskID string, obs []Observation, since time.Duration) (first *O
 // At is t on the history's clock, for an event timed elsewhere (a push
 // the receiver recorded while no spec listened).
 func (h *History) At(t time.Time) time.Duration { return t.Sub(h.start) }
+
+// stampedAfter says, when both sightings carry a status timestamp the
+// agent wrote in RFC 3339, how long after the first the agent's own clock
+// puts the later one: the moment it changed, where the harness only knows
+// when it looked. "" when either is missing, unreadable or out of order.
+func stampedAfter(first, later Observation) string {
+	a, errA := time.Parse(time.RFC3339Nano, first.Stamp)
+	b, errB := time.Parse(time.RFC3339Nano, later.Stamp)
+	if errA != nil || errB != nil || b.Before(a) {
+		return ""
+	}
+	return fmt.Sprintf(" (the agent's status timestamps put the change %s after it)", b.Sub(a).Round(time.Millisecond))
+}
 
 // EvidenceName names a first terminal sighting the way a reader of the
 // report thinks of it: an acknowledged cancel, or the first terminal state.

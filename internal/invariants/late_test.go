@@ -49,6 +49,7 @@ func TestLateChange(t *testing.T) {
 		return Observation{TaskID: "t", State: s, Source: FromPush, Issued: ms(at), Received: ms(at), Channel: "push", Ref: "push"}
 	}
 	art := Artifacts{"a1": 1}
+	stamped := func(o Observation, at string) Observation { o.Stamp = at; return o }
 	for _, c := range []struct {
 		name  string
 		obs   []Observation
@@ -59,6 +60,8 @@ func TestLateChange(t *testing.T) {
 		{"stays canceled", []Observation{cancel, get(200, a2a.TaskStateCanceled, Artifacts{}), push(300, a2a.TaskStateCanceled)}, 0, nil, ""},
 		{"completes 500 ms later", []Observation{cancel, get(200, a2a.TaskStateCanceled, Artifacts{}), get(600, a2a.TaskStateCompleted, art)}, 0,
 			[]string{"terminal-final", "terminal-gains-nothing"}, "500ms after the acknowledged cancel"},
+		{"the agent's timestamps tell when it changed", []Observation{stamped(cancel, "2026-01-02T03:04:05.100Z"), stamped(get(9000, a2a.TaskStateCompleted, art), "2026-01-02T03:04:05.600Z")}, 0,
+			[]string{"terminal-final", "terminal-gains-nothing"}, "timestamps put the change 500ms after it"},
 		{"artifact only", []Observation{cancel, get(8100, a2a.TaskStateCanceled, art)}, 0, []string{"terminal-gains-nothing"}, "8s after the acknowledged cancel"},
 		{"push only", []Observation{cancel, get(3200, a2a.TaskStateCanceled, Artifacts{}), push(3100, a2a.TaskStateCompleted)}, 0,
 			[]string{"terminal-final"}, "3s after the acknowledged cancel"},
