@@ -253,6 +253,15 @@ type Options struct {
 	// v1.0.1 §3.3.1: a duplicate cancel MAY get TaskNotFoundError once the
 	// task was canceled and purged). A correct variant, not a fault.
 	PurgedOnSecondCancel bool
+	// AsyncCancel answers CancelTask at once with the task as it stands
+	// (WORKING) and applies the cancel this long later, unless the task
+	// ended first (fakes/variant_cancel_async.go): an asynchronous cancel,
+	// which A2A v1.0.1 §3.1.5 allows. A correct variant, not a fault.
+	AsyncCancel time.Duration
+	// LateDelay is how long after an acknowledged cancel the late
+	// cancel-then-complete faults strike (default DefaultLateDelay;
+	// fakes/fault_cancel_then_complete_late.go).
+	LateDelay time.Duration
 	// RequireAuth is a bearer token every binding request must carry
 	// (Authorization: Bearer <token>); without it the request gets 401 with
 	// WWW-Authenticate on HTTP+JSON and code -31401 (HTTP 401) on JSON-RPC.

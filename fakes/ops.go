@@ -374,9 +374,19 @@ func (a *Agent) cancel(ctx context.Context, req *a2a.CancelTaskRequest) ([]byte,
 		case <-time.After(d):
 		}
 	}
+	if a.opts.AsyncCancel > 0 {
+		rec, oe := a.cancelAsync(ctx, req.ID)
+		if oe != nil {
+			return nil, oe
+		}
+		return a.taskJSON(rec.Task, nil, artifactsAsStored), nil
+	}
 	rec, oe := a.cancelTask(ctx, req.ID)
 	if oe != nil {
 		return nil, oe
+	}
+	if rec.Task.Status.State == a2a.TaskStateCanceled {
+		a.lateAfterCancel(rec.Task.ID)
 	}
 	return a.taskJSON(rec.Task, nil, artifactsAsStored), nil
 }

@@ -107,6 +107,11 @@ type ScorecardSpec struct {
 	// title that vendor's run could not check (Result.Unchecked); omitted
 	// when no vendor has any.
 	Unchecked [][]string `json:"unchecked,omitempty"`
+	// Findings holds, per vendor in Vendors order, what that vendor's run
+	// found worth knowing on this spec (Result.Findings: a task lost in a
+	// restart, a terminal state broken after the spec's own watch); omitted
+	// when no vendor has any.
+	Findings [][]string `json:"findings,omitempty"`
 	// Judges says, for a client spec, what of the client its verdict rests
 	// on (Result.Judges, without who supplied the pieces: By holds that per
 	// vendor, in Vendors order, when any vendor's driver said).
@@ -328,6 +333,12 @@ func BuildScorecardSets(reports []*Report, sets RequirementSets) (*Scorecard, er
 					sp.Unchecked = make([][]string, len(sc.reports))
 				}
 				sp.Unchecked[vi] = res.Unchecked
+			}
+			if len(res.Findings) > 0 {
+				if sp.Findings == nil {
+					sp.Findings = make([][]string, len(sc.reports))
+				}
+				sp.Findings[vi] = res.Findings
 			}
 		}
 	}
@@ -636,6 +647,9 @@ func renderScorecard(sc *Scorecard, explain func(string) string) ([]byte, error)
 				if sp.Unchecked != nil && len(sp.Unchecked[i]) > 0 {
 					cell.Label += " (partial)"
 					cell.Tip += " · not checked: " + cutUTF8(strings.Join(sp.Unchecked[i], "; "), 400)
+				}
+				if sp.Findings != nil && len(sp.Findings[i]) > 0 {
+					cell.Tip += " · found: " + cutUTF8(strings.Join(sp.Findings[i], "; "), 400)
 				}
 				if sp.By != nil && len(sp.By[i]) > 0 && sp.Judges != nil {
 					cell.Tip += " · " + cutUTF8((&Judged{What: sp.Judges.What, Pieces: sp.Judges.Pieces, By: sp.By[i]}).Text(), 400)

@@ -498,3 +498,43 @@ func TestScorecardSaysWhatAClientVerdictJudges(t *testing.T) {
 		}
 	}
 }
+
+// A result's findings reach the scorecard, per vendor, and the cell's
+// tooltip: a terminal state broken after the spec's own watch is seen
+// where vendors are compared.
+func TestScorecardCarriesFindings(t *testing.T) {
+	a := sampleReport("acme", "1.0")
+	b := sampleReport("bolt", "2.0")
+	for i := range a.Results {
+		if a.Results[i].Verdict == Pass {
+			a.Results[i].Verdict = Fail
+			a.Results[i].Reason = "terminal-final"
+			a.Results[i].Findings = []string{"1 of 3 task(s) watched until the run's end broke their terminal state"}
+			break
+		}
+	}
+	sc, err := BuildScorecard([]*Report{verified(t, a), verified(t, b)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found int
+	for _, sp := range sc.Specs {
+		if sp.Findings == nil {
+			continue
+		}
+		found++
+		if len(sp.Findings) != 2 || len(sp.Findings[0])+len(sp.Findings[1]) != 1 {
+			t.Errorf("%s: findings %v, want one, for one vendor", sp.ID, sp.Findings)
+		}
+	}
+	if found != 1 {
+		t.Fatalf("%d specs carry findings, want 1", found)
+	}
+	html, err := renderScorecard(sc, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(html), "found: 1 of 3 task(s) watched until the run") {
+		t.Error("the cell's tooltip does not show the finding")
+	}
+}

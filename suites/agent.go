@@ -217,6 +217,7 @@ func (t *T) WebhookToken() string {
 	token := webhook.NewToken()
 	if t.Env.Webhook != nil {
 		t.Env.Webhook.Claim(token, t.Info.ID)
+		t.watchToken(token)
 	}
 	return token
 }
@@ -224,11 +225,17 @@ func (t *T) WebhookToken() string {
 // History returns the spec's observation history, created on first use.
 func (t *T) History() *invariants.History {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.history == nil {
-		t.history = invariants.NewHistory()
+	h, fresh := t.history, t.history == nil
+	if fresh {
+		h = invariants.NewHistory()
+		t.history = h
 	}
-	return t.history
+	t.mu.Unlock()
+	if fresh && t.Info.Suite != Client {
+		// What it sees terminal is watched until the run's end (watch.go).
+		t.watching()
+	}
+	return h
 }
 
 // ref names the exchange an observation came from by the run-wide number
@@ -267,7 +274,7 @@ func (t *T) ObserveTaskAt(src invariants.Source, task *a2a.Task, issued time.Dur
 	}
 	h := t.History()
 	o := invariants.Observation{TaskID: task.ID, State: task.Status.State, Source: src,
-		Issued: issued, Received: h.Now(), Ref: ref(string(src), seq) + " (" + binding + ")"}
+		Issued: issued, Received: h.Now(), Ref: ref(string(src), seq) + " (" + binding + ")", Stamp: task.Status.Timestamp}
 	// ListTasks leaves artifacts out unless asked (includeArtifacts): its
 	// tasks say nothing of them.
 	if src != invariants.FromList {
@@ -283,6 +290,9 @@ func (t *T) Send(ctx context.Context, c *client.Client, req *a2a.SendMessageRequ
 	resp, err := c.SendMessage(ctx, req)
 	if err == nil && resp != nil {
 		t.ObserveTaskAt(invariants.FromSend, resp.Task, issued, c.Binding(), seq.Load())
+		if resp.Task != nil {
+			t.touch(resp.Task.ID, c)
+		}
 	}
 	return resp, err
 }
@@ -316,6 +326,7 @@ func (t *T) Get(ctx context.Context, c *client.Client, id string) (*a2a.Task, er
 	task, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: id})
 	if err == nil {
 		t.ObserveTaskAt(invariants.FromGet, task, issued, c.Binding(), seq.Load())
+		t.touch(id, c)
 	}
 	return task, err
 }
@@ -327,6 +338,7 @@ func (t *T) Cancel(ctx context.Context, c *client.Client, id string) (*a2a.Task,
 	task, err := c.CancelTask(ctx, &a2a.CancelTaskRequest{ID: id})
 	if err == nil {
 		t.ObserveTaskAt(invariants.FromCancel, task, issued, c.Binding(), seq.Load())
+		t.touch(id, c)
 	}
 	return task, err
 }

@@ -35,6 +35,9 @@ type resultCollector struct {
 	reported map[string]bool
 	// later are the looks specs registered for the run's end (T.Later).
 	later map[string][]func(*reports.Result) (string, bool)
+	// watched are the specs whose tasks the run's end reads again
+	// (suites/watch.go), by ID.
+	watched map[string]*T
 }
 
 func (c *resultCollector) start(t *T) {

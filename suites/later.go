@@ -15,10 +15,16 @@ import (
 //
 // look gets the result as the spec ended and may change it; it says what it
 // saw (a line for the terminal and the report's notes, when the verdict
-// changed) and whether it changed anything (a reason that now says it
-// looked again is a change too). A later look may only make the verdict better (a warn
-// or indeterminate becoming a pass): evidence that arrives late never
-// counts against the agent, since no spec waited for it.
+// changed or a violation was added) and whether it changed anything (a
+// reason that now says it looked again is a change too). The second look is
+// symmetric in one sense only: evidence that has not arrived may only make
+// a verdict better (a warn or indeterminate becoming a pass: late is not
+// lost, and no spec waited for it), while violating evidence, whenever it
+// arrived, makes it worse. A look may make a verdict worse only by adding
+// the violations it rests on (reports.Result.Violations); one that would
+// make it worse without them is refused. The run's end watch of terminal
+// tasks (watch.go) is such a look, taken for every spec that saw a task
+// terminal.
 func (t *T) Later(look func(r *reports.Result) (saw string, changed bool)) {
 	collector.mu.Lock()
 	defer collector.mu.Unlock()
@@ -28,34 +34,49 @@ func (t *T) Later(look func(r *reports.Result) (saw string, changed bool)) {
 	collector.later[t.Info.ID] = append(collector.later[t.Info.ID], look)
 }
 
-// Revisited is one result a later look changed.
+// Revisited is one result a later look changed the verdict of, or added
+// violations to.
 type Revisited struct {
 	ID       string
 	From, To reports.Verdict
 	// Saw is what the look saw, in its own words.
 	Saw string
+	// Violations counts the violations the look added.
+	Violations int
 }
 
 // String is the line the runner prints and keeps in the run's notes.
 func (r Revisited) String() string {
+	if r.From == r.To {
+		return fmt.Sprintf("%s stays %s at the run's end, with %d more violation(s): %s", r.ID, r.To, r.Violations, r.Saw)
+	}
 	return fmt.Sprintf("%s %s -> %s at the run's end: %s", r.ID, r.From, r.To, r.Saw)
 }
 
-// Revisit takes every later look the specs registered (Later), in ID order,
-// keeps what they changed, and returns the results whose verdict changed. The runner calls it once, after the
-// specs and before it collects the results; an interrupted run skips it
-// (its results are partial anyway). A look that would make a verdict worse
-// is refused and its result kept as it was.
+// Revisit takes every later look the specs registered (Later), and the run's
+// end watch of every task a spec saw terminal (watch.go), in ID order, keeps
+// what they changed, and returns the results whose verdict changed or that
+// gained violations. The runner calls it once, after the specs and before
+// it collects the results; an interrupted run skips it (its results are
+// partial anyway). A look that would make a verdict worse without adding
+// the violations that make it so is refused and its result kept as it was.
 func Revisit() []Revisited {
+	watch := watchLooks()
 	collector.mu.Lock()
-	ids := make([]string, 0, len(collector.later))
-	for id := range collector.later {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
 	looks := collector.later
 	collector.later = nil
 	collector.mu.Unlock()
+	if looks == nil {
+		looks = map[string][]func(*reports.Result) (string, bool){}
+	}
+	for id, look := range watch {
+		looks[id] = append(looks[id], look)
+	}
+	ids := make([]string, 0, len(looks))
+	for id := range looks {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
 	var out []Revisited
 	for _, id := range ids {
 		for _, look := range looks[id] {
@@ -71,16 +92,18 @@ func Revisit() []Revisited {
 			if !ok {
 				continue
 			}
-			from := r.Verdict
+			from, had := r.Verdict, len(r.Violations)
 			saw, changed := look(&r)
-			if !changed || r.ID != id || severity[r.Verdict] > severity[from] {
+			added := len(r.Violations) - had
+			worse := severity[r.Verdict] > severity[from]
+			if !changed || r.ID != id || added < 0 || worse && added == 0 || worse && r.Verdict != reports.Fail && r.Verdict != reports.Warn {
 				continue
 			}
 			collector.mu.Lock()
 			*collector.byID[id] = r
 			collector.mu.Unlock()
-			if r.Verdict != from {
-				out = append(out, Revisited{ID: id, From: from, To: r.Verdict, Saw: saw})
+			if r.Verdict != from || added > 0 {
+				out = append(out, Revisited{ID: id, From: from, To: r.Verdict, Saw: saw, Violations: added})
 			}
 		}
 	}

@@ -4,14 +4,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/a2a-conform/a2a-conform/internal/invariants"
 	"github.com/a2a-conform/a2a-conform/reports"
 )
 
 // A later look may make a verdict better and says so; one that would make
-// it worse is refused; one that only adds to the reason is kept without a
-// line; and each look is taken once.
-func TestRevisitOnlyImproves(t *testing.T) {
-	ids := []string{"ZZLATER-001", "ZZLATER-002", "ZZLATER-003"}
+// it worse without a violation is refused, and one that adds the violation
+// it rests on is kept and says so; one that only adds to the reason is kept
+// without a line; and each look is taken once.
+func TestRevisitIsSymmetricInEvidence(t *testing.T) {
+	ids := []string{"ZZLATER-001", "ZZLATER-002", "ZZLATER-003", "ZZLATER-004"}
 	collector.mu.Lock()
 	for _, id := range ids {
 		collector.byID[id] = &reports.Result{ID: id, Verdict: reports.Warn, Reason: "not seen yet"}
@@ -36,9 +38,17 @@ func TestRevisitOnlyImproves(t *testing.T) {
 		r.Reason += " Looked again: still not."
 		return "", true
 	})
+	(&T{Info: Info{ID: ids[3]}}).Later(func(r *reports.Result) (string, bool) {
+		r.Verdict = reports.Fail
+		r.Violations = append(r.Violations, invariants.Violation{Invariant: "terminal-final", Actual: "TASK_STATE_COMPLETED"})
+		return "it completed after all", true
+	})
 	got := Revisit()
-	if len(got) != 1 || got[0].ID != ids[0] || got[0].From != reports.Warn || got[0].To != reports.Pass || !strings.Contains(got[0].String(), "it came") {
-		t.Fatalf("Revisit() = %+v, want only %s warn -> pass", got, ids[0])
+	if len(got) != 2 || got[0].ID != ids[0] || got[0].From != reports.Warn || got[0].To != reports.Pass || !strings.Contains(got[0].String(), "it came") {
+		t.Fatalf("Revisit() = %+v, want %s warn -> pass, then %s warn -> fail", got, ids[0], ids[3])
+	}
+	if got[1].ID != ids[3] || got[1].To != reports.Fail || got[1].Violations != 1 || !strings.Contains(got[1].String(), "completed after all") {
+		t.Errorf("the look that brought a violation: %+v, want %s warn -> fail with 1 violation", got[1], ids[3])
 	}
 	collector.mu.Lock()
 	defer collector.mu.Unlock()

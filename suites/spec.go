@@ -56,6 +56,8 @@ type T struct {
 	// ran is how long the body took (the It may have waited for its turn).
 	ran     time.Duration
 	history *invariants.History
+	// watch is what the run's end watch reads again (suites/watch.go).
+	watch *taskWatch
 	// stretch multiplies the step delay of every directive script the spec
 	// sends (1 before a retry, Stretched); outran is set when the body ended
 	// through TooFast; retries lists each attempt that did.
@@ -407,6 +409,7 @@ func runBody(parent context.Context, t *T, body func(context.Context, *T)) {
 	t.mu.Lock()
 	t.ran = time.Since(began)
 	t.mu.Unlock()
+	t.bodyEnded()
 	if ctx.Err() == context.DeadlineExceeded && parent.Err() == nil {
 		t.mu.Lock()
 		t.timedOut = timeout

@@ -310,9 +310,10 @@ var registry = []Info{
 		TCK:    []string{"CORE-CANCEL-001"},
 		Needs:  []Need{NeedBehaviour},
 		Enable: "Give the agent the directive extension (docs/directive-extension.md) in its test build, or a prompt map in the config (prompt-map: {slow: …, input-required: …, …}) naming text that makes it show the behaviour.",
-		Why: "A cancel of a working task must come back as the task in TASK_STATE_CANCELED (or, if the" +
-			" agent cancels asynchronously, reach it soon after, with a warning), and GetTask must " +
-			"keep showing CANCELED over a settle window.",
+		Why: "A cancel of a working task is acknowledged only by the task in TASK_STATE_CANCELED; an answer" +
+			" with the task still working is an asynchronous cancel, followed until the task settles (canceled," +
+			" or ended by itself first: both allowed). A canceled task must keep showing CANCELED past the moment" +
+			" its work would have ended, and it stays under watch until the run's end.",
 	},
 	{
 		ID: "LIFE-013", Suite: Lifecycle, Level: MUST,

@@ -93,6 +93,8 @@ func Variants() []variant {
 			Why: "refuses every loopback or private webhook URL, the harness receiver's included, with InvalidParams (§13.2 SSRF advice, as a2a-go v2.4.0 and later do by default): the push specs cannot be checked, and must say so rather than fail"},
 		{Name: "push-dial-guard", Agent: "--push-dial-guard",
 			Why: "acknowledges every webhook URL and refuses to connect to loopback or private addresses when it delivers, as a2a-go v2.4.0 does by default (§13.2 SSRF advice): the push specs cannot be checked and must say so, naming the URL to allow, and PUSH-010 reports the accepted-and-dropped webhooks as a finding"},
+		{Name: "cancel-async", Agent: "--async-cancel 1s",
+			Why: "CancelTask answers at once with the task still WORKING and the cancel is applied 1 s later, unless the task ended first (A2A v1.0.1 §3.1.5: the answer is the task's updated state and success is not guaranteed): only a terminal CANCELED answer acknowledges a cancel"},
 		{Name: "purge-canceled", Agent: "--purge-canceled",
 			Why: "a second cancel of a canceled task gets TaskNotFoundError, the task having been purged (§3.3.1: a duplicate cancel MAY)"},
 		{Name: "one-stream-per-task", Agent: "--one-stream-per-task",

@@ -61,6 +61,8 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	oneStream := fs.Bool("one-stream-per-task", false, "refuse a SubscribeToTask with UnsupportedOperationError while another stream of the task is open (A2A v1.0.1 §3.5.2: an agent MAY serve several)")
 	rateLimit := fs.Int("rate-limit", 0, "answer every binding request above `N` a second (per instance) with 429 Too Many Requests and Retry-After (gRPC RESOURCE_EXHAUSTED), as a rate-limited deployment does (a correct agent whose refusals clients retry)")
 	shedOneIn := fs.Int("shed-one-in", 0, "answer one binding request in `N` with 503 and Retry-After (gRPC UNAVAILABLE), as an instance shedding load does (a correct agent whose refusals clients retry)")
+	asyncCancel := fs.Duration("async-cancel", 0, "answer CancelTask at once with the task as it stands (WORKING) and apply the cancel this long later, unless the task ended first: an asynchronous cancel (A2A v1.0.1 §3.1.5 allows it)")
+	lateDelay := fs.Duration("late-delay", 0, "how long after an acknowledged cancel the late cancel-then-complete faults (cancel-then-complete-late, cancel-then-artifact-late, cancel-then-push-complete-late) strike (default 500ms)")
 	forward := fs.Bool("forward-to-owner", false, "pass every HTTP request about a task this instance does not run to the instance that runs it (at the address it registered in the shared --store) and relay the answer, streams included: replicas that forward to the owner")
 	var faultF, allowF, tokenF listFlag
 	fs.Var(&faultF, "fault", "faults to switch on, comma-separated")
@@ -98,7 +100,7 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 		PushDelay: *pushDelay, DuplicatePushes: *pushTwice, TerminalPushesOnly: *pushTerminal,
 		Push: fakes.PushOptions{MaxAttempts: *attempts, BaseDelay: *retryBase, MaxDelay: *retryMax, DialGuard: *dialGuard}, EmptySkills: *emptySkills,
 		PlainInputRequired: *plainInput, PurgedOnSecondCancel: *purged, OneStreamPerTask: *oneStream, OmitETag: *omitETag,
-		ForwardToOwner: *forward, RateLimit: *rateLimit, ShedOneIn: *shedOneIn}
+		ForwardToOwner: *forward, RateLimit: *rateLimit, ShedOneIn: *shedOneIn, AsyncCancel: *asyncCancel, LateDelay: *lateDelay}
 	if toks := splitComma(tokenF); len(toks) > 0 {
 		opts.RequireAuth, opts.OtherTokens = toks[0], toks[1:]
 	}
@@ -122,6 +124,10 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 		*retryMax < 0 || *retryMax > 10*time.Minute || *attempts < 0 || *attempts > 100 {
 		fmt.Fprintf(stderr, "fake: --push-delay %s, --push-retry-base %s, --push-retry-max %s, --push-attempts %d: want durations between 0 and 10m and at most 100 attempts\n",
 			*pushDelay, *retryBase, *retryMax, *attempts)
+		return runner.ExitUsage
+	}
+	if *asyncCancel < 0 || *asyncCancel > 10*time.Minute || *lateDelay < 0 || *lateDelay > 10*time.Minute {
+		fmt.Fprintf(stderr, "fake: --async-cancel %s, --late-delay %s: between 0 and 10m\n", *asyncCancel, *lateDelay)
 		return runner.ExitUsage
 	}
 	if *delay < 0 || *delay > 10*time.Minute {

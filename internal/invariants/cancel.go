@@ -30,6 +30,8 @@ type TrialResult struct {
 	// unknown when there are none.
 	Violations    []Violation
 	Indeterminate string
+	// Answer is how the cancel was answered (AnswerOf).
+	Answer CancelAnswer
 }
 
 // CancelRace judges one trial of scenario 3 from everything observed of the
@@ -43,7 +45,7 @@ type TrialResult struct {
 // final is the last state the harness saw after the trial settled ("" if none).
 func CancelRace(taskID string, answer CancelAnswer, obs []Observation, final a2a.TaskState) TrialResult {
 	task := ForTask(obs, taskID)
-	var res TrialResult
+	res := TrialResult{Answer: answer}
 	res.Violations = TerminalImmutable(task)
 	switch answer {
 	case CancelAcked:

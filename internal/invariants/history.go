@@ -41,6 +41,10 @@ type Observation struct {
 	// answer, a stream's Task event); Artifacts then holds its artifacts.
 	Snapshot  bool
 	Artifacts Artifacts
+	// Stamp is the task's status timestamp as the agent sent it (a
+	// snapshot or a status event; "" when none): the agent's own clock,
+	// untrusted, told beside the harness's (LateChange).
+	Stamp string
 }
 
 // Artifacts summarises a task's artifacts: how many parts each artifact id

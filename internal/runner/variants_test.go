@@ -147,3 +147,27 @@ func TestRepeatedDeleteAnsweredNotFoundIsAReading(t *testing.T) {
 		t.Fatalf("PUSH-001: %s (%s) %v, want pass with the reading recorded", res.Verdict, res.Reason, res.Observations)
 	}
 }
+
+// An agent whose cancel is asynchronous answers CancelTask with the task
+// still working and applies the cancel later, unless the task ended first:
+// A2A v1.0.1 §3.1.5 allows both ends. One rule reads the answer in every
+// spec (suites.CancelAnswerOf): LIFE-012 and LIFE-013 pass it, LIFE-012
+// recording the asynchronous reading, and neither calls the task that
+// completed before the cancel took effect a cancel that did not stick.
+func TestAsynchronousCancelIsAReading(t *testing.T) {
+	t.Parallel()
+	r := runVariant(t, fakes.Options{AsyncCancel: 300 * time.Millisecond}, "--focus", "LIFE-012,LIFE-013", "--seed", "4")
+	for _, id := range []string{"LIFE-012", "LIFE-013"} {
+		if res := result(t, r, id); res.Verdict != reports.Pass {
+			t.Errorf("%s: %s (%s), want pass", id, res.Verdict, res.Reason)
+		}
+	}
+	res := result(t, r, "LIFE-012")
+	seen := false
+	for k, v := range res.Observations {
+		seen = seen || strings.HasPrefix(k, "cancel-answer-") && strings.Contains(v, "asynchronous cancel")
+	}
+	if !seen {
+		t.Errorf("LIFE-012 did not record the asynchronous reading: %v", res.Observations)
+	}
+}

@@ -71,24 +71,46 @@ func cancelStays(ctx context.Context, t *suites.T, c *client.Client) (why string
 		return fmt.Sprintf("asked for a task that stays working (%s), task %s was already %s when first read", key, task.ID, task.Status.State), true
 	}
 	where := "CancelTask " + task.ID + " (" + c.Binding() + ")"
-	answer, err := t.Cancel(ctx, c, task.ID)
-	switch {
-	case err != nil && expectKind(err, a2a.ErrTaskNotCancelable, "") == nil:
+	// One rule reads the answer (suites.CancelAnswerOf): only a terminal
+	// CANCELED task acknowledges the cancel.
+	got := t.CancelAndSettle(ctx, c, task.ID)
+	switch got.Answer {
+	case invariants.CancelRefused:
+		if got.Err == nil {
+			return fmt.Sprintf("the cancel lost the race: the answer was the task already %s (allowed, A2A v1.0.1 §3.1.5)", got.Task.Status.State), true
+		}
 		now, gerr := t.Get(ctx, c, task.ID)
 		if gerr == nil && now.Status.State.Terminal() && now.Status.State != a2a.TaskStateCanceled {
-			return fmt.Sprintf("the cancel lost the race: TaskNotCancelableError, and task %s had ended %s (allowed, A2A v1.0 §3.1.5)", task.ID, now.Status.State), true
+			return fmt.Sprintf("the cancel lost the race: TaskNotCancelableError, and task %s had ended %s (allowed, A2A v1.0.1 §3.1.5)", task.ID, now.Status.State), true
 		}
 		return fmt.Sprintf("the agent refused to cancel working task %s with TaskNotCancelableError (allowed: §3.1.5 does not guarantee success)", task.ID), false
-	case err != nil:
+	case invariants.CancelUnknown:
+		actual := "the task in " + string(got.Task.Status.State)
+		if got.Err != nil {
+			actual = suites.ErrText(got.Err)
+		}
 		t.Record(invariants.Violation{Invariant: "cancel", Where: where,
-			Expected: "the task in TASK_STATE_CANCELED, or TaskNotCancelableError", Actual: suites.ErrText(err)})
+			Expected: "the task (TASK_STATE_CANCELED, or a state it is still in), or TaskNotCancelableError", Actual: actual})
 		return "", false
-	case answer.Status.State.Terminal() && answer.Status.State != a2a.TaskStateCanceled:
-		return fmt.Sprintf("the cancel lost the race: the answer was the task already %s (allowed, A2A v1.0 §3.1.5)", answer.Status.State), true
-	case !answer.Status.State.Terminal():
-		// Asynchronous cancel (A2A v1.0 §3.1.5 UNSURE): allowed, recorded, then it must land.
-		t.Observe("cancel-answer-"+c.Binding(), "non-terminal "+string(answer.Status.State)+" (asynchronous cancel)")
-		t.WaitFor(ctx, c, task.ID, "TASK_STATE_CANCELED", suites.Terminal)
+	case invariants.CancelPending:
+		// An asynchronous cancel (A2A v1.0.1 §3.1.5 returns the task's
+		// "updated state" and does not guarantee success): not an
+		// acknowledgement. The task's own end decides, and either end is
+		// allowed; only a cancel that took effect has a canceled task to
+		// keep canceled.
+		t.Observe("cancel-answer-"+c.Binding(), "non-terminal "+string(got.Task.Status.State)+" (asynchronous cancel), then "+orUnsettled(got.Settled))
+		switch {
+		case got.Settled == "":
+			last := "no answer"
+			if got.Last != nil {
+				last = string(got.Last.Status.State)
+			}
+			return fmt.Sprintf("the cancel of task %s was answered %s (asynchronous) and the task was still %s after the patience (%s)",
+				task.ID, got.Task.Status.State, last, t.Patience().Round(time.Millisecond)), false
+		case got.Outran():
+			return fmt.Sprintf("the asynchronous cancel lost the race: answered %s, then task %s ended %s by itself (allowed, A2A v1.0.1 §3.1.5: success is not guaranteed)",
+				got.Task.Status.State, task.ID, got.Settled), true
+		}
 	}
 	// It stays canceled past the moment the script would have completed.
 	until := t.WatchUntil(created, expected)
@@ -117,6 +139,22 @@ func cancelStays(ctx context.Context, t *suites.T, c *client.Client) (why string
 	return "", false
 }
 
+// orUnsettled names the state a pending cancel settled in.
+func orUnsettled(s a2a.TaskState) string {
+	if s == "" {
+		return "not terminal within the patience"
+	}
+	return string(s)
+}
+
+// describeCancel says how a cancel was answered, for a reason.
+func describeCancel(c suites.Canceled) string {
+	if c.Err != nil {
+		return suites.ErrText(c.Err)
+	}
+	return "answered with the task " + string(c.Task.Status.State)
+}
+
 // watchInterval spaces the polls of a watch: about twenty over the task's
 // expected life, never closer than suites.Poll nor further than half a second.
 func watchInterval(expected time.Duration) time.Duration {
@@ -143,11 +181,16 @@ var _ = suites.Spec("LIFE-013", func(ctx context.Context, t *suites.T) {
 			fmt.Sprintf("CancelTask of %s task %s (%s)", done.Status.State, done.ID, c.Binding())))...)
 
 		task := startTask(ctx, t, c, workingScript)
-		if _, err := t.Cancel(ctx, c, task.ID); err != nil {
+		first := t.CancelAndSettle(ctx, c, task.ID)
+		if first.Outran() {
+			t.TooFast("the first cancel of working task %s did not take effect (%s): the task ended %s first, so a second cancel of a canceled task cannot be tried",
+				task.ID, describeCancel(first), orUnsettled(first.Settled))
+		}
+		if first.Err != nil {
 			if now, gerr := t.Get(ctx, c, task.ID); gerr == nil && now.Status.State.Terminal() && now.Status.State != a2a.TaskStateCanceled {
-				t.TooFast("the first cancel of working task %s failed (%s): the task had ended %s first, so a second cancel cannot be judged", task.ID, suites.ErrText(err), now.Status.State)
+				t.TooFast("the first cancel of working task %s failed (%s): the task had ended %s first, so a second cancel cannot be judged", task.ID, suites.ErrText(first.Err), now.Status.State)
 			}
-			t.Indeterminate("the first cancel of working task %s failed (%s), so a second cancel cannot be judged", task.ID, suites.ErrText(err))
+			t.Indeterminate("the first cancel of working task %s failed (%s), so a second cancel cannot be judged", task.ID, suites.ErrText(first.Err))
 		}
 		if ended := t.WaitFor(ctx, c, task.ID, "TASK_STATE_CANCELED", suites.Terminal); ended.Status.State != a2a.TaskStateCanceled {
 			// A cancel that does not end canceled is LIFE-012's failure; here
@@ -370,6 +413,11 @@ var _ = suites.Spec("LIFE-014", func(ctx context.Context, t *suites.T) {
 	// round with one side missing moves it towards the missing side.
 	centre, half := completion, d
 	began, stopped := time.Now(), ""
+	// lag is how long an asynchronous cancel takes to take effect on this
+	// agent, measured once (asyncLag) when the trials' cancels were
+	// answered with a task still working.
+	var lag time.Duration
+	lagged := false
 	for round := 0; round < raceRounds; round++ {
 		// A round can always decide both sides: the first runs at least
 		// 2*need trials and a re-centred one at least need (with
@@ -415,6 +463,12 @@ var _ = suites.Spec("LIFE-014", func(ctx context.Context, t *suites.T) {
 			// gains little. Script longer tasks, and cancel anywhere in
 			// their life.
 			d *= 4
+			if !lagged {
+				lag, lagged = asyncLag(ctx, t, c, script, results), true
+			}
+			// An asynchronous cancel takes lag to take effect: a task
+			// of three times that lets most cancels land before it ends.
+			d = max(d, lag)
 			script.Delay = d
 			completion = 3 * d
 			centre, half = completion/2, completion/2
@@ -455,6 +509,50 @@ var _ = suites.Spec("LIFE-014", func(ctx context.Context, t *suites.T) {
 			sides.Decided, sides.CompletedFirst, need, strings.Join(windows, "; "))
 	}
 })
+
+// asyncLag measures, when some of the race's cancels were answered with a
+// task still working (an asynchronous cancel, which A2A v1.0.1 §3.1.5
+// allows), how long such a cancel takes to take effect: one task scripted
+// to work for about the patience, canceled at once, followed until it is
+// terminal. It returns 0 when no cancel was pending, or when the probe did
+// not end canceled within the patience. The measure is an observation.
+func asyncLag(ctx context.Context, t *suites.T, c *client.Client, script suites.Script, results []invariants.TrialResult) time.Duration {
+	pending := 0
+	for _, r := range results {
+		if r.Answer == invariants.CancelPending {
+			pending++
+		}
+	}
+	if pending == 0 {
+		return 0
+	}
+	probe := script
+	probe.Delay = max(script.Delay, t.Patience()/3)
+	msg, err := t.Env.Behaviour.Message(probe)
+	if err != nil {
+		return 0
+	}
+	resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &msg,
+		Configuration: &a2a.SendMessageConfiguration{ReturnImmediately: true}})
+	if err != nil || resp.Task == nil {
+		return 0
+	}
+	id := resp.Task.ID
+	task, err := t.Cancel(ctx, c, id)
+	answered := time.Now()
+	if suites.CancelAnswerOf(task, err) == invariants.CancelAcked {
+		return 0
+	}
+	last, _, ok := t.Await(ctx, c, id, suites.Terminal, t.Patience())
+	took := time.Since(answered)
+	if !ok || last.Status.State != a2a.TaskStateCanceled {
+		t.Observe("race.async-cancel", fmt.Sprintf("%d of %d cancels were answered with a task still working; a probe task canceled at once did not end canceled within %s", pending, len(results), took.Round(time.Millisecond)))
+		return 0
+	}
+	t.Observe("race.async-cancel", fmt.Sprintf("%d of %d cancels were answered with a task still working (an asynchronous cancel); one took %s to take effect (task %s), so later rounds script tasks of at least three times that",
+		pending, len(results), took.Round(time.Millisecond), id))
+	return took
+}
 
 // RaceTrialPlan is how LIFE-014 sizes its race for --race-trials n: each
 // side needs need decided trials (a tenth of n, at least raceMinSide); the
@@ -572,18 +670,11 @@ func raceTrial(ctx context.Context, t *suites.T, c *client.Client, offset time.D
 		return invariants.TrialResult{Indeterminate: "the spec's time ran out"}
 	case <-timer.C:
 	}
-	answer := invariants.CancelUnknown
+	// The one rule (suites.CancelAnswerOf): only a terminal CANCELED
+	// answer acknowledges; the task already in another terminal state
+	// was refused by its own end.
 	task, err := t.Cancel(ctx, c, id)
-	switch {
-	case err == nil && task.Status.State == a2a.TaskStateCanceled:
-		answer = invariants.CancelAcked
-	case err == nil && !task.Status.State.Terminal():
-		answer = invariants.CancelPending
-	case err == nil:
-		answer = invariants.CancelUnknown // a terminal task that is not canceled: judged by the observations
-	case expectKind(err, a2a.ErrTaskNotCancelable, "") == nil:
-		answer = invariants.CancelRefused
-	}
+	answer := suites.CancelAnswerOf(task, err)
 	// Watch until terminal, then once more after the script would certainly
 	// have finished, to catch a completion that lands after the cancel.
 	final := a2a.TaskState("")
