@@ -75,11 +75,24 @@ var _ = setBasis(map[string]reports.Basis{
 		Reading:  depTerminalPushInvariant,
 		Scenario: scenario2,
 	},
-	"PUSH-005": quotes(
-		depPushCredentials,
-		spec("13.2", "Agents MUST include authentication credentials in webhook requests as specified in … PushNotificationConfig.authentication"),
-		topic("streaming-and-async", "The A2A Server MUST authenticate itself to the client's webhook URL according to the scheme specified in PushNotificationConfig.authentication."),
-	),
+	"PUSH-005": {
+		Quotes: []reports.Quote{
+			depPushCredentials,
+			spec("13.2", "Agents MUST include authentication credentials in webhook requests as specified in … PushNotificationConfig.authentication"),
+			topic("streaming-and-async", "The A2A Server MUST authenticate itself to the client's webhook URL according to the scheme specified in PushNotificationConfig.authentication."),
+			proto("A token unique for this task or session."),
+			topic("streaming-and-async", "The webhook endpoint MUST rigorously verify the authenticity of incoming notification requests"),
+			topic("streaming-and-async", "Also, validate the PushNotificationConfig.token if provided."),
+			spec("13.4", "API keys, tokens, and other credentials MUST be treated as secrets"),
+		},
+		Reading: "The credentials are the config's authentication, sent as it specifies. A config's token is unique to its " +
+			"task or session, and the receiver that MUST verify each push validates it, so the token a push carries is " +
+			"the token of the config the push is for. Which header carries it is UNSURE (v1.0.1 dropped " +
+			"X-A2A-Notification-Token from its example; SDKs send X-A2A-Notification-Token or A2A-Notification-Token): " +
+			"the name is recorded, the value judged. A header naming itself a notification token with another value, " +
+			"or any header carrying the token of another config, fails: the push cannot pass its receiver's check, and " +
+			"another config's token is another client's secret.",
+	},
 	"PUSH-006": {
 		Quotes: []reports.Quote{
 			spec("3.1.7", "The operation MUST establish a webhook endpoint for task update notifications. When task updates occur, the agent will send HTTP POST requests to the configured webhook URL"),
