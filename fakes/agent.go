@@ -510,7 +510,7 @@ func (a *Agent) start(ctx context.Context) error {
 			return ctx.Err()
 		}
 	}
-	if !a.faults.has(faultLoseTasksOnRestart) {
+	if !a.losesTasks() {
 		if err := a.adoptOrphans(ctx); err != nil {
 			return fmt.Errorf("fakes: adopting orphaned tasks: %w", err)
 		}
@@ -595,7 +595,7 @@ func (a *Agent) background(wake <-chan struct{}, unsub func()) {
 		a.dispatch()
 		// Orphans appear only when a lease runs out or is handed back, never
 		// because of a local write: the ticker is enough.
-		if ticked && !a.faults.has(faultLoseTasksOnRestart) {
+		if ticked && !a.losesTasks() {
 			if err := a.adoptOrphans(a.workCtx); err != nil && a.workCtx.Err() == nil {
 				a.log.Warn("adopting orphaned tasks", "err", err)
 			}

@@ -165,7 +165,10 @@ var _ = setBasis(map[string]reports.Basis{
 			"deployment, so a lost task is allowed (and reported); but Get Task returns the state of a task previously " +
 			"initiated, or TaskNotFoundError, so a task that answers must be that task with its history, never a fresh one " +
 			"under its id. A message naming a task the agent no longer has MUST get TaskNotFoundError, and task ids are the " +
-			"server's, so the follow-up cannot start a new task under that id: scenario 1's orphan. A task that still answers " +
+			"server's, so the follow-up cannot start a new task under that id, nor (named with its contextId, as SDK clients send " +
+			"it) a new task in that context; and a message answered TaskNotFoundError is not applied later: a task that shows " +
+			"up under the id afterwards holding it, in another context or without the lost task's first message was re-created " +
+			"behind the answer: scenario 1's orphan. A task that still answers " +
 			"but never moves again after the harness's roll stopped every instance is neither carried on nor reported absent: " +
 			"orphaned by the roll, a violation here as in ROLL-003.",
 		Scenario: scenario1,

@@ -255,7 +255,7 @@ var _ = suites.Spec("ROLL-002", func(ctx context.Context, t *suites.T) {
 				"the task was found on %d reads and not on %d, and no view lost it on every read: behind the target some instance still has it, and a follow-up may rightly reach that one", found, lost))
 			return
 		}
-		followUpLostTask(ctx, t, gone.c, task.ID)
+		followUpLostTask(ctx, t, gone.c, lostTask{id: task.ID, contextID: task.ContextID, firstMessage: msg.MessageID})
 		return
 	}
 	// The task survived: it goes on to where its script leaves it. After
@@ -272,7 +272,7 @@ var _ = suites.Spec("ROLL-002", func(ctx context.Context, t *suites.T) {
 			// get TaskNotFoundError too.
 			last = got.Status.State
 			lostTaskFinding(t, task.ID, ch.String(), fmt.Sprintf("%d of %d reads while it was awaited after it was found", f.notFound, f.reads))
-			followUpLostTask(ctx, t, c, task.ID)
+			followUpLostTask(ctx, t, c, lostTask{id: task.ID, contextID: task.ContextID, firstMessage: msg.MessageID})
 			return
 		case !f.ended:
 			last = got.Status.State
