@@ -444,6 +444,12 @@ func New(opts Options) (*Agent, error) {
 	if faults.has(faultCardOverclaimsPush) {
 		a.claimPush, a.doPush = true, false
 	}
+	if opts.DisableStreaming && faults.has(faultNextBuildClaimsDroppedStreaming) {
+		a.claimStreaming = true
+	}
+	if opts.DisablePush && faults.has(faultNextBuildClaimsDroppedPush) {
+		a.claimPush = true
+	}
 	if opts.PromptMap {
 		a.prompts = compilePrompts(opts.Prompts)
 	}

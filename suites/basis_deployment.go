@@ -228,9 +228,15 @@ var _ = setBasis(map[string]reports.Basis{
 			spec("3.3.4", "If AgentCard.capabilities.pushNotifications is false or not present, operations related to push notification configuration (Create, Get, List, Delete) MUST return … PushNotificationNotSupportedError"),
 			spec("3.3.4", "If AgentCard.capabilities.streaming is false or not present, attempts to use SendStreamingMessage or SubscribeToTask operations MUST return … UnsupportedOperationError"),
 			spec("8.3.1", "Each interface MUST accurately declare its transport protocol and URL"),
+			spec("3.1.2", "The operation MUST establish a streaming connection for real-time updates."),
+			spec("3.1.7", "The operation MUST establish a webhook endpoint for task update notifications."),
 			depCannotRestart,
 		},
 		Reading: "The refusals of a dropped capability are the §3.3.4 MUSTs, against the card the live build declares. A " +
+			"build is judged by what it does, not its card alone: a capability both cards claim is tried on the new build, " +
+			"and one it refuses was dropped all the same, while its own card, which still claims it, fails the MUST of the " +
+			"operation it claims (a stream established, a webhook endpoint established: the reading of DISC-013 and " +
+			"DISC-014, on the next build). A " +
 			"dropped interface still answering at its old URL must answer as the binding declared for it, never as " +
 			"another. A dropped extension rests on §4.6.3, which leaves unsure which card marks it required, so only a " +
 			"false claim of activation warns. The cancel-then-complete race run during the overlap rests on a terminal " +
