@@ -76,7 +76,7 @@ func awaitFate(ctx context.Context, t *suites.T, c *client.Client, id string, se
 		}
 		select {
 		case <-ctx.Done():
-		case <-time.After(suites.Poll):
+		case <-time.After(suites.AwaitPoll(time.Since(began))):
 		}
 	}
 }

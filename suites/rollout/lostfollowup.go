@@ -77,7 +77,7 @@ func followUpLostTask(ctx context.Context, t *suites.T, c *client.Client, lost l
 		}
 		select {
 		case <-ctx.Done():
-		case <-time.After(suites.Poll):
+		case <-time.After(suites.AwaitPoll(time.Since(answered))):
 		}
 	}
 }
