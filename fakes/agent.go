@@ -464,6 +464,12 @@ func New(opts Options) (*Agent, error) {
 	if faults.has(faultCardOverclaimsPush) {
 		a.claimPush, a.doPush = true, false
 	}
+	if opts.DisableStreaming && faults.has(faultNextBuildClaimsDroppedStreaming) {
+		a.claimStreaming = true
+	}
+	if opts.DisablePush && faults.has(faultNextBuildClaimsDroppedPush) {
+		a.claimPush = true
+	}
 	if opts.PromptMap {
 		a.prompts = compilePrompts(opts.Prompts)
 	}
@@ -530,7 +536,7 @@ func (a *Agent) start(ctx context.Context) error {
 			return ctx.Err()
 		}
 	}
-	if !a.faults.has(faultLoseTasksOnRestart) {
+	if !a.losesTasks() {
 		if err := a.adoptOrphans(ctx); err != nil {
 			return fmt.Errorf("fakes: adopting orphaned tasks: %w", err)
 		}
@@ -615,7 +621,7 @@ func (a *Agent) background(wake <-chan struct{}, unsub func()) {
 		a.dispatch()
 		// Orphans appear only when a lease runs out or is handed back, never
 		// because of a local write: the ticker is enough.
-		if ticked && !a.faults.has(faultLoseTasksOnRestart) {
+		if ticked && !a.losesTasks() {
 			if err := a.adoptOrphans(a.workCtx); err != nil && a.workCtx.Err() == nil {
 				a.log.Warn("adopting orphaned tasks", "err", err)
 			}

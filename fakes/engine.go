@@ -389,9 +389,9 @@ func (a *Agent) storeError(err error) *opError {
 }
 
 // visible hides tasks created before this instance started, under
-// lose-tasks-on-restart (as if its state were kept in memory).
+// lose-tasks-on-restart and its kin (as if its state were kept in memory).
 func (a *Agent) visible(rec *store.Task) bool {
-	if !a.faults.has(faultLoseTasksOnRestart) {
+	if !a.losesTasks() {
 		return true
 	}
 	return !rec.CreatedAt.Before(a.startedAt.Truncate(time.Millisecond))

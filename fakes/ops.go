@@ -211,6 +211,13 @@ func (a *Agent) send(ctx context.Context, req *a2a.SendMessageRequest, streaming
 		if notFound && (a.faults.has(faultAcceptUnknownTaskID) || a.faults.has(faultLoseTasksOnRestart)) {
 			msg.ContextID = ""
 			rec, oe = a.createTask(ctx, id, msg, d, text, inline, true)
+		} else if notFound && a.losesTasks() {
+			rec, oe = a.lostFollowUp(ctx, msg, d, text, inline, id, oe)
+			if oe == nil && rec.Task.ID != id && sub != nil {
+				// Answered with another task: its events, not the named one's.
+				sub.close()
+				sub = a.hub.subscribe(rec.Task.ID)
+			}
 		}
 	}
 	if oe != nil {

@@ -231,7 +231,7 @@ func (a *Agent) post(ctx context.Context, cfg a2a.TaskPushNotificationConfig, bo
 		req.Header.Set("Authorization", auth)
 	}
 	if cfg.Token != "" {
-		req.Header.Set(TokenHeader, cfg.Token)
+		req.Header.Set(TokenHeader, a.pushToken(ctx, cfg))
 	}
 	resp, err := a.client.Do(req)
 	if err != nil {

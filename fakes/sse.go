@@ -117,6 +117,7 @@ func (a *Agent) pump(ctx context.Context, es *eventStream, out eventSink, frame 
 	// kept says the stream was kept open in AUTH_REQUIRED (for the fault
 	// auth-required-stream-dropped, which drops it when the task moves on).
 	kept := false
+	remote := a.remoteArtifactFilter()
 	for {
 		select {
 		case <-ctx.Done():
@@ -128,7 +129,7 @@ func (a *Agent) pump(ctx context.Context, es *eventStream, out eventSink, frame 
 		case <-es.sub.ready:
 			evs, closed := es.sub.take()
 			for _, e := range evs {
-				if e.Version <= es.after {
+				if e.Version <= es.after || remote.drop(e, a.owner) {
 					continue
 				}
 				if kept && e.State != "" && e.State != a2a.TaskStateAuthRequired && a.faults.has(faultAuthRequiredStreamDropped) {

@@ -75,11 +75,24 @@ var _ = setBasis(map[string]reports.Basis{
 		Reading:  depTerminalPushInvariant,
 		Scenario: scenario2,
 	},
-	"PUSH-005": quotes(
-		depPushCredentials,
-		spec("13.2", "Agents MUST include authentication credentials in webhook requests as specified in … PushNotificationConfig.authentication"),
-		topic("streaming-and-async", "The A2A Server MUST authenticate itself to the client's webhook URL according to the scheme specified in PushNotificationConfig.authentication."),
-	),
+	"PUSH-005": {
+		Quotes: []reports.Quote{
+			depPushCredentials,
+			spec("13.2", "Agents MUST include authentication credentials in webhook requests as specified in … PushNotificationConfig.authentication"),
+			topic("streaming-and-async", "The A2A Server MUST authenticate itself to the client's webhook URL according to the scheme specified in PushNotificationConfig.authentication."),
+			proto("A token unique for this task or session."),
+			topic("streaming-and-async", "The webhook endpoint MUST rigorously verify the authenticity of incoming notification requests"),
+			topic("streaming-and-async", "Also, validate the PushNotificationConfig.token if provided."),
+			spec("13.4", "API keys, tokens, and other credentials MUST be treated as secrets"),
+		},
+		Reading: "The credentials are the config's authentication, sent as it specifies. A config's token is unique to its " +
+			"task or session, and the receiver that MUST verify each push validates it, so the token a push carries is " +
+			"the token of the config the push is for. Which header carries it is UNSURE (v1.0.1 dropped " +
+			"X-A2A-Notification-Token from its example; SDKs send X-A2A-Notification-Token or A2A-Notification-Token): " +
+			"the name is recorded, the value judged. A header naming itself a notification token with another value, " +
+			"or any header carrying the token of another config, fails: the push cannot pass its receiver's check, and " +
+			"another config's token is another client's secret.",
+	},
 	"PUSH-006": {
 		Quotes: []reports.Quote{
 			spec("3.1.7", "The operation MUST establish a webhook endpoint for task update notifications. When task updates occur, the agent will send HTTP POST requests to the configured webhook URL"),
@@ -152,7 +165,10 @@ var _ = setBasis(map[string]reports.Basis{
 			"deployment, so a lost task is allowed (and reported); but Get Task returns the state of a task previously " +
 			"initiated, or TaskNotFoundError, so a task that answers must be that task with its history, never a fresh one " +
 			"under its id. A message naming a task the agent no longer has MUST get TaskNotFoundError, and task ids are the " +
-			"server's, so the follow-up cannot start a new task under that id: scenario 1's orphan. A task that still answers " +
+			"server's, so the follow-up cannot start a new task under that id, nor (named with its contextId, as SDK clients send " +
+			"it) a new task in that context; and a message answered TaskNotFoundError is not applied later: a task that shows " +
+			"up under the id afterwards holding it, in another context or without the lost task's first message was re-created " +
+			"behind the answer: scenario 1's orphan. A task that still answers " +
 			"but never moves again after the harness's roll stopped every instance is neither carried on nor reported absent: " +
 			"orphaned by the roll, a violation here as in ROLL-003.",
 		Scenario: scenario1,
@@ -212,9 +228,15 @@ var _ = setBasis(map[string]reports.Basis{
 			spec("3.3.4", "If AgentCard.capabilities.pushNotifications is false or not present, operations related to push notification configuration (Create, Get, List, Delete) MUST return … PushNotificationNotSupportedError"),
 			spec("3.3.4", "If AgentCard.capabilities.streaming is false or not present, attempts to use SendStreamingMessage or SubscribeToTask operations MUST return … UnsupportedOperationError"),
 			spec("8.3.1", "Each interface MUST accurately declare its transport protocol and URL"),
+			spec("3.1.2", "The operation MUST establish a streaming connection for real-time updates."),
+			spec("3.1.7", "The operation MUST establish a webhook endpoint for task update notifications."),
 			depCannotRestart,
 		},
 		Reading: "The refusals of a dropped capability are the §3.3.4 MUSTs, against the card the live build declares. A " +
+			"build is judged by what it does, not its card alone: a capability both cards claim is tried on the new build, " +
+			"and one it refuses was dropped all the same, while its own card, which still claims it, fails the MUST of the " +
+			"operation it claims (a stream established, a webhook endpoint established: the reading of DISC-013 and " +
+			"DISC-014, on the next build). A " +
 			"dropped interface still answering at its old URL must answer as the binding declared for it, never as " +
 			"another. A dropped extension rests on §4.6.3, which leaves unsure which card marks it required, so only a " +
 			"false claim of activation warns. The cancel-then-complete race run during the overlap rests on a terminal " +

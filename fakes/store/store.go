@@ -735,6 +735,23 @@ func (s *Store) DeleteConfig(ctx context.Context, taskID, id string) error {
 	})
 }
 
+// NewestOtherConfig is the most recently created push config with a token
+// other than (taskID, id), for the fault whose dispatcher sends the newest
+// registration's token with every push (push-token-of-other-config).
+// ErrNotFound when there is none.
+func (s *Store) NewestOtherConfig(ctx context.Context, taskID, id string) (a2a.TaskPushNotificationConfig, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT body FROM push_configs WHERE NOT (task_id = ? AND id = ?)
+		AND json_extract(body, '$.token') <> '' ORDER BY created_at DESC LIMIT 1`, taskID, id)
+	cs, err := scanConfigs(rows, err, taskID)
+	if err != nil {
+		return a2a.TaskPushNotificationConfig{}, err
+	}
+	if len(cs) == 0 {
+		return a2a.TaskPushNotificationConfig{}, ErrNotFound
+	}
+	return cs[0], nil
+}
+
 // ConfigKeys lists every (task id, config id) pair, for the fault that
 // snapshots the registrations at start-up.
 func (s *Store) ConfigKeys(ctx context.Context) ([][2]string, error) {

@@ -160,7 +160,7 @@ func authStream(ctx context.Context, t *suites.T, c *client.Client, s suites.Scr
 	)
 	note := func(it streamItem) {
 		n++
-		labels = append(labels, eventLabel(it.ev))
+		labels = append(labels, suites.EventLabel(it.ev))
 		if taskID == "" {
 			taskID, contextID = it.ev.TaskID(), it.ev.ContextID()
 		}

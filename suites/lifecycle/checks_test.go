@@ -50,7 +50,7 @@ var (
 
 func TestCheckTaskStream(t *testing.T) {
 	good := []suites.Event{taskEv(submitted), statusEv(working), chunkEv("ab", false, false), chunkEv("cd", true, true), statusEv(completed)}
-	want := taskStreamWant{where: "s", outcome: completed, chunks: []string{"ab", "cd"}, workingFirst: true, text: "abcd"}
+	want := suites.TaskStreamWant{Where: "s", Outcome: completed, Chunks: []string{"ab", "cd"}, WorkingFirst: true, Text: "abcd"}
 	cases := []struct {
 		name   string
 		events []suites.Event
@@ -90,7 +90,7 @@ func TestCheckTaskStream(t *testing.T) {
 // complete the artifact, and a chunk repeated from the snapshot is caught.
 func TestCheckTaskStreamFromSnapshot(t *testing.T) {
 	snap := taskEv(working, a2a.Artifact{ArtifactID: "a1", Parts: []a2a.Part{a2a.TextPart("ab")}})
-	w := taskStreamWant{where: "s", outcome: completed, text: "abcd"}
+	w := suites.TaskStreamWant{Where: "s", Outcome: completed, Text: "abcd"}
 	if _, vs := checkTaskStream(&streamLog{events: []suites.Event{snap, chunkEv("cd", true, true), statusEv(completed)}, closed: true}, w); len(vs) > 0 {
 		t.Fatalf("gap closed, yet: %s", invariants.Summarize(vs, 5))
 	}

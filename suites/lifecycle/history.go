@@ -231,7 +231,7 @@ func checkHistory(h []a2a.Message, cv conversation, where string) (vs []invarian
 		if i < 0 {
 			if user {
 				for _, g := range h {
-					if g.Role == a2a.RoleUser && textOfParts(g.Parts) == textOfParts(m.Parts) {
+					if g.Role == a2a.RoleUser && suites.TextOfParts(g.Parts) == suites.TextOfParts(m.Parts) {
 						vs = append(vs, invariants.Violation{Invariant: "history-faithful", Where: where,
 							Expected: "the user message with the messageId it was sent with, " + m.MessageID,
 							Actual:   "its text under messageId " + g.MessageID})
@@ -243,10 +243,10 @@ func checkHistory(h []a2a.Message, cv conversation, where string) (vs []invarian
 			continue
 		}
 		g := h[i]
-		if user && (g.Role != a2a.RoleUser || textOfParts(g.Parts) != textOfParts(m.Parts)) {
+		if user && (g.Role != a2a.RoleUser || suites.TextOfParts(g.Parts) != suites.TextOfParts(m.Parts)) {
 			vs = append(vs, invariants.Violation{Invariant: "history-faithful", Where: fmt.Sprintf("%s, history[%d]", where, i),
-				Expected: fmt.Sprintf("message %s as sent: ROLE_USER, text %q", m.MessageID, suites.Cut(textOfParts(m.Parts), 80)),
-				Actual:   fmt.Sprintf("%s, text %q", g.Role, suites.Cut(textOfParts(g.Parts), 80))})
+				Expected: fmt.Sprintf("message %s as sent: ROLE_USER, text %q", m.MessageID, suites.Cut(suites.TextOfParts(m.Parts), 80)),
+				Actual:   fmt.Sprintf("%s, text %q", g.Role, suites.Cut(suites.TextOfParts(g.Parts), 80))})
 		}
 		if i < last {
 			vs = append(vs, invariants.Violation{Invariant: "history-order", Where: where,

@@ -427,7 +427,7 @@ func streamAnswer(ctx context.Context, t *suites.T, open func(context.Context) (
 	case err != nil:
 		return answerOf(err, nil)
 	}
-	return answer{served: "a stream whose first event is " + eventLabel(ev)}
+	return answer{served: "a stream whose first event is " + suites.EventLabel(ev)}
 }
 
 // judgeServed is LIFE-031's judgement of one binding: nothing of the task

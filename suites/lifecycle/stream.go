@@ -258,7 +258,7 @@ func requireStreaming(ctx context.Context, t *suites.T) {
 				err = ev.Err
 			case ok:
 				vs = append(vs, invariants.Violation{Invariant: "capability-gating", Where: where,
-					Expected: string(a2a.ErrUnsupportedOperation) + " (§3.3.4)", Actual: "a stream whose first event is " + eventLabel(ev.Resp)})
+					Expected: string(a2a.ErrUnsupportedOperation) + " (§3.3.4)", Actual: "a stream whose first event is " + suites.EventLabel(ev.Resp)})
 				continue
 			default:
 				vs = append(vs, invariants.Violation{Invariant: "capability-gating", Where: where,
@@ -275,30 +275,6 @@ func requireStreaming(ctx context.Context, t *suites.T) {
 	t.NotApplicable("the card does not advertise capabilities.streaming, and every binding refuses SendStreamingMessage with UnsupportedOperationError.")
 }
 
-// eventLabel names an event for a report: its kind and what distinguishes it in a
-// sequence (state, artifact chunk and text, message id).
-func eventLabel(r a2a.StreamResponse) string {
-	switch {
-	case r.Task != nil:
-		return "task " + string(r.Task.Status.State)
-	case r.StatusUpdate != nil:
-		return "statusUpdate " + string(r.StatusUpdate.Status.State)
-	case r.ArtifactUpdate != nil:
-		u := r.ArtifactUpdate
-		s := fmt.Sprintf("artifactUpdate %s %q", suites.Cut(u.Artifact.ArtifactID, 40), suites.Cut(textOfParts(u.Artifact.Parts), 40))
-		if u.Append {
-			s += " append"
-		}
-		if u.LastChunk {
-			s += " lastChunk"
-		}
-		return s
-	case r.Message != nil:
-		return "message " + suites.Cut(r.Message.MessageID, 40)
-	}
-	return "an empty StreamResponse"
-}
-
 func eventLabels(rs []a2a.StreamResponse) string {
 	if len(rs) == 0 {
 		return "(none)"
@@ -310,201 +286,15 @@ func eventLabels(rs []a2a.StreamResponse) string {
 			out = append(out, fmt.Sprintf("… %d more", len(rs)-max))
 			break
 		}
-		out = append(out, eventLabel(r))
+		out = append(out, suites.EventLabel(r))
 	}
 	return strings.Join(out, ", ")
 }
 
-// textOfParts joins the text parts of a message or artifact.
-func textOfParts(ps []a2a.Part) string {
-	var b strings.Builder
-	for _, p := range ps {
-		if p.Text != nil {
-			b.WriteString(*p.Text)
-		}
-	}
-	return b.String()
-}
-
-// stateRank orders states along a task's life; a stream must never go back. The
-// interrupted states share WORKING's rank: a task moves between them.
-func stateRank(s a2a.TaskState) int {
-	switch {
-	case s == a2a.TaskStateSubmitted:
-		return 0
-	case s == a2a.TaskStateWorking, s.Interrupted():
-		return 1
-	case s.Terminal():
-		return 2
-	}
-	return -1
-}
-
-// taskStreamWant is what a task stream is judged against.
-type taskStreamWant struct {
-	where string
-	// outcome is the terminal state the script ends in ("" for any).
-	outcome a2a.TaskState
-	// chunks are the artifact chunk texts in production order, when the
-	// harness scripted them (nil for a prompt-map agent).
-	chunks []string
-	// workingFirst: the script moves to WORKING before its first chunk.
-	workingFirst bool
-	// text is the whole artifact the stream must leave the task with (its
-	// snapshot's artifact plus the chunks after it), "" when not scripted.
-	text string
-}
-
-// taskStreamResult is what a task stream showed.
-type taskStreamResult struct {
-	id, contextID string
-	snapshot      *a2a.Task
-	final         a2a.TaskState
-	terminal      bool
-	chunks        []string
-	// artifacts is each artifact's text after applying the stream's chunks
-	// (append or replace) to the snapshot.
-	artifacts map[string]string
-}
-
-// checkTaskStream judges a task-lifecycle stream (§3.1.2, §3.1.6, §3.5.2,
-// §11.7): a Task first; then only statusUpdate and artifactUpdate events of
-// that task, states never going back, chunks appended only to artifacts
-// already sent and never after their last chunk; the terminal state; then
-// nothing but one optional repeat of the final Task, and the agent closes
-// the stream. It is a pure function of the log.
-func checkTaskStream(l *streamLog, w taskStreamWant) (taskStreamResult, []invariants.Violation) {
-	var vs []invariants.Violation
-	add := func(inv string, i int, expected, actual string) {
-		where := fmt.Sprintf("%s, event %d", w.where, i+1)
-		if i >= len(l.events) {
-			where = fmt.Sprintf("%s, end of the stream after %d events", w.where, len(l.events))
-		}
-		vs = append(vs, invariants.Violation{Invariant: inv, Where: where, Expected: expected, Actual: actual})
-	}
-	res := taskStreamResult{artifacts: map[string]string{}}
-	type chunkState struct{ last bool }
-	known := map[string]*chunkState{}
-	state := a2a.TaskState("")
-	started := false
-	repeats := 0
-	for i, ev := range l.events {
-		if ev.Err != nil {
-			if ce, ok := client.AsError(ev.Err); ok && ce.Class == client.Transport {
-				continue // a broken connection is not a framing error (see streamLog.broke)
-			}
-			add("stream-event", i, "a StreamResponse framed as the binding requires (§9.4.2, §11.7)", suites.ErrText(ev.Err))
-			continue
-		}
-		r := ev.Resp
-		if !started {
-			started = true
-			if r.Task == nil {
-				add("stream-first-task", i, "a Task as the first event", eventLabel(r))
-				res.id = r.TaskID()
-				if r.StatusUpdate != nil {
-					res.contextID = r.StatusUpdate.ContextID
-				} else if r.ArtifactUpdate != nil {
-					res.contextID = r.ArtifactUpdate.ContextID
-				}
-			} else {
-				res.snapshot = r.Task
-				res.id, res.contextID = r.Task.ID, r.Task.ContextID
-				state = r.Task.Status.State
-				res.terminal = state.Terminal()
-				for _, a := range r.Task.Artifacts {
-					known[a.ArtifactID] = &chunkState{}
-					res.artifacts[a.ArtifactID] += textOfParts(a.Parts)
-				}
-				continue
-			}
-		}
-		if res.terminal {
-			if r.Task != nil && r.Task.ID == res.id && r.Task.Status.State == state && repeats == 0 {
-				repeats++
-				continue
-			}
-			add("stream-after-terminal", i, "nothing after the terminal "+string(state)+" but one optional repeat of the final Task (§11.7)", eventLabel(r))
-			continue
-		}
-		ids := func(taskID, contextID string) {
-			if taskID != res.id || contextID != res.contextID {
-				add("stream-task", i, fmt.Sprintf("taskId %q and contextId %q, the streamed task's", res.id, res.contextID),
-					fmt.Sprintf("taskId %q, contextId %q", taskID, contextID))
-			}
-		}
-		switch {
-		case r.StatusUpdate != nil:
-			ids(r.StatusUpdate.TaskID, r.StatusUpdate.ContextID)
-			s := r.StatusUpdate.Status.State
-			if stateRank(s) < stateRank(state) {
-				add("stream-order", i, "states in the order produced, never back from "+string(state), string(s))
-			}
-			state = s
-			res.terminal = s.Terminal()
-		case r.ArtifactUpdate != nil:
-			u := r.ArtifactUpdate
-			ids(u.TaskID, u.ContextID)
-			if w.workingFirst && state == a2a.TaskStateSubmitted {
-				add("stream-order", i, "TASK_STATE_WORKING before the first artifact chunk (the script's production order)", eventLabel(r)+" while "+string(state))
-			}
-			id := u.Artifact.ArtifactID
-			cs := known[id]
-			switch {
-			case u.Append && cs == nil:
-				add("stream-artifact", i, "append only to an artifact already sent", eventLabel(r)+" for an artifact not seen before")
-			case u.Append && cs.last:
-				add("stream-artifact", i, "no chunk after the artifact's lastChunk", eventLabel(r))
-			}
-			if cs == nil {
-				cs = &chunkState{}
-				known[id] = cs
-			}
-			cs.last = u.LastChunk
-			text := textOfParts(u.Artifact.Parts)
-			if u.Append {
-				res.artifacts[id] += text
-			} else {
-				res.artifacts[id] = text
-			}
-			res.chunks = append(res.chunks, text)
-		default:
-			add("stream-shape", i, "only statusUpdate and artifactUpdate events after the first Task (§3.1.2)", eventLabel(r))
-		}
-	}
-	res.final = state
-	end := len(l.events)
-	if !started {
-		add("stream-first-task", end, "a Task as the first event", "no event ("+l.ending()+")")
-		return res, vs
-	}
-	if w.chunks != nil && !l.broke && fmt.Sprintf("%q", res.chunks) != fmt.Sprintf("%q", w.chunks) {
-		add("stream-order", end, fmt.Sprintf("artifact chunks %q in the order produced", w.chunks), fmt.Sprintf("%q", res.chunks))
-	}
-	if w.text != "" && !l.broke {
-		got := ""
-		for _, v := range res.artifacts {
-			got += v
-		}
-		if len(res.artifacts) != 1 || got != w.text {
-			add("stream-artifact", end, fmt.Sprintf("one artifact %q once the chunks are applied to the first Task's artifacts (nothing lost or repeated)", w.text),
-				fmt.Sprintf("%d artifacts: %q", len(res.artifacts), got))
-		}
-	}
-	switch {
-	case !res.terminal && l.closed:
-		add("stream-close", end, "the stream open until the task is terminal (§3.1.2)", "closed by the agent while the task was "+string(state))
-	case !res.terminal && (l.timedOut || l.broke):
-		// Still working when patience ran out: unfinished, not wrong.
-	case !res.terminal:
-		add("stream-terminal", end, "a terminal state on the stream", "none ("+l.ending()+"); last state "+string(state))
-	case w.outcome != "" && state != w.outcome:
-		add("stream-outcome", end, "the scripted outcome "+string(w.outcome), string(state))
-	}
-	if res.terminal && !l.closed {
-		add("stream-close", end, "the agent closes the stream once the task is terminal (§3.1.2, §3.1.6)", l.ending())
-	}
-	return res, vs
+// checkTaskStream judges a task-lifecycle stream by the suites' one rule
+// (suites.CheckTaskStream), which ROLL-005 shares.
+func checkTaskStream(l *streamLog, w suites.TaskStreamWant) (suites.TaskStreamResult, []invariants.Violation) {
+	return suites.CheckTaskStream(l.events, suites.StreamEnd{Closed: l.closed, TimedOut: l.timedOut, Broke: l.broke, Ending: l.ending()}, w)
 }
 
 // ending says how a stream ended, for a report.
@@ -563,18 +353,18 @@ var _ = suites.Spec("LIFE-015", func(ctx context.Context, t *suites.T) {
 		}
 		log := readStream(ctx, t, s, where, closeGrace(t))
 		logs[i] = log
-		want := taskStreamWant{where: where, outcome: a2a.TaskStateCompleted, chunks: directiveChunks(t, text, 3), workingFirst: directiveScripted(t)}
+		want := suites.TaskStreamWant{Where: where, Outcome: a2a.TaskStateCompleted, Chunks: directiveChunks(t, text, 3), WorkingFirst: directiveScripted(t)}
 		if directiveScripted(t) {
-			want.text = text
+			want.Text = text
 		}
 		res, v := checkTaskStream(log, want)
 		t.Record(v...)
 		t.Observe("stream-"+c.Binding(), fmt.Sprintf("%d events: %s; %s", len(log.events), eventLabels(log.responses()), log.ending()))
-		if res.terminal && res.id != "" {
-			got, err := t.Get(ctx, c, res.id)
-			if err == nil && got.Status.State != res.final {
-				t.Record(invariants.Violation{Invariant: "stream-outcome", Where: "GetTask " + res.id + " (" + c.Binding() + ") after its stream",
-					Expected: "the terminal state the stream reported, " + string(res.final), Actual: string(got.Status.State)})
+		if res.Terminal && res.ID != "" {
+			got, err := t.Get(ctx, c, res.ID)
+			if err == nil && got.Status.State != res.Final {
+				t.Record(invariants.Violation{Invariant: "stream-outcome", Where: "GetTask " + res.ID + " (" + c.Binding() + ") after its stream",
+					Expected: "the terminal state the stream reported, " + string(res.Final), Actual: string(got.Status.State)})
 			}
 		}
 	})

@@ -42,7 +42,7 @@ var _ = suites.Spec("LIFE-017", func(ctx context.Context, t *suites.T) {
 	ra := startReading(ctx, t, sa, whereA, grace)
 	first, ok := ra.waitFirst(ctx)
 	if !ok || first.Err != nil || first.Resp.Task == nil {
-		_, vs := checkTaskStream(ra.wait(), taskStreamWant{where: whereA})
+		_, vs := checkTaskStream(ra.wait(), suites.TaskStreamWant{Where: whereA})
 		t.Violated(vs...)
 		t.Indeterminate("stream A gave no task to subscribe to (%s)", ra.log.ending())
 	}
@@ -85,8 +85,8 @@ var _ = suites.Spec("LIFE-017", func(ctx context.Context, t *suites.T) {
 	}
 
 	la, lb := ra.wait(), rb.wait()
-	resA, vs := checkTaskStream(la, taskStreamWant{where: whereA, outcome: a2a.TaskStateCompleted})
-	_, vb := checkTaskStream(lb, taskStreamWant{where: whereB, outcome: a2a.TaskStateCompleted})
+	resA, vs := checkTaskStream(la, suites.TaskStreamWant{Where: whereA, Outcome: a2a.TaskStateCompleted})
+	_, vb := checkTaskStream(lb, suites.TaskStreamWant{Where: whereB, Outcome: a2a.TaskStateCompleted})
 	vs = append(vs, vb...)
 	if !la.broke && !lb.broke {
 		vs = append(vs, checkSameEvents(la, lb, whereA, whereB)...)
@@ -101,7 +101,7 @@ var _ = suites.Spec("LIFE-017", func(ctx context.Context, t *suites.T) {
 	if cClosed < 0 {
 		t.Indeterminate("stream C could not be attached (see observations), so closing one stream while others run was not exercised")
 	}
-	if resA.terminal {
+	if resA.Terminal {
 		if end := terminalEventAt(la); end >= 0 && end < cClosed {
 			t.TooFast("the task ended (%s) before stream C was closed (%s), so closing one stream while others run was not exercised",
 				end.Round(time.Millisecond), cClosed.Round(time.Millisecond))
@@ -138,7 +138,7 @@ func streamUpdates(l *streamLog) (snapshot *a2a.Task, out []string) {
 		}
 	}
 	for _, r := range rs {
-		out = append(out, eventLabel(r))
+		out = append(out, suites.EventLabel(r))
 	}
 	return snapshot, out
 }
@@ -221,21 +221,21 @@ var _ = suites.Spec("LIFE-018", func(ctx context.Context, t *suites.T) {
 		log := readStream(ctx, t, s, where, closeGrace(t))
 		logs[i] = log
 		t.Observe("subscribe-"+c.Binding(), eventLabels(log.responses())+"; "+log.ending())
-		want := taskStreamWant{where: where, outcome: a2a.TaskStateCompleted}
+		want := suites.TaskStreamWant{Where: where, Outcome: a2a.TaskStateCompleted}
 		if directiveScripted(t) {
-			want.text = text
+			want.Text = text
 		}
 		res, v := checkTaskStream(log, want)
 		t.Record(v...)
-		if res.snapshot != nil {
-			if res.snapshot.ID != task.ID {
+		if res.Snapshot != nil {
+			if res.Snapshot.ID != task.ID {
 				t.Record(invariants.Violation{Invariant: "subscribe-snapshot", Where: where + ", event 1",
-					Expected: "the subscribed task " + task.ID, Actual: "task " + res.snapshot.ID})
+					Expected: "the subscribed task " + task.ID, Actual: "task " + res.Snapshot.ID})
 			}
-			if stateRank(res.snapshot.Status.State) < stateRank(before.Status.State) {
+			if suites.StateRank(res.Snapshot.Status.State) < suites.StateRank(before.Status.State) {
 				t.Record(invariants.Violation{Invariant: "subscribe-snapshot", Where: where + ", event 1",
 					Expected: "the task as it is now: GetTask just before the subscription showed " + string(before.Status.State),
-					Actual:   "a snapshot in " + string(res.snapshot.Status.State)})
+					Actual:   "a snapshot in " + string(res.Snapshot.Status.State)})
 			}
 		}
 	})
@@ -301,5 +301,5 @@ func checkTerminalSubscribe(l *streamLog, where string) ([]invariants.Violation,
 		return fail(fmt.Sprintf("a stream with a Task snapshot in %s, %s: the snapshot-then-close behaviour (a2a-go's distributed executor) breaks this MUST",
 			first.Resp.Task.Status.State, rest)), ""
 	}
-	return fail("a stream starting with " + eventLabel(first.Resp)), ""
+	return fail("a stream starting with " + suites.EventLabel(first.Resp)), ""
 }

@@ -22,7 +22,6 @@ import (
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
 	"github.com/a2a-conform/a2a-conform/internal/directive"
-	"github.com/a2a-conform/a2a-conform/internal/invariants"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
 
@@ -159,21 +158,4 @@ func plural(n int, one string) string {
 		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(one, "y"))
 	}
 	return fmt.Sprintf("%d %ss", n, one)
-}
-
-// followUpLostTask sends a message naming a task the deployment lost: it
-// must get TaskNotFoundError, never a new task under the same id (§3.1.1:
-// the id is the server's, and a task it lost is unknown).
-func followUpLostTask(ctx context.Context, t *suites.T, c *client.Client, id string) {
-	follow := a2a.Message{MessageID: suites.NewID("msg"), Role: a2a.RoleUser, TaskID: id, Parts: []a2a.Part{a2a.TextPart("follow-up after the rotation")}}
-	resp, err := t.Send(ctx, c, &a2a.SendMessageRequest{Message: &follow, Configuration: &a2a.SendMessageConfiguration{ReturnImmediately: true}})
-	if isKind(err, a2a.ErrTaskNotFound) {
-		return
-	}
-	actual := suites.ErrText(err)
-	if err == nil && resp != nil && resp.Task != nil {
-		actual = fmt.Sprintf("a task %s in %s with %d history message(s)", resp.Task.ID, resp.Task.Status.State, len(resp.Task.History))
-	}
-	t.Record(invariants.Violation{Invariant: "lost-task-not-recreated", Where: "SendMessage naming the lost task " + id,
-		Expected: "TaskNotFoundError (§3.1.1: the id is the server's; a task it lost is unknown)", Actual: actual})
 }

@@ -41,17 +41,25 @@ func labels(evs []suites.Event) string {
 	return strings.Join(out, ", ")
 }
 
+// crossStreamText is the artifact ROLL-005's task streams in chunks: under
+// the directive the stream through the other instance must leave the task
+// with exactly this text (its snapshot's artifact plus every chunk after it).
+const crossStreamText = "first second third fourth fifth sixth"
+
 // ROLL-005 (§3.1.6, §3.5.2, scenario 2): SubscribeToTask through instance B,
 // for a task created and worked on instance A, gets the task, then every
 // event up to the terminal state, and then the stream closes. A snapshot
-// followed by silence, or an early close, fails.
+// followed by silence, or an early close, fails; so does any event lost on
+// the way, judged event by event by the rule of the single-instance streams
+// (suites.CheckTaskStream): under the directive the chunks after the
+// snapshot must complete the scripted artifact, nothing lost or repeated.
 var _ = suites.Spec("ROLL-005", func(ctx context.Context, t *suites.T) {
 	inst := instances(t, 2)
 	if !t.Card().Streaming() {
 		t.NotApplicable("the card does not advertise streaming (LIFE-019 judges the refusal)")
 	}
 	a, b := via(t, inst, 0), via(t, inst, 1)
-	script := suites.Script{Outcome: directive.OutcomeCompleted, Delay: crossStep, Chunks: 3, Least: suites.PromptSlow}
+	script := suites.Script{Outcome: directive.OutcomeCompleted, Delay: crossStep, Chunks: 3, Text: crossStreamText, Least: suites.PromptSlow}
 	// Calibrate first: on a prompt-map agent it runs a whole task, which
 	// would otherwise outlast the spec's own task before the subscription.
 	expected := t.Expected(ctx, a, script)
@@ -91,20 +99,57 @@ var _ = suites.Spec("ROLL-005", func(ctx context.Context, t *suites.T) {
 		got = <-out
 	}
 	t.Observe("stream", labels(got.evs)+fmt.Sprintf("; closed by the agent: %v", got.closed))
+	t.Record(judgeCrossStream(got.evs, got.closed, grace, end.Status.State, where, scriptedText(t, crossStreamText))...)
+	t.Record(invariants.TerminalImmutable(invariants.ForTask(t.History().Observations(), task.ID))...)
+})
+
+// scriptedText is the text a scripted task's artifact must end with: text
+// under the directive, "" for a prompt-map agent, whose artifacts are its own.
+func scriptedText(t *suites.T, text string) string {
+	if t.Env.Behaviour != nil && t.Env.Behaviour.Kind() == "directive" {
+		return text
+	}
+	return ""
+}
+
+// judgeCrossStream judges a stream through another instance than the one
+// that worked the task: its ends against the terminal state that instance
+// showed (invariants.StreamToTerminal: the Task first, the terminal state
+// reached, then closed), and every event in between by the single-instance
+// rule (suites.CheckTaskStream: the task's own ids, states in order, chunks
+// appended only to artifacts sent, and, when text is scripted, the chunks
+// after the snapshot completing it, nothing lost or repeated). The ends are
+// StreamToTerminal's alone, so a missing terminal state is reported once.
+func judgeCrossStream(evs []suites.Event, closed bool, held time.Duration, end a2a.TaskState, where, text string) []invariants.Violation {
 	last := a2a.TaskState("")
-	for _, ev := range got.evs {
+	for _, ev := range evs {
 		if ev.Err == nil {
 			if st, ok := ev.Resp.State(); ok {
 				last = st
 			}
 		}
 	}
-	t.Record(invariants.StreamToTerminal(invariants.StreamSeen{Where: where,
-		FirstIsTask: len(got.evs) > 0 && got.evs[0].Err == nil && got.evs[0].Resp.Task != nil,
-		Events:      labels(got.evs), Last: last, Closed: got.closed, Held: grace,
-		End: end.Status.State, SeenBy: "instance 0"})...)
-	t.Record(invariants.TerminalImmutable(invariants.ForTask(t.History().Observations(), task.ID))...)
-})
+	vs := invariants.StreamToTerminal(invariants.StreamSeen{Where: where,
+		FirstIsTask: len(evs) > 0 && evs[0].Err == nil && evs[0].Resp.Task != nil,
+		Events:      labels(evs), Last: last, Closed: closed, Held: held,
+		End: end, SeenBy: "instance 0"})
+	broke := false
+	if n := len(evs); n > 0 && !closed && evs[n-1].Err != nil {
+		ce, ok := client.AsError(evs[n-1].Err)
+		broke = ok && ce.Class == client.Transport
+	}
+	_, each := suites.CheckTaskStream(evs, suites.StreamEnd{Closed: closed, Broke: broke, Ending: "read until " + held.Round(time.Millisecond).String() + " after the task ended"},
+		suites.TaskStreamWant{Where: where, Text: text})
+	for _, v := range each {
+		switch v.Invariant {
+		case "stream-first-task", "stream-terminal", "stream-close", "stream-outcome":
+			// The ends, judged above against what instance 0 showed.
+		default:
+			vs = append(vs, v)
+		}
+	}
+	return vs
+}
 
 // crossTrials bounds ROLL-006's seeded race: enough trials for both sides
 // to show, few enough for the suite to stay within its time.

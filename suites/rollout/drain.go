@@ -336,9 +336,12 @@ var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 			o = out[i]
 		}
 		if !o.ended {
-			unended++
+			// One diagnosis each (fate): orphaned tasks are reported as
+			// such below, never as slow.
 			if o.orphaned {
 				orphaned++
+			} else {
+				unended++
 			}
 			continue
 		}
@@ -383,11 +386,11 @@ var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 	}
 	t.Record(pv.losses...)
 	if lost > 0 {
-		t.Finding("%s of %d lost across the roll (e.g. %s): the agent answers TaskNotFoundError for %s; %d of them had pushed their terminal state before (ROLL-003 judges the loss)",
+		t.Finding("%s of %d lost in the roll (e.g. %s): the agent answers TaskNotFoundError for %s; %d of them had pushed their terminal state before (ROLL-003 judges the loss)",
 			plural(lost, "task"), len(judged), firstLost(out), map[bool]string{true: "it", false: "them"}[lost == 1], lostPushed)
 	}
 	if lost > lostPushed {
-		t.Indeterminate("%s of %d %s lost across the roll before any terminal state of %s was pushed (e.g. %s), so their configs could not be judged: a lost task will not end to be pushed (ROLL-003 judges the loss)",
+		t.Indeterminate("%s of %d %s lost in the roll before any terminal state of %s was pushed (e.g. %s), so their configs could not be judged: a lost task will not end to be pushed (ROLL-003 judges the loss)",
 			plural(lost-lostPushed, "task"), len(judged), map[bool]string{true: "was", false: "were"}[lost-lostPushed == 1],
 			map[bool]string{true: "it", false: "theirs"}[lost-lostPushed == 1], firstLost(out))
 	}
@@ -404,8 +407,8 @@ var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 		// A wait that ran out of patience leaves those configs unjudged:
 		// indeterminate, as every spec's wait for a state is (losses found
 		// are reported first).
-		t.Indeterminate("timed out after %s waiting for %s of %d to reach a terminal state (e.g. %s), so their configs could not be judged (patience %s: raise --patience for a slower agent)",
-			t.Patience().Round(time.Millisecond), plural(unended, "task"), len(judged), firstStill(out), t.Patience().Round(time.Millisecond))
+		t.Indeterminate("timed out after %s waiting for %s of %d to reach a terminal state (e.g. %s), so their configs could not be judged",
+			t.Patience().Round(time.Millisecond), plural(unended, "task"), len(judged), firstStill(out))
 	}
 	if pv.late > 0 {
 		t.Indeterminate("%s", pv.lateReason(t))
@@ -413,37 +416,38 @@ var _ = suites.Spec("ROLL-009", func(ctx context.Context, t *suites.T) {
 })
 
 // awaitEnd polls the task until it is terminal or patience runs out; it
-// returns the last state seen and, when it did not end, what it showed.
+// returns the last state seen and, when it did not end, the diagnosis of
+// what became of it (fate.diagnosis).
 func awaitEnd(ctx context.Context, t *suites.T, c *client.Client, id string) (a2a.TaskState, string) {
-	end, still, _ := awaitEndOrOrphan(ctx, t, c, id)
-	return end, still
+	f := awaitFate(ctx, t, c, id, nil, time.Now().Add(t.Patience()))
+	if f.ended {
+		return f.last.Status.State, ""
+	}
+	return "", f.diagnosis(t.Patience())
 }
 
-// awaitEndOrLoss is awaitEndOrOrphan, and says whether the agent answered
-// TaskNotFoundError for the task: lost, not slow. A task the agent reads as
-// absent at once is not awaited for the whole patience.
-func awaitEndOrLoss(ctx context.Context, t *suites.T, c *client.Client, id string) (a2a.TaskState, string, bool, bool) {
-	if _, err := t.Get(ctx, c, id); isKind(err, a2a.ErrTaskNotFound) {
-		// Asked again a second later: a store that shows a write late
-		// is not a lost task.
-		select {
-		case <-ctx.Done():
-		case <-time.After(time.Second):
-		}
-		if _, err := t.Get(ctx, c, id); isKind(err, a2a.ErrTaskNotFound) {
-			return "", "task " + id + ": " + suites.ErrText(err), false, true
+// awaitEndOrLoss is awaitEnd, and says whether the task was orphaned by the
+// roll or lost in it (fate). A task the agent answers TaskNotFoundError for
+// at once is asked for again a second later (a store that shows a write
+// late is not a lost task), and not awaited for the whole patience.
+func awaitEndOrLoss(ctx context.Context, t *suites.T, c *client.Client, id string) (end a2a.TaskState, still string, orphaned, lost bool) {
+	f := awaitFate(ctx, t, c, id, nil, time.Now())
+	if f.lost() {
+		f = awaitFate(ctx, t, c, id, nil, time.Now().Add(time.Second))
+		if f.lost() && f.last == nil {
+			return "", f.diagnosis(t.Patience()), false, true
 		}
 	}
-	end, still, orphaned := awaitEndOrOrphan(ctx, t, c, id)
-	if end == "" && !orphaned {
-		if _, err := t.Get(ctx, c, id); isKind(err, a2a.ErrTaskNotFound) {
-			return "", "task " + id + ": " + suites.ErrText(err), false, true
-		}
+	if !f.ended {
+		f = awaitFate(ctx, t, c, id, f.last, time.Now().Add(t.Patience()))
 	}
-	return end, still, orphaned, false
+	if f.ended {
+		return f.last.Status.State, "", false, false
+	}
+	return "", f.diagnosis(t.Patience()), f.orphaned(), f.lost()
 }
 
-// firstLost is what the first task lost across the roll showed.
+// firstLost is what the first task lost in the roll showed.
 func firstLost(out []drainOutcome) string {
 	for _, o := range out {
 		if o.lost {
@@ -451,25 +455,6 @@ func firstLost(out []drainOutcome) string {
 		}
 	}
 	return ""
-}
-
-// awaitEndOrOrphan is awaitEnd, and says whether a task that did not end
-// showed nothing new at all while it was awaited: orphaned.
-func awaitEndOrOrphan(ctx context.Context, t *suites.T, c *client.Client, id string) (a2a.TaskState, string, bool) {
-	seen, _ := t.Get(ctx, c, id)
-	began := time.Now()
-	last, err, ended := t.Await(ctx, c, id, suites.Terminal, t.Patience())
-	switch {
-	case ended:
-		return last.Status.State, "", false
-	case err != nil:
-		return "", "task " + id + ": " + suites.ErrText(err), false
-	case last != nil && seen != nil && unchanged(seen, last):
-		return "", fmt.Sprintf("task %s still %s and unchanged (state, its timestamp, history, artifacts) for %s after the roll", id, last.Status.State, since(began)), true
-	case last != nil:
-		return "", "task " + id + " still " + string(last.Status.State), false
-	}
-	return "", "no answer", false
 }
 
 // unchanged reports whether a task read again shows nothing new: the same
@@ -586,7 +571,7 @@ func firstAccepted(regs []*drainReg) *drainReg {
 // firstStill is what the first task that did not end showed last.
 func firstStill(out []drainOutcome) string {
 	for _, o := range out {
-		if !o.ended {
+		if !o.ended && !o.orphaned && !o.lost {
 			return o.still
 		}
 	}

@@ -136,7 +136,7 @@ func orDash(s string) string {
 // changes no verdict; it is scenario 1's orphan, which whoever runs the
 // deployment should see in the run's summary rather than in a quiet pass.
 func lostTaskFinding(t *suites.T, taskID, change, how string) {
-	t.Finding("task %s was lost across %s: %s answered TaskNotFoundError. A2A allows it, but its client, and any push config on it, are orphaned, as in scenario 1 (card rotation mid-task); task state kept in a store every instance shares survives",
+	t.Finding("task %s was lost across %s: %s answered TaskNotFoundError: lost in the roll. A2A allows it, but its client, and any push config on it, are orphaned, as in scenario 1 (card rotation mid-task); task state kept in a store every instance shares survives",
 		taskID, change, how)
 }
 

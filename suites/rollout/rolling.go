@@ -116,8 +116,12 @@ var _ = suites.Spec("ROLL-003", func(ctx context.Context, t *suites.T) {
 		got, err := t.Get(ctx, c, jb.task.ID)
 		if err != nil {
 			lost++
+			actual := suites.ErrText(err)
+			if isKind(err, a2a.ErrTaskNotFound) {
+				actual = fate{id: jb.task.ID, reads: 1, notFound: 1, notFoundErr: actual}.diagnosis(t.Patience())
+			}
 			t.Record(invariants.Violation{Invariant: "task-survives-rollout", Where: where,
-				Expected: "the task, running on or finished by the new instances", Actual: suites.ErrText(err)})
+				Expected: "the task, running on or finished by the new instances", Actual: actual})
 			continue
 		}
 		if !got.Status.State.Terminal() {
@@ -125,19 +129,25 @@ var _ = suites.Spec("ROLL-003", func(ctx context.Context, t *suites.T) {
 			if seen == nil {
 				seen = got
 			}
-			var orphan string
-			got, orphan = awaitOrphan(ctx, t, c, seen, rolled, jb.created.Add(expected))
-			if orphan != "" {
-				if at, ok := replaced[jb.k]; ok {
+			var f fate
+			got, f = awaitOrphan(ctx, t, c, seen, rolled, jb.created.Add(expected))
+			if !f.ended {
+				at, replacedHere := replaced[jb.k]
+				switch {
+				case f.lost():
+					lost++
+					t.Record(invariants.Violation{Invariant: "task-survives-rollout", Where: where,
+						Expected: "the terminal state its script set, " + string(want) + ", reached on the new instances", Actual: f.diagnosis(t.Patience())})
+					continue
+				case replacedHere:
 					lost++
 					orphans++
 					t.Record(invariants.Violation{Invariant: "task-survives-rollout", Where: where,
 						Expected: "the terminal state its script set, " + string(want) + ", reached on the new instances",
-						Actual:   fmt.Sprintf("orphaned by the roll: %s; instance %d, where it was created, was stopped by the roll (its step began %s in)", orphan, jb.k, at.Round(time.Millisecond))})
+						Actual:   fmt.Sprintf("%s; instance %d, where it was created, was stopped by the roll (its step began %s in)", f.diagnosis(t.Patience()), jb.k, at.Round(time.Millisecond))})
 					continue
 				}
-				t.Indeterminate("task %s (created on instance %d, which the roll did not replace) is still not terminal: %s (patience %s: raise --patience for a slower agent)",
-					jb.task.ID, jb.k, orphan, t.Patience().Round(time.Millisecond))
+				t.Indeterminate("%s, though instance %d, where it was created, was not replaced by the roll", f.diagnosis(t.Patience()), jb.k)
 			}
 		}
 		if jb.hook != nil && !jb.endedFirst {
@@ -266,32 +276,21 @@ func dups(ds []webhook.Delivery) int {
 // awaitOrphan polls a task that was not terminal after the roll until it
 // is, or until the patience has passed beyond both its script's expected
 // end and the end of the roll: late is not lost. seen is the task as read
-// right after the roll (at rolled). It returns the last task seen and, when
-// the task never ended, what shows it an orphan; a task that changed
-// meanwhile (state, status timestamp, history or artifacts) is moving, only
-// slowly, and the spec ends indeterminate here.
-func awaitOrphan(ctx context.Context, t *suites.T, c *client.Client, seen *a2a.Task, rolled, end time.Time) (*a2a.Task, string) {
+// right after the roll (at rolled). It returns the last task seen and its
+// fate: ended, lost in the roll, or orphaned by it. A task still moving
+// (slow) or that could not be read ends the spec indeterminate here.
+func awaitOrphan(ctx context.Context, t *suites.T, c *client.Client, seen *a2a.Task, rolled, end time.Time) (*a2a.Task, fate) {
 	deadline := end
 	if rolled.After(deadline) {
 		deadline = rolled
 	}
-	deadline = deadline.Add(t.Patience())
-	last, lastErr, ok := t.Await(ctx, c, seen.ID, suites.Terminal, time.Until(deadline))
-	if ok {
-		return last, ""
+	f := awaitFate(ctx, t, c, seen.ID, seen, deadline.Add(t.Patience()))
+	last := f.last
+	if last == nil {
+		last = seen
 	}
-	if last == nil || ctx.Err() != nil {
-		still := "no answer"
-		if lastErr != nil {
-			still = suites.ErrText(lastErr)
-		}
-		t.Indeterminate("timed out after %s waiting for task %s to be terminal, %s (patience %s: raise --patience for a slower agent)",
-			since(rolled), seen.ID, still, t.Patience().Round(time.Millisecond))
+	if !f.ended && !f.lost() && !f.orphaned() {
+		t.Indeterminate("timed out after %s waiting for a task to be terminal: %s", since(rolled), f.diagnosis(t.Patience()))
 	}
-	if !unchanged(seen, last) {
-		t.Indeterminate("timed out after %s waiting for task %s to be terminal: it is still moving (%s after the roll, %s now; patience %s: raise --patience for a slower agent)",
-			since(rolled), seen.ID, seen.Status.State, last.Status.State, t.Patience().Round(time.Millisecond))
-	}
-	return last, fmt.Sprintf("still %s and unchanged (state, its timestamp, history, artifacts) for %s after the roll, %s past its script's expected end (patience %s)",
-		last.Status.State, since(rolled), since(end), t.Patience().Round(time.Millisecond))
+	return last, f
 }

@@ -255,7 +255,7 @@ var _ = suites.Spec("ROLL-002", func(ctx context.Context, t *suites.T) {
 				"the task was found on %d reads and not on %d, and no view lost it on every read: behind the target some instance still has it, and a follow-up may rightly reach that one", found, lost))
 			return
 		}
-		followUpLostTask(ctx, t, gone.c, task.ID)
+		followUpLostTask(ctx, t, gone.c, lostTask{id: task.ID, contextID: task.ContextID, firstMessage: msg.MessageID})
 		return
 	}
 	// The task survived: it goes on to where its script leaves it. After
@@ -264,12 +264,21 @@ var _ = suites.Spec("ROLL-002", func(ctx context.Context, t *suites.T) {
 	// ROLL-003 says: found, yet neither carried on nor reported absent.
 	var end *a2a.Task
 	if seen, err := t.Get(ctx, c, task.ID); err == nil && ch.bounded() && !seen.Status.State.Terminal() && !seen.Status.State.Interrupted() {
-		got, orphan := awaitOrphan(ctx, t, c, seen, time.Now(), created.Add(expected))
-		if orphan != "" {
+		got, f := awaitOrphan(ctx, t, c, seen, time.Now(), created.Add(expected))
+		switch {
+		case f.lost():
+			// Found after the change, then answered TaskNotFoundError:
+			// lost in the roll, which A2A allows; a follow-up must then
+			// get TaskNotFoundError too.
+			last = got.Status.State
+			lostTaskFinding(t, task.ID, ch.String(), fmt.Sprintf("%d of %d reads while it was awaited after it was found", f.notFound, f.reads))
+			followUpLostTask(ctx, t, c, lostTask{id: task.ID, contextID: task.ContextID, firstMessage: msg.MessageID})
+			return
+		case !f.ended:
 			last = got.Status.State
 			t.Violated(invariants.Violation{Invariant: "task-survives-rotation", Where: fmt.Sprintf("task %s after %s", task.ID, ch),
 				Expected: "the task carried on to the end its script set, " + string(script.Settles()) + ", or reported absent (TaskNotFoundError)",
-				Actual:   "orphaned by the roll: " + orphan + "; the roll stopped every instance it replaced, the one running the task among them"})
+				Actual:   f.diagnosis(t.Patience()) + "; the roll stopped every instance it replaced, the one running the task among them"})
 		}
 		end = got
 	} else {

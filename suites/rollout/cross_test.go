@@ -1,0 +1,66 @@
+package rollout
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/suites"
+)
+
+func crossTask(state a2a.TaskState, text string) suites.Event {
+	t := &a2a.Task{ID: "t1", ContextID: "c1", Status: a2a.TaskStatus{State: state}}
+	if text != "" {
+		t.Artifacts = []a2a.Artifact{{ArtifactID: "a1", Parts: []a2a.Part{a2a.TextPart(text)}}}
+	}
+	return suites.Event{Resp: a2a.StreamResponse{Task: t}}
+}
+
+func crossStatus(state a2a.TaskState) suites.Event {
+	return suites.Event{Resp: a2a.StreamResponse{StatusUpdate: &a2a.TaskStatusUpdateEvent{TaskID: "t1", ContextID: "c1", Status: a2a.TaskStatus{State: state}}}}
+}
+
+func crossChunk(text string, appended, last bool) suites.Event {
+	return suites.Event{Resp: a2a.StreamResponse{ArtifactUpdate: &a2a.TaskArtifactUpdateEvent{TaskID: "t1", ContextID: "c1",
+		Artifact: a2a.Artifact{ArtifactID: "a1", Parts: []a2a.Part{a2a.TextPart(text)}}, Append: appended, LastChunk: last}}}
+}
+
+// ROLL-005 judges every event of the stream through the other instance, not
+// only its ends: a stream that reaches the terminal state and closes, but
+// lost artifact chunks on the way, fails.
+func TestJudgeCrossStream(t *testing.T) {
+	working, completed := a2a.TaskStateWorking, a2a.TaskStateCompleted
+	cases := []struct {
+		name   string
+		evs    []suites.Event
+		closed bool
+		text   string
+		want   string
+	}{
+		{"every chunk", []suites.Event{crossTask(working, ""), crossChunk("ab", false, false), crossChunk("cd", true, false), crossChunk("ef", true, true), crossStatus(completed)}, true, "abcdef", ""},
+		{"snapshot holds the first chunk", []suites.Event{crossTask(working, "ab"), crossChunk("cd", true, false), crossChunk("ef", true, true), crossStatus(completed)}, true, "abcdef", ""},
+		{"every artifact event dropped", []suites.Event{crossTask(working, ""), crossStatus(completed)}, true, "abcdef", "stream-artifact"},
+		{"chunks after the first dropped", []suites.Event{crossTask(working, ""), crossChunk("ab", false, false), crossStatus(completed)}, true, "abcdef", "stream-artifact"},
+		{"chunks after the snapshot's dropped", []suites.Event{crossTask(working, "ab"), crossStatus(completed)}, true, "abcdef", "stream-artifact"},
+		{"a chunk repeated", []suites.Event{crossTask(working, "ab"), crossChunk("ab", true, false), crossChunk("cd", true, false), crossChunk("ef", true, true), crossStatus(completed)}, true, "abcdef", "stream-artifact"},
+		{"prompt map: its artifacts are its own", []suites.Event{crossTask(working, ""), crossStatus(completed)}, true, "", ""},
+		{"snapshot then silence", []suites.Event{crossTask(working, "")}, false, "abcdef", "stream-across-instances,stream-artifact"},
+		{"closed before the end", []suites.Event{crossTask(working, ""), crossChunk("ab", false, false)}, true, "abcdef", "stream-across-instances,stream-artifact"},
+		{"no snapshot", []suites.Event{crossChunk("ab", false, false), crossChunk("cd", true, false), crossChunk("ef", true, true), crossStatus(completed)}, true, "abcdef", "stream-across-instances"},
+		{"left open", []suites.Event{crossTask(working, ""), crossChunk("ab", false, false), crossChunk("cd", true, false), crossChunk("ef", true, true), crossStatus(completed)}, false, "abcdef", "stream-across-instances"},
+		{"an event after the end", []suites.Event{crossTask(working, "abcdef"), crossStatus(completed), crossStatus(working)}, true, "abcdef", "stream-across-instances,stream-after-terminal"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			vs := judgeCrossStream(c.evs, c.closed, time.Second, completed, "s", c.text)
+			var got []string
+			for _, v := range vs {
+				got = append(got, v.Invariant)
+			}
+			if strings.Join(got, ",") != c.want {
+				t.Fatalf("violations %q, want %q: %+v", strings.Join(got, ","), c.want, vs)
+			}
+		})
+	}
+}
