@@ -154,7 +154,14 @@ func TestRaceLengthensTasksWhenCancelsCannotLand(t *testing.T) {
 		if res.Verdict != c.want {
 			t.Fatalf("LIFE-014, cancels acted on after 150 ms, faults %v: %s (%s), want %s\n%v", c.faults, res.Verdict, res.Reason, c.want, res.Observations)
 		}
-		if w := res.Observations["race.window"]; !strings.Contains(w, "trials of 300ms tasks") {
+		// A loaded machine slows the tasks past the cancel's 150 ms, and
+		// the first window then decides both sides: nothing to lengthen.
+		w := res.Observations["race.window"]
+		if !strings.Contains(w, "trials of 300ms tasks") {
+			if c.faults == nil && res.Observations["race.bound.canceled"] != "" {
+				t.Logf("the first window decided both sides (a loaded machine): %s", w)
+				continue
+			}
 			t.Errorf("faults %v: the race did not lengthen its tasks: %s", c.faults, w)
 		}
 	}
