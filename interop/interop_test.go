@@ -39,7 +39,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -51,6 +50,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/cli"
+	"github.com/a2a-conform/a2a-conform/internal/testkit"
 	"github.com/a2a-conform/a2a-conform/reports"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
@@ -66,12 +66,7 @@ func TestMain(m *testing.M) {
 	// The runs here mostly wait on the agents; three at a time (the JS
 	// SDK agent's node processes are what the CPU goes to), unless
 	// -parallel says otherwise.
-	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		_ = flag.Set("test.parallel", "3")
-	}
+	testkit.DefaultParallel(3)
 	code := m.Run()
 	if goAgentDir != "" {
 		_ = os.RemoveAll(goAgentDir)

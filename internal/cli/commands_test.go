@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -40,12 +39,7 @@ func TestMain(m *testing.M) {
 	clientDriver = func() string { return reports.ShellQuote(bin) }
 	// The tests here wait on child runs, not on the CPU: four at a time
 	// unless -parallel says otherwise.
-	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		_ = flag.Set("test.parallel", "4")
-	}
+	testkit.DefaultParallel(4)
 	code := m.Run()
 	_ = os.RemoveAll(dir)
 	os.Exit(code)

@@ -14,7 +14,6 @@ import (
 	"runtime"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -23,6 +22,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/internal/cli"
 	"github.com/a2a-conform/a2a-conform/internal/clientdriver"
 	"github.com/a2a-conform/a2a-conform/internal/runner"
+	"github.com/a2a-conform/a2a-conform/internal/testkit"
 	"github.com/a2a-conform/a2a-conform/internal/webhook"
 	"github.com/a2a-conform/a2a-conform/reports"
 	"github.com/a2a-conform/a2a-conform/suites"
@@ -59,12 +59,7 @@ func TestMain(m *testing.M) {
 	// timeout on a 2-core machine. Six at a time (eight took it from 455
 	// to 284 s, but loads the CPU past what the timed races bear beside
 	// another package), unless -parallel says otherwise.
-	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		_ = flag.Set("test.parallel", strconv.Itoa(max(6, runtime.GOMAXPROCS(0))))
-	}
+	testkit.DefaultParallel(max(6, runtime.GOMAXPROCS(0)))
 	// go test hands every test binary -test.timeout=10m0s unless told
 	// otherwise; this package's waits take 7-8 minutes on a quiet 2-core
 	// machine, so its bound is 20 minutes unless -timeout names another.

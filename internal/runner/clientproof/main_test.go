@@ -1,11 +1,9 @@
 package clientproof_test
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"runtime"
-	"strconv"
 	"time"
 
 	"testing"
@@ -35,12 +33,7 @@ func TestMain(m *testing.M) {
 	}
 	// The runs wait on the scripted agent, not on the CPU: four at a time
 	// unless -parallel says otherwise, as in internal/runner.
-	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		_ = flag.Set("test.parallel", strconv.Itoa(max(4, runtime.GOMAXPROCS(0))))
-	}
+	testkit.DefaultParallel(max(4, runtime.GOMAXPROCS(0)))
 	dir, err := os.MkdirTemp("", "clientproof-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
