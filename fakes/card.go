@@ -102,7 +102,11 @@ func (a *Agent) baseURL(r *http.Request) string {
 
 // publicCard builds the card for one base URL.
 func (a *Agent) publicCard(base string) a2a.AgentCard {
-	st := a.cardSnapshot()
+	return a.publicCardOf(base, a.cardSnapshot())
+}
+
+// publicCardOf builds the card of one card state for one base URL.
+func (a *Agent) publicCardOf(base string, st cardState) a2a.AgentCard {
 	prefix := ""
 	if st.movedAt > 0 {
 		prefix = fmt.Sprintf("/g%d", st.movedAt)
@@ -196,7 +200,11 @@ func (a *Agent) cardBody(r *http.Request) ([]byte, string) {
 	if a.servesV03Card(r) {
 		body = v03CardBody(a.publicCard(base))
 	} else {
-		body, _ = json.Marshal(a.publicCard(base))
+		card := a.publicCard(base)
+		if st, ok := a.staleForFreshRead(r); ok {
+			card = a.publicCardOf(base, st)
+		}
+		body, _ = json.Marshal(card)
 		body = a.publishCard(base, body)
 	}
 	sum := sha256.Sum256(body)

@@ -151,7 +151,10 @@ var _ = setBasis(map[string]reports.Basis{
 			"caching, in which an entity tag validates one representation; a client revalidating as §8.6.2 asks keeps " +
 			"whatever card a 304 confirms. An ETag kept while the card changed, or a 304 to the ETag of the previous " +
 			"generation, leaves that client on a card of a generation the agent no longer serves: scenario 1's rotation " +
-			"that the client never sees. Only a card that carries an ETag is judged.",
+			"that the client never sees. So does an instance that, after the change, still serves the previous " +
+			"generation's card to a read without validators while a revalidation of its ETag gets another card: every " +
+			"client without a cached copy starts from the stale one (an origin, not only a CDN, can be stale). Only a " +
+			"card that carries an ETag is judged.",
 		Scenario: scenario1,
 	},
 	"ROLL-002": {

@@ -112,12 +112,24 @@ var _ = suites.Spec("ROLL-001", func(ctx context.Context, t *suites.T) {
 						Expected: "200 with the new card (version " + version(now) + "), which every read " + v.through + " now serves: the held ETag is from before " + ch.String(),
 						Actual:   "304 Not Modified: a revalidating client keeps the card of version " + version(old)})
 				case bytes.Equal(cond.Raw, now.Raw) || version(cond) == version(now):
+				case v.exact && cond.Status == http.StatusOK && cond.Card != nil:
+					// Every read without validators got now; the
+					// revalidation got a card after it.
+					t.Record(freshReadViolation(where, oldTag, cond, now, ch.String()))
 				case v.exact:
 					t.Record(invariants.Violation{Invariant: "revalidate-gets-new-card", Where: at,
 						Expected: "200 with the new card (version " + version(now) + ")", Actual: fmt.Sprintf("HTTP %d with version %s", cond.Status, version(cond))})
 				default:
 					t.Unchecked(revalidates, fmt.Sprintf("the conditional GET %s got version %s while every other read after %s got %s: another instance answered it, and %s", v.through, version(cond), ch, version(now), inexact(t)))
 				}
+			}
+		case !changed && len(after) == 1 && v.exact:
+			// The card a read without validators got did not change. An
+			// origin that still serves the previous generation to such
+			// reads shows it when asked to revalidate the ETag held: a
+			// 200 with another card is the card this instance now serves.
+			if staleFreshRead(ctx, t, v, before[i], after[0], where, ch.String()) {
+				changedAny = true
 			}
 		case changed:
 			t.Unchecked(revalidates, fmt.Sprintf(
@@ -133,6 +145,43 @@ var _ = suites.Spec("ROLL-001", func(ctx context.Context, t *suites.T) {
 		t.Unchecked("a changed card gets a new ETag", fmt.Sprintf("every card read after %s (generation %d) is one read before it; a change whose card differs (e.g. its version) exercises it", ch, gen))
 	}
 })
+
+// staleFreshRead revalidates, through an instance whose card read the same
+// after the change as before, the ETag held from before. A 200 with another
+// card, while a read without validators again gets the held one, is an
+// instance serving two cards at once: the one a revalidating client gets,
+// and the previous generation's to every client without a cached copy (an
+// origin, not only a CDN, can be stale). It records the violation and says
+// whether it found one.
+func staleFreshRead(ctx context.Context, t *suites.T, v view, before []*client.CardResponse, now *client.CardResponse, where, change string) bool {
+	for _, old := range before {
+		oldTag := old.Header.Get("ETag")
+		if oldTag == "" || !bytes.Equal(old.Raw, now.Raw) {
+			continue
+		}
+		cond := v.card(ctx, t, map[string]string{"If-None-Match": oldTag}, true, "with the ETag held from before "+change)
+		if cond.Status != http.StatusOK || cond.Card == nil || bytes.Equal(cond.Raw, now.Raw) {
+			return false
+		}
+		again := v.card(ctx, t, nil, false, "without validators, after the revalidation")
+		if !bytes.Equal(again.Raw, now.Raw) {
+			t.Unchecked("a read without validators gets the current card", fmt.Sprintf("%s served version %s to a read without validators, then %s to a revalidation, then %s: the generations were still changing", v.name, version(now), version(cond), version(again)))
+			return true
+		}
+		t.Record(freshReadViolation(where, oldTag, cond, now, change))
+		return true
+	}
+	return false
+}
+
+// freshReadViolation: the instance served now to every read without
+// validators and another card, cond, to a revalidation of the held ETag.
+func freshReadViolation(where, oldTag string, cond, now *client.CardResponse, change string) invariants.Violation {
+	return invariants.Violation{Invariant: "fresh-read-gets-current-card", Where: where + ", without validators and with If-None-Match: " + oldTag,
+		Expected: "the card a revalidation of the held ETag gets (version " + version(cond) + ", ETag " + orDash(cond.Header.Get("ETag")) + ") to a read without validators too",
+		Actual: "version " + version(now) + " (ETag " + orDash(now.Header.Get("ETag")) + ") to every read without validators, after " + change +
+			": a client with no cached card gets a generation the instance no longer serves to a revalidating one"}
+}
 
 // unstableTag finds two reads of the same card bytes under different ETags.
 func unstableTag(reads []*client.CardResponse) (string, string, bool) {
