@@ -730,7 +730,9 @@ var registry = []Info{
 			"else rollout-step, hook) and the harness compares the card and its ETag before and after, on " +
 			"each instance, or through the target in several reads when it cannot address instances; a " +
 			"client revalidating with the ETag it held must get the new card, never 304 for a card that " +
-			"changed (RFC 9110 §8.8.3: a strong validator changes with the representation). Through the " +
+			"changed (RFC 9110 §8.8.3: a strong validator changes with the representation). An instance whose " +
+			"card reads the same after the change is asked to revalidate too: a 200 with another card while " +
+			"reads without validators keep the old one is a stale origin, and fails. Through the " +
 			"target the revalidation is judged only once every read shows the one new card.",
 	},
 	{
