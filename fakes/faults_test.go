@@ -121,6 +121,19 @@ var faultCases = map[string]func(e *faultEnv) string{
 	// means: an ETag that never changes, or a 304 for any ETag.
 	faultETagNeverChanges:   oldETagRevalidates,
 	faultAnyETagNotModified: oldETagRevalidates,
+	// After a rotation a read without validators still gets the previous
+	// generation's card, while a revalidation of its ETag gets the new one.
+	faultOriginStaleWithoutValidators: func(e *faultEnv) string {
+		n := e.node(Options{})
+		etag := fetchCard(e.t, n, nil).Header.Get("ETag")
+		n.agent.Rotate(Rotation{})
+		fresh := fetchCard(e.t, n, nil)
+		cond := fetchCard(e.t, n, map[string]string{"If-None-Match": etag})
+		if fresh.Header.Get("ETag") == etag && cond.Status == 200 && cond.Header.Get("ETag") != etag {
+			return fmt.Sprintf("after the rotation a read without validators got version %s under the old ETag, a revalidation version %s", fresh.Card.Version, cond.Card.Version)
+		}
+		return ""
+	},
 	faultNoConditionalGet: func(e *faultEnv) string {
 		n := e.node(Options{})
 		etag := fetchCard(e.t, n, nil).Header.Get("ETag")
