@@ -321,9 +321,15 @@ func (t *T) NoTask(c *client.Client, s Script, resp *a2a.SendMessageResponse, er
 
 // Get reads a task and records what it showed.
 func (t *T) Get(ctx context.Context, c *client.Client, id string) (*a2a.Task, error) {
+	return t.GetTask(ctx, c, &a2a.GetTaskRequest{ID: id})
+}
+
+// GetTask is Get with the request's other members (historyLength).
+func (t *T) GetTask(ctx context.Context, c *client.Client, req *a2a.GetTaskRequest) (*a2a.Task, error) {
+	id := req.ID
 	issued := t.History().Now()
 	ctx, seq := recorded(ctx)
-	task, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: id})
+	task, err := c.GetTask(ctx, req)
 	if err == nil {
 		t.ObserveTaskAt(invariants.FromGet, task, issued, c.Binding(), seq.Load())
 		t.touch(id, c)
@@ -350,13 +356,15 @@ const Poll = 20 * time.Millisecond
 // maxAwaitPoll bounds the interval between Await's polls.
 const maxAwaitPoll = 250 * time.Millisecond
 
-// awaitPoll is the pause before Await's next GetTask, a tenth of the time
+// AwaitPoll is the pause before Await's next GetTask, a tenth of the time
 // waited so far, between Poll and maxAwaitPoll: a task that ends in
 // milliseconds is seen within Poll, one that takes seconds within a tenth of
 // its time, and a slow agent is asked a dozen times for a task of a few
 // seconds, not a hundred and fifty (the least behaviour a poll asks of it,
-// and of a rate-limited one).
-func awaitPoll(waited time.Duration) time.Duration {
+// and of a rate-limited one). A spec that polls a task by a rule of its own
+// (reading every answer, as the rollout specs' fate of a task after a roll
+// does) keeps this pace too.
+func AwaitPoll(waited time.Duration) time.Duration {
 	return min(max(waited/10, Poll), maxAwaitPoll)
 }
 
@@ -414,7 +422,7 @@ func (t *T) Await(ctx context.Context, c *client.Client, id string, ok func(a2a.
 		}
 		select {
 		case <-ctx.Done():
-		case <-time.After(awaitPoll(time.Since(start))):
+		case <-time.After(AwaitPoll(time.Since(start))):
 		}
 	}
 }

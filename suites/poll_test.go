@@ -16,8 +16,8 @@ func TestAwaitPollGrowsWithTheWait(t *testing.T) {
 		{10 * time.Second, maxAwaitPoll},
 		{time.Hour, maxAwaitPoll},
 	} {
-		if got := awaitPoll(c.waited); got != c.want {
-			t.Errorf("awaitPoll(%s) = %s, want %s", c.waited, got, c.want)
+		if got := AwaitPoll(c.waited); got != c.want {
+			t.Errorf("AwaitPoll(%s) = %s, want %s", c.waited, got, c.want)
 		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // What became of a task the spec awaited after a change of the deployment,
-// with one diagnosis for every rollout spec that reports it (issue 29):
+// with one diagnosis for every rollout spec that reports it:
 //
 //   - lost in the roll: a read after the roll answered TaskNotFoundError, and
 //     the task did not end: the client that got that answer holds an id the

@@ -18,6 +18,10 @@ import (
 // on a loaded machine, and only spent on a task the deployment lost.
 const laterLook = 3 * time.Second
 
+// maxHistory is the historyLength of the later look's reads: more messages
+// than a lost task and its follow-ups hold.
+const maxHistory = 1000
+
 // lostTask is a task the deployment lost, as the spec created it.
 type lostTask struct {
 	id, contextID string
@@ -61,8 +65,11 @@ func followUpLostTask(ctx context.Context, t *suites.T, c *client.Client, lost l
 	t.Observe("lost-task-follow-ups", fmt.Sprintf("%d follow-ups naming lost task %s (alone, then with its contextId) answered TaskNotFoundError; the id read again for %s", len(refused), lost.id, laterLook))
 	answered := time.Now()
 	deadline := answered.Add(laterLook)
+	// The whole history is asked for: an agent's default may be its last
+	// messages only, which would hide the lost task's first one.
+	whole := int32(maxHistory)
 	for {
-		got, err := t.Get(ctx, c, lost.id)
+		got, err := t.GetTask(ctx, c, &a2a.GetTaskRequest{ID: lost.id, HistoryLength: &whole})
 		if err == nil {
 			if v := reappeared(got, lost, refused); v != nil {
 				v.Actual += fmt.Sprintf(", %s after the follow-ups were answered TaskNotFoundError", since(answered))
