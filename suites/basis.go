@@ -5,33 +5,22 @@ import (
 	"github.com/a2a-conform/a2a-conform/reports"
 )
 
-// bases holds each spec's basis by ID: the sentences of the A2A text its
-// level rests on, word for word (TestEveryBasisIsTheSpecificationsOwnWords
-// finds each in the pinned text, internal/spectext). The tables are in
-// basis_*.go, one per area.
-var bases = map[string]reports.Basis{}
-
-// setBasis adds a table of bases; call it only from a package-level var
-// or init of this package.
-func setBasis(m map[string]reports.Basis) bool {
-	for id, b := range m {
-		if _, dup := bases[id]; dup {
-			panic("suites: two bases for " + id)
-		}
-		bases[id] = b
-	}
-	return true
-}
-
-// Basis is what the spec's level rests on (nil for a spec with none
-// registered, which TestEverySpecHasABasis forbids).
+// Basis is what the spec's level rests on: its Grounds with the spec's
+// disagreements (disagrees.go) added; nil for a spec whose Grounds is empty,
+// which TestEverySpecHasABasis forbids.
 func (i Info) Basis() *reports.Basis {
-	b, ok := bases[i.ID]
-	if !ok {
+	if groundless(i.Grounds) {
 		return nil
 	}
+	b := i.Grounds
 	b.Disagrees = append(b.Disagrees, disagreements[i.ID]...)
 	return &b
+}
+
+// groundless reports whether b states nothing: no quote, no reading, no
+// scenario sentence, no disagreement.
+func groundless(b reports.Basis) bool {
+	return len(b.Quotes) == 0 && b.Reading == "" && b.Scenario == nil && len(b.Disagrees) == 0
 }
 
 // Result is a result for the spec with everything the registry says of it
