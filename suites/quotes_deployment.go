@@ -1,6 +1,7 @@
 package suites
 
-// The bases of the webhook (PUSH) and rollout (ROLL) specs.
+// The parts several webhook (PUSH) and rollout (ROLL) specs' Grounds share:
+// sentences of the A2A text, and below them the readings built on them.
 
 // Sentences several of them rest on.
 var (
