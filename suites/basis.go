@@ -45,9 +45,11 @@ func (i Info) judges() *reports.Judged {
 	return &reports.Judged{What: reports.JudgesSupplied, Pieces: append([]string(nil), i.Supplied...)}
 }
 
-// The constructors of a basis's parts. Each quote is the text's own words:
-// copy them from the pinned text (internal/spectext/spec-v1.0.1), never
-// retype them from memory.
+// The constructors of a basis's parts, for the Grounds of an Info entry
+// (sentences several entries share are package variables: the scenario
+// sentences below, quotes_deployment.go). Each quote is the text's own
+// words: copy them from the pinned text (internal/spectext/spec-v1.0.1),
+// never retype them from memory.
 
 // spec quotes docs/specification.md at a section ("3.1.5").
 func spec(section, text string) reports.Quote {

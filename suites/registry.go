@@ -3,6 +3,9 @@
 // honest verdict, and the environment specs read their target from. The suite
 // packages (discovery, lifecycle, webhook, rollout) hold the spec bodies.
 //
+// A spec's entry (Info) carries what its level rests on, the A2A sentences
+// quoted word for word (Grounds), beside its title, level and sections.
+//
 // A spec ID (AREA-NNN) is never renumbered or reused. Adding, removing or
 // renaming a spec means editing this table and specs.golden together; the
 // golden test fails otherwise.

@@ -852,7 +852,6 @@ var registry = []Info{
 	},
 
 	{
-		// The sentences this spec rests on: its basis (basis_*.go, `explain`).
 		ID: "LIFE-030", Suite: Lifecycle, Level: MUST,
 		Title:    "A task asking for authorization enters TASK_STATE_AUTH_REQUIRED with a status message saying what is needed, and accepts a follow-up message",
 		Sections: []string{"7.6.1", "4.1.3"},
@@ -872,7 +871,6 @@ var registry = []Info{
 		),
 	},
 	{
-		// The sentences this spec rests on: its basis (basis_*.go, `explain`).
 		ID: "LIFE-031", Suite: Lifecycle, Level: MUST,
 		Title:    "Another identity is kept from the caller's task: it cannot read, cancel, subscribe to, message or reach the push configs of it, and ListTasks leaves it out",
 		Sections: []string{"13.1", "3.1.4"},
@@ -893,7 +891,6 @@ var registry = []Info{
 		),
 	},
 	{
-		// The sentences this spec rests on: its basis (basis_*.go, `explain`).
 		ID: "LIFE-032", Suite: Lifecycle, Level: MUST,
 		Title:    "Another identity's refusal of the caller's task is the same error as for a task id that does not exist",
 		Sections: []string{"3.3.2", "13.1"},
@@ -914,7 +911,6 @@ var registry = []Info{
 		),
 	},
 	{
-		// The sentences this spec rests on: its basis (basis_*.go, `explain`).
 		ID: "LIFE-033", Suite: Lifecycle, Level: SHOULD,
 		Title:    "A stream of a task that asks for authorization delivers TASK_STATE_AUTH_REQUIRED and, kept open, carries the task on after a follow-up",
 		Sections: []string{"7.6.1", "3.1.2"},
@@ -943,7 +939,6 @@ var registry = []Info{
 
 	// ---- webhook ---------------------------------------------------------
 	{
-		// The sentences this spec rests on: its basis (basis_*.go, `explain`).
 		ID: "PUSH-001", Suite: Webhook, Level: MUST,
 		Title:    "Push configs round-trip: create returns an id, get and list show them, delete removes one for good, twice is harmless, and nothing is pushed to it after",
 		Sections: []string{"3.1.7", "3.1.8", "3.1.9", "3.1.10"}, Scenario: "2",
@@ -965,7 +960,6 @@ var registry = []Info{
 		),
 	},
 	{
-		// The sentences this spec rests on: its basis (basis_*.go, `explain`).
 		ID: "PUSH-002", Suite: Webhook, Level: MUST,
 		Title:    "Push-config operations on an unknown task fail with TaskNotFoundError, and get of an unknown config fails",
 		Sections: []string{"3.1.7", "3.1.8", "3.1.9", "3.1.10"}, Scenario: "1",
@@ -991,7 +985,6 @@ var registry = []Info{
 		},
 	},
 	{
-		// The sentences this spec rests on: its basis (basis_*.go, `explain`).
 		ID: "PUSH-003", Suite: Webhook, Level: MUST,
 		Title:    "A config given inline in SendMessage is registered and the task's terminal state is pushed to it",
 		Sections: []string{"3.1.1", "4.3.3"}, Scenario: "2",
@@ -1187,7 +1180,6 @@ var registry = []Info{
 		},
 	},
 	{
-		// The sentences this spec rests on: its basis (basis_*.go, `explain`).
 		ID: "PUSH-010", Suite: Webhook, Level: SHOULD,
 		Title:    "A webhook URL on a loopback address nobody registered is refused, or nothing is sent to it",
 		Sections: []string{"13.2"},
@@ -1459,7 +1451,6 @@ var registry = []Info{
 		},
 	},
 	{
-		// The sentences this spec rests on: its basis (basis_*.go, `explain`).
 		// No sentence says the terminal state is pushed (the agent chooses its
 		// events), which is why the spec is an invariant, as ROLL-003 is.
 		ID: "ROLL-009", Suite: Rollout, Level: INVARIANT,
@@ -1495,7 +1486,6 @@ var registry = []Info{
 		},
 	},
 	{
-		// The sentences this spec rests on: its basis (basis_*.go, `explain`).
 		// No sentence says a task keeps what it was shown holding, which is
 		// why the spec is an invariant.
 		ID: "ROLL-010", Suite: Rollout, Level: INVARIANT,
