@@ -5,33 +5,22 @@ import (
 	"github.com/a2a-conform/a2a-conform/reports"
 )
 
-// bases holds each spec's basis by ID: the sentences of the A2A text its
-// level rests on, word for word (TestEveryBasisIsTheSpecificationsOwnWords
-// finds each in the pinned text, internal/spectext). The tables are in
-// basis_*.go, one per area.
-var bases = map[string]reports.Basis{}
-
-// setBasis adds a table of bases; call it only from a package-level var
-// or init of this package.
-func setBasis(m map[string]reports.Basis) bool {
-	for id, b := range m {
-		if _, dup := bases[id]; dup {
-			panic("suites: two bases for " + id)
-		}
-		bases[id] = b
-	}
-	return true
-}
-
-// Basis is what the spec's level rests on (nil for a spec with none
-// registered, which TestEverySpecHasABasis forbids).
+// Basis is what the spec's level rests on: its Grounds with the spec's
+// disagreements (disagrees.go) added; nil for a spec whose Grounds is empty,
+// which TestEverySpecHasABasis forbids.
 func (i Info) Basis() *reports.Basis {
-	b, ok := bases[i.ID]
-	if !ok {
+	if groundless(i.Grounds) {
 		return nil
 	}
+	b := i.Grounds
 	b.Disagrees = append(b.Disagrees, disagreements[i.ID]...)
 	return &b
+}
+
+// groundless reports whether b states nothing: no quote, no reading, no
+// scenario sentence, no disagreement.
+func groundless(b reports.Basis) bool {
+	return len(b.Quotes) == 0 && b.Reading == "" && b.Scenario == nil && len(b.Disagrees) == 0
 }
 
 // Result is a result for the spec with everything the registry says of it
@@ -56,9 +45,11 @@ func (i Info) judges() *reports.Judged {
 	return &reports.Judged{What: reports.JudgesSupplied, Pieces: append([]string(nil), i.Supplied...)}
 }
 
-// The constructors of a basis's parts. Each quote is the text's own words:
-// copy them from the pinned text (internal/spectext/spec-v1.0.1), never
-// retype them from memory.
+// The constructors of a basis's parts, for the Grounds of an Info entry
+// (sentences several entries share are package variables: the scenario
+// sentences below, quotes_deployment.go). Each quote is the text's own
+// words: copy them from the pinned text (internal/spectext/spec-v1.0.1),
+// never retype them from memory.
 
 // spec quotes docs/specification.md at a section ("3.1.5").
 func spec(section, text string) reports.Quote {

@@ -3,6 +3,9 @@
 // honest verdict, and the environment specs read their target from. The suite
 // packages (discovery, lifecycle, webhook, rollout) hold the spec bodies.
 //
+// A spec's entry (Info) carries what its level rests on, the A2A sentences
+// quoted word for word (Grounds), beside its title, level and sections.
+//
 // A spec ID (AREA-NNN) is never renumbered or reused. Adding, removing or
 // renaming a spec means editing this table and specs.golden together; the
 // golden test fails otherwise.
@@ -14,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/a2a-conform/a2a-conform/reports"
 )
 
 // Level is how strongly the A2A text asks for the requirement. INVARIANT is for
@@ -102,6 +107,14 @@ type Info struct {
 	// starts long specs first (Plan), so that their wait overlaps the rest
 	// of the run instead of trailing it.
 	Long bool
+	// Grounds are the sentences of the A2A text the spec's level rests on,
+	// word for word (TestEveryBasisIsTheSpecificationsOwnWords finds each in
+	// the pinned text, internal/spectext), and the reading when no single
+	// MUST states it or the level is not simply the keyword the quotes carry;
+	// an INVARIANT spec names its scenario sentence too. Build it with the
+	// constructors of basis.go (quotes, spec, proto, topic). Basis() is
+	// Grounds with the spec's disagreements added.
+	Grounds reports.Basis
 }
 
 // DefaultSpecTimeout bounds a spec that names no timeout of its own.

@@ -19,6 +19,10 @@ var clientACTSSpecs = []Info{
 			"client that sends SendStreamingMessage or SubscribeToTask all the same warns; one that sends " +
 			"and polls instead, or raises an error without sending them, passes.",
 		Timeout: 60 * time.Second,
+		Grounds: quotes(
+			spec("3.3.4", "Clients SHOULD validate capability support by examining the Agent Card before attempting operations that require optional capabilities."),
+			spec("3.3.4", "If AgentCard.capabilities.streaming is false or not present, attempts to use SendStreamingMessage or SubscribeToTask operations MUST return"),
+		),
 	},
 }
 

@@ -28,6 +28,17 @@ var clientReconcileSpecs = []Info{
 			"push as what a client typically does, with no keyword), so a miss warns. A client that registered no push config, or did not refuse the push, " +
 			"is not judged.",
 		Timeout: 60 * time.Second,
+		Grounds: reports.Basis{
+			Quotes: []reports.Quote{
+				spec("13.2", "Clients MUST validate webhook authenticity using the provided authentication credentials"),
+				topic("streaming-and-async", "Upon receiving a push notification (and successfully verifying its authenticity), the client typically uses the GetTask RPC method with the taskId from the notification to retrieve the complete, updated Task object, including any new artifacts."),
+			},
+			Reading: "The refusal rests on the MUST of 13.2 (the push carries another generation's credentials, not the " +
+				"config's). No sentence binds the client to re-fetch the task after it: the text calls GetTask after a push the " +
+				"typical pattern, with no keyword, and scenario 1 makes a refused push the sign to re-fetch. A guard without a " +
+				"MUST sentence, so a miss warns.",
+			Scenario: scenario1,
+		},
 	},
 	{
 		ID: "CLI-038", Suite: Client, Level: INVARIANT,
@@ -43,6 +54,21 @@ var clientReconcileSpecs = []Info{
 			"MUST sentence behind it: not raising it warns. Driver action push-cancel; a driver that does not " +
 			"know it makes the case could-not-run.",
 		Timeout: 60 * time.Second,
+		Grounds: reports.Basis{
+			Quotes: []reports.Quote{
+				topic("life-of-a-task", "Once a task reaches a terminal state (completed, canceled, rejected, or failed), it cannot restart."),
+				proto("Indicates that a task was canceled before completion. This is a terminal state."),
+				spec("3.1.5", "The operation attempts to cancel the specified task and returns its updated state."),
+				spec("4.3.3", "The agent MUST include authentication credentials in the request headers as specified in the"),
+			},
+			Reading: "No single MUST sentence states this invariant. CancelTask returns the task's updated state; CANCELED is a " +
+				"terminal state and a task in a terminal state cannot restart, so once the agent has answered a cancel with " +
+				"CANCELED no later state of that task is the task's. The later push carries the config's own credentials, as " +
+				"the agent MUST send them, so the receiver cannot refuse it as forged; a client that merges its COMPLETED holds " +
+				"a state the task can no longer reach. Scenario 3 (cancel then complete) routes it to reconciliation; merging " +
+				"it fails, not raising it warns (that guard has no MUST sentence).",
+			Scenario: scenario3,
+		},
 	},
 }
 

@@ -26,6 +26,12 @@ var clientScenarioSpecs = []Info{
 			"the follow-up the client fetched the card with the ETag it was served. A client that re-fetches " +
 			"unconditionally, or not at all, warns.",
 		Timeout: 60 * time.Second,
+		Grounds: reports.Basis{
+			Quotes: []reports.Quote{
+				spec("8.6.2", "Clients SHOULD honor HTTP caching semantics as defined in"),
+				spec("8.6.2", "When a cached Agent Card has expired, clients SHOULD use conditional requests (If-None-Match with the stored ETag, or If-Modified-Since) to avoid re-downloading unchanged cards"),
+			},
+		},
 	},
 	{
 		ID: "CLI-021", Suite: Client, Level: SHOULD,
@@ -39,6 +45,17 @@ var clientScenarioSpecs = []Info{
 			"generation over an empty store. No sentence of A2A v1.0 binds the client here (the MUST is the " +
 			"agent's: an unknown taskId gets TaskNotFoundError), so a miss warns.",
 		Timeout: 60 * time.Second,
+		Grounds: reports.Basis{
+			Quotes: []reports.Quote{
+				spec("3.4.2", "Agents MUST return a … if the provided taskId does not correspond to an existing task"),
+				spec("3.3.2", "The specified task ID does not correspond to an existing or accessible task. It might be invalid, expired, or already completed and purged."),
+			},
+			Reading: "No sentence binds the client here: the MUST is the agent's, which answers a follow-up for a task it no " +
+				"longer has with TaskNotFoundError. What the client does then (report the task lost, or re-submit it as a new " +
+				"task and say so, on a card re-resolved since the rotation, rather than go on as if it had survived) is " +
+				"scenario 1's guard with no keyword behind it, so a miss warns.",
+			Scenario: scenario1,
+		},
 	},
 	{
 		ID: "CLI-022", Suite: Client, Level: MUST,
@@ -53,6 +70,14 @@ var clientScenarioSpecs = []Info{
 			"A receiver that refuses the task's own credentials because the card changed fails; the push's " +
 			"state must reach the client.",
 		Timeout: 60 * time.Second,
+		Grounds: reports.Basis{
+			Quotes: []reports.Quote{
+				spec("13.2", "Clients MUST validate webhook authenticity using the provided authentication credentials"),
+				spec("13.2", "Clients MUST respond with HTTP 2xx status codes to acknowledge successful receipt"),
+				spec("4.3.3", "The agent MUST include authentication credentials in the request headers as specified in the"),
+			},
+			Scenario: scenario1,
+		},
 	},
 	{
 		ID: "CLI-023", Suite: Client, Level: INVARIANT,
@@ -66,6 +91,21 @@ var clientScenarioSpecs = []Info{
 			"an error) is the scenario's guard with no MUST sentence behind it: not raising it warns. The " +
 			"spec judges only when the agent was seen serving the later state.",
 		Timeout: 60 * time.Second,
+		Grounds: reports.Basis{
+			Quotes: []reports.Quote{
+				topic("life-of-a-task", "Once a task reaches a terminal state (completed, canceled, rejected, or failed), it cannot restart."),
+				proto("Indicates that a task was canceled before completion. This is a terminal state."),
+				spec("3.1.2", "The stream MUST close when the task reaches a terminal state"),
+				spec("3.1.5", "The operation attempts to cancel the specified task and returns its updated state."),
+			},
+			Reading: "No single MUST sentence states this invariant. CancelTask returns the task's updated state; CANCELED is a " +
+				"terminal state, a task in a terminal state cannot restart, and a stream closes when its task reaches one. So " +
+				"once the agent has answered a cancel with CANCELED, no later state of that task is the task's: a client that " +
+				"takes a later COMPLETED from the stream or a poll holds a state the task can no longer reach. Scenario 3 " +
+				"(cancel then complete) names the race in the field and routes the later state to reconciliation; merging it " +
+				"fails, not raising it warns (that guard has no MUST sentence).",
+			Scenario: scenario3,
+		},
 	},
 	{
 		ID: "CLI-024", Suite: Client, Level: MUST,
@@ -78,6 +118,10 @@ var clientScenarioSpecs = []Info{
 			"wrong one. Each must be refused (not 2xx), and the client must never take FAILED for its task; " +
 			"the task then completes through the agent's real pushes.",
 		Timeout: 60 * time.Second,
+		Grounds: quotes(
+			spec("13.2", "Clients MUST validate webhook authenticity using the provided authentication credentials"),
+			spec("4.3.3", "Clients SHOULD implement appropriate security measures to verify the notification source"),
+		),
 	},
 	{
 		ID: "CLI-025", Suite: Client, Level: SHOULD,
@@ -91,6 +135,14 @@ var clientScenarioSpecs = []Info{
 			"that they SHOULD: the text disagrees with itself, so the spec takes the weaker reading and " +
 			"warns.",
 		Timeout: 60 * time.Second,
+		Grounds: reports.Basis{
+			Quotes: []reports.Quote{
+				spec("4.3.3", "Clients MUST validate the task ID matches an expected task"),
+				spec("13.2", "Clients SHOULD verify the task ID in the payload matches an expected task they created"),
+			},
+			Reading: "The text disagrees with itself: 4.3.3 makes the task-id check a MUST, 13.2 a SHOULD. The spec takes the " +
+				"weaker reading, so that every reading the text allows passes, and a miss warns.",
+		},
 	},
 	{
 		ID: "CLI-026", Suite: Client, Level: SHOULD,
@@ -102,6 +154,9 @@ var clientScenarioSpecs = []Info{
 			"shared token. (The contract hands the token to the driver, so this checks that the client " +
 			"stack passes a per-config token through rather than a fixed one of its own.)",
 		Timeout: 90 * time.Second,
+		Grounds: quotes(
+			spec("13.2", "Clients SHOULD use unique, single-purpose tokens for each push notification configuration"),
+		),
 	},
 	{
 		ID: "CLI-027", Suite: Client, Level: MUST,
@@ -115,6 +170,16 @@ var clientScenarioSpecs = []Info{
 			"client that never fetches the key set is not verifying (or has the key in a store of its own): " +
 			"the spec is then not applicable, and CLI-028 says whether it should have.",
 		Timeout: 60 * time.Second,
+		Grounds: reports.Basis{
+			Quotes: []reports.Quote{
+				spec("8.4.3", "Clients verifying Agent Card signatures MUST: … Verify the signature against the canonicalized payload"),
+				spec("8.4.3", "Clients SHOULD verify at least one signature before trusting an Agent Card"),
+			},
+			Reading: "The MUST of 8.4.3 binds a verifying client to the procedure, whose last step is to verify the signature; " +
+				"the text says what trusting a card takes (a verified signature) only with SHOULD, and says nothing, with any " +
+				"keyword, of what a client does with a card whose signature fails. The spec reads going on to use that card as " +
+				"not having completed the verification the client undertook (the key-set fetch shows it verifies).",
+		},
 	},
 	{
 		ID: "CLI-028", Suite: Client, Level: SHOULD,
@@ -127,6 +192,12 @@ var clientScenarioSpecs = []Info{
 			"told apart, and the spec says so). A verifying client must also go on with a card that " +
 			"verifies.",
 		Timeout: 60 * time.Second,
+		Grounds: reports.Basis{
+			Quotes: []reports.Quote{
+				spec("8.4.3", "Clients SHOULD verify at least one signature before trusting an Agent Card"),
+				spec("8.4.3", "Retrieve the public key using the kid and jku (or from a trusted key store)"),
+			},
+		},
 	},
 	{
 		ID: "CLI-029", Suite: Client, Level: SHOULD,
@@ -139,6 +210,16 @@ var clientScenarioSpecs = []Info{
 			"non-streaming send and finish the task; it must not read the refusal as a finished stream. No " +
 			"sentence binds the client, so a miss warns.",
 		Timeout: 60 * time.Second,
+		Grounds: reports.Basis{
+			Quotes: []reports.Quote{
+				spec("3.3.4", "If AgentCard.capabilities.streaming is false or not present, attempts to use SendStreamingMessage or SubscribeToTask operations MUST return"),
+				spec("3.1.2", "Streaming is not supported by the agent"),
+			},
+			Reading: "No sentence binds the client here: the MUST is the agent's, which refuses streaming it does not declare " +
+				"with UnsupportedOperationError. A client that trusted a stale card's streaming claim must not read that " +
+				"refusal as a finished stream; raising it or falling back to a non-streaming send is scenario 3's guard with " +
+				"no keyword behind it, so a miss warns.",
+		},
 	},
 	{
 		ID: "CLI-030", Suite: Client, Level: MUST,
@@ -148,6 +229,17 @@ var clientScenarioSpecs = []Info{
 			"a JSON-RPC SendMessage result holding task task-abc-123 in context ctx-001, COMPLETED, with one " +
 			"artifact. The client must report that task, context and state. SendMessage returns a Task or a " +
 			"Message (§3.1.1); a valid answer misread fails.",
+		Grounds: reports.Basis{
+			Quotes: []reports.Quote{
+				spec("3.1.1", "Clients send a message to an agent and receive either a task that tracks the processing or a direct response message."),
+				proto("The task created or updated by the message."),
+				spec("3.1.1", "The operation MUST return immediately with either task information or response message."),
+			},
+			Reading: "No sentence with a client keyword binds how a client reads an answer; the text defines what SendMessage " +
+				"returns (a Task or a Message, the two members of the response's payload). The payload is a valid answer, so " +
+				"a client that reports another task, context or state than it carries has misread a defined result, which is " +
+				"read as a MUST (the text defines what the operation returns).",
+		},
 	},
 	{
 		ID: "CLI-031", Suite: Client, Level: MUST,
@@ -155,6 +247,15 @@ var clientScenarioSpecs = []Info{
 		Sections: []string{"3.1.1", "9.4.1"},
 		Why: "The ACTS golden payload: a SendMessage result holding an agent Message (msg-001) and no task. " +
 			"The client must report a message result and no task, and raise nothing.",
+		Grounds: reports.Basis{
+			Quotes: []reports.Quote{
+				spec("3.1.1", "The agent MAY create a new Task to process the provided message asynchronously or MAY return a direct Message response for simple interactions."),
+				proto("A message from the agent."),
+			},
+			Reading: "As for CLI-030: the text defines a direct Message as one of the two answers SendMessage returns. A client " +
+				"that raises an error on it, or reports a task the answer does not hold, has misread a defined result; read " +
+				"as a MUST because the text defines what the operation returns.",
+		},
 	},
 	{
 		ID: "CLI-032", Suite: Client, Level: MUST,
@@ -164,6 +265,16 @@ var clientScenarioSpecs = []Info{
 			"history. Its history messages carry no messageId, which is REQUIRED (§5.7: implementations " +
 			"SHOULD reject such messages), so refusing the payload is an allowed answer, and recorded. A " +
 			"client that takes it must report that task, context and state.",
+		Grounds: reports.Basis{
+			Quotes: []reports.Quote{
+				spec("3.1.3", "Current state and artifacts of the requested task"),
+				spec("5.7", "Fields marked with [(google.api.field_behavior) = REQUIRED] indicate that the field MUST be present and set in valid messages. Implementations SHOULD validate these requirements and reject messages with missing required fields."),
+			},
+			Reading: "GetTask returns the Task: a client that takes the payload must report that task, context and state, read " +
+				"as a MUST because the text defines what the operation returns. The payload's history messages lack messageId, " +
+				"a REQUIRED field, and the text asks implementations to reject such messages, so refusing the payload is an " +
+				"allowed reading and passes.",
+		},
 	},
 	{
 		ID: "CLI-033", Suite: Client, Level: MUST,
@@ -173,6 +284,17 @@ var clientScenarioSpecs = []Info{
 			"data is an object, where v1.0 wants an array of typed details, so a client may fail to read the " +
 			"details; it must still raise an error and not report the task as it last was. The error class " +
 			"it names is recorded (task-not-found expected).",
+		Grounds: reports.Basis{
+			Quotes: []reports.Quote{
+				spec("3.1.3", "The task ID does not exist or is not accessible."),
+				spec("5.4", "All A2A-specific errors defined in … MUST be mapped to binding-specific error representations."),
+				spec("9.5", "Error Details: Mapped to error.data (array of objects, each containing a @type key, using ProtoJSON Any representation)"),
+			},
+			Reading: "The answer is an error (-32001, TaskNotFoundError in the mapping table of 5.4), not a result: a client that " +
+				"reports the task as it last was instead of raising it has misread a defined answer, read as a MUST because the " +
+				"text defines how the operation fails. The payload's error data is an object where 9.5 has an array of typed " +
+				"details, so any error class the client raises passes.",
+		},
 	},
 	{
 		ID: "CLI-034", Suite: Client, Level: MUST,
@@ -181,6 +303,16 @@ var clientScenarioSpecs = []Info{
 		Why: "The ACTS golden payload: a SendMessage result holding task task-multi-001 in " +
 			"TASK_STATE_INPUT_REQUIRED with an agent status message. The client must report that task in " +
 			"that state, and not wait for a terminal state that only a new message can bring.",
+		Grounds: reports.Basis{
+			Quotes: []reports.Quote{
+				proto("Indicates that the agent requires additional user input to proceed. This is an interrupted state."),
+				spec("3.4.3", "The client continues the interaction by sending a new message with the same taskId and contextId"),
+				proto("A message associated with the status."),
+			},
+			Reading: "The text defines INPUT_REQUIRED as an interrupted state that the client ends by sending a new message. A " +
+				"client that misreports the task or its state, or waits for a terminal state the task cannot reach on its own, " +
+				"has misread a defined result; read as a MUST because the text defines what the operation returns.",
+		},
 	},
 	{
 		ID: "CLI-035", Suite: Client, Level: SHOULD,
@@ -191,6 +323,10 @@ var clientScenarioSpecs = []Info{
 			"shapes: in v1.0 they are unknown members (§5.7: SHOULD be ignored) of a part with no content. " +
 			"Both taking the task and refusing the part are allowed and recorded; a client that takes it " +
 			"must report that task and state.",
+		Grounds: quotes(
+			spec("5.7", "Implementations SHOULD ignore unrecognized fields in messages, allowing for forward compatibility as the protocol evolves."),
+			proto("A url pointing to the file's content."),
+		),
 	},
 	{
 		ID: "CLI-036", Suite: Client, Level: SHOULD,
@@ -206,6 +342,18 @@ var clientScenarioSpecs = []Info{
 			"task it no longer follows as if the stream had finished (an SDK bug class). No sentence binds " +
 			"the client, so a miss warns.",
 		Timeout: 60 * time.Second,
+		Grounds: reports.Basis{
+			Quotes: []reports.Quote{
+				spec("3.1.2", "The stream MUST close when the task reaches a terminal state"),
+				spec("3.7", "Clients using streaming to retrieve task updates MAY not receive all status update messages if the client is disconnected and then reconnects."),
+				topic("streaming-and-async", "If a client's SSE connection breaks prematurely while a task is still active, the client is able to attempt to reconnect to the stream using the SubscribeToTask RPC method."),
+				spec("3.1.3", "for fetching the final state of a task after being notified via a push notification or after a stream has ended."),
+			},
+			Reading: "No sentence binds the client here: the MUST is the agent's, which closes a stream at a terminal state, so a " +
+				"stream that breaks earlier is not the task's end. The text describes resubscribing or GetTask after a break " +
+				"without a keyword; a client that neither raises the break nor resyncs fails a guard with no MUST sentence, so a " +
+				"miss warns.",
+		},
 	},
 }
 
