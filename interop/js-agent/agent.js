@@ -12,7 +12,10 @@
 // stores, the SDK as it ships. --store FILE puts them in the SDK's own
 // database stores (@a2a-js/sdk/server/database: DatabaseTaskStore and
 // DatabasePushNotificationStore) on the SQLite file FILE, through kysely and
-// better-sqlite3, as a vendor deploys several instances: every instance
+// a better-sqlite3-compatible binding (libsql, installed under
+// better-sqlite3's name so that the SDK's a2a-db tool loads it too: its
+// binaries come from the npm registry, where better-sqlite3's must be built
+// from source without GitHub), as a vendor deploys several instances: every instance
 // started with the same FILE shares them. The tables are made by the SDK's
 // own migration tool (a2a-db upgrade), run by the first instance that finds
 // them missing. Nothing else is shared: the SDK has no event bus across
@@ -346,7 +349,7 @@ class TrackingSender {
 
 // databaseStores opens the SQLite file with the SDK's database stores, as the
 // SDK's README describes: the caller builds the Kysely instance (here on
-// better-sqlite3), the stores name their tables, and the tables are made by
+// the better-sqlite3 API), the stores name their tables, and the tables are made by
 // the SDK's migration tool beforehand. The driver packages are loaded only
 // here, so an instance without --store never needs them.
 async function databaseStores(file) {
@@ -358,7 +361,7 @@ async function databaseStores(file) {
   ]);
   // Several processes write the one file: WAL lets readers and a writer
   // overlap, and a writer that finds the file locked waits up to 5 s
-  // (better-sqlite3's busy timeout) instead of failing at once. synchronous
+  // (the binding's busy timeout, libsql's as better-sqlite3's) instead of failing at once. synchronous
   // NORMAL is SQLite's advice for WAL: a commit survives the process dying,
   // and only a power loss may undo the last ones; FULL's fsync per commit
   // cost 1.8 ms a save here, against 0.4 ms. These are the operator's
@@ -378,7 +381,7 @@ async function databaseStores(file) {
 async function walMode(sqlite) {
   for (let i = 0; ; i++) {
     try {
-      if (sqlite.pragma("journal_mode", { simple: true }) === "wal") return;
+      if (sqlite.prepare("PRAGMA journal_mode").get().journal_mode === "wal") return;
       sqlite.pragma("journal_mode = WAL");
       return;
     } catch (e) {
