@@ -126,7 +126,7 @@ func TestClientVariantRowsJudgeEveryNonPass(t *testing.T) {
 		t.Error("a changed spec list went unseen by the mask")
 	}
 	// A spec whose reading the variant takes must pass it: a could-not-run
-	// there left the reading unchecked, as TestClientVariantsGetNoUnallowedNonPass holds.
+	// there left the reading unchecked, as TestProofClientVariantsGetNoUnallowedNonPass holds.
 	named := &clientVariantRow{Variant: clientdriver.Variant{Name: "cn", Specs: []string{"CLI-021"}},
 		Run: &harnessRun{Seed: 4, Report: &reports.Report{Results: results}}}
 	named.judge()

@@ -3,10 +3,13 @@ package cli
 import (
 	"context"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/a2a-conform/a2a-conform/internal/clientdriver"
+	"github.com/a2a-conform/a2a-conform/internal/testkit"
 	"github.com/a2a-conform/a2a-conform/reports"
 )
 
@@ -163,10 +166,28 @@ func TestVariantArgsUseTheProcessDriver(t *testing.T) {
 // expectation, and render as the committed table expects: the clean driver
 // passes every client spec, and each client fault is caught by every spec it
 // names (fail for a MUST spec, warn for a SHOULD one). This is the second
-// half of each client spec's proof, run once, here.
-func TestMatrixClientRows(t *testing.T) {
+// half of each client spec's proof, run once, here. A proof test: it runs
+// with A2A_CONFORM_PROOFS (testkit.ProofsEnv; .ci/run's proof step), each
+// shard its share of the faults (and the clean driver in the first).
+func TestProofMatrixClientRows(t *testing.T) {
+	shard := testkit.Proofs(t)
 	t.Parallel()
-	rows := newClientRows(t.TempDir(), 7, nil)
+	faults := []clientdriver.Fault{} // not nil: nil would mean every fault
+	for k, f := range clientdriver.Faults() {
+		if shard.Takes(k) {
+			faults = append(faults, f)
+		}
+	}
+	rows := newClientRows(t.TempDir(), 7, faults)
+	want := []*clientRow{expectedClientRows()[0]}
+	for _, r := range expectedClientRows()[1:] {
+		if slices.ContainsFunc(faults, func(f clientdriver.Fault) bool { return f.Name == r.Fault.Name }) {
+			want = append(want, r)
+		}
+	}
+	if shard.I > 1 { // the clean driver runs in the first shard only
+		rows, want = rows[1:], want[1:]
+	}
 	var runs []*harnessRun
 	for _, r := range rows {
 		if r.Run != nil {
@@ -180,7 +201,7 @@ func TestMatrixClientRows(t *testing.T) {
 	if ps := clientProblems(rows); len(ps) > 0 {
 		t.Fatalf("client rows: %s", strings.Join(ps, "\n"))
 	}
-	if got, want := clientsMarkdown(rows), clientsMarkdown(expectedClientRows()); got != want {
+	if got, want := clientsMarkdown(rows), clientsMarkdown(want); got != want {
 		t.Errorf("client table differs from the expected one:\n%s\nwant:\n%s", got, want)
 	}
 }

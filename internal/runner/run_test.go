@@ -153,8 +153,11 @@ var faultShows = map[string]map[string]string{
 // Each fault makes exactly the specs it names fail, under their own IDs: the
 // second half of the proof. The fast reference agent needs no more than 3 s
 // of patience; the default's 10 s only lengthened the faults whose proof is
-// a wait that runs out.
-func TestEveryFaultIsCaughtByItsSpecs(t *testing.T) {
+// a wait that runs out. A proof test: it runs with A2A_CONFORM_PROOFS
+// (testkit.ProofsEnv; .ci/run's proof step), each shard its share of the
+// faults.
+func TestProofEveryFaultIsCaughtByItsSpecs(t *testing.T) {
+	shard := testkit.Proofs(t)
 	for name, shows := range faultShows {
 		f, err := fakes.LookupFault(name)
 		if err != nil {
@@ -166,11 +169,16 @@ func TestEveryFaultIsCaughtByItsSpecs(t *testing.T) {
 			}
 		}
 	}
+	var proved []fakes.FaultInfo
 	for _, f := range fakes.Faults() {
-		if len(f.Specs) == 0 {
+		if len(f.Specs) > 0 {
+			proved = append(proved, f)
+		}
+	}
+	for k, f := range proved {
+		if !shard.Takes(k) {
 			continue
 		}
-		f := f
 		t.Run(f.Name, func(t *testing.T) {
 			t.Parallel()
 			r := runCLI(t, nil, "--seed", "5", "--patience", "3s", "--fault", f.Name, "--focus", strings.Join(f.Specs, ","))

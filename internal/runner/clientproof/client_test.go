@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/clientdriver"
+	"github.com/a2a-conform/a2a-conform/internal/testkit"
 	"github.com/a2a-conform/a2a-conform/reports"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
@@ -89,7 +90,7 @@ func TestClientReferenceDriverPassesEverySpec(t *testing.T) {
 
 // Each client fault of the reference driver is caught by every spec it
 // names (the second half of each client spec's proof) through the matrix's
-// client rows: internal/cli's TestMatrixClientRows runs them all.
+// client rows: internal/cli's TestProofMatrixClientRows runs them all.
 
 // refVariant is the reference client driver as one correct variant.
 func refVariant(name string) string {
@@ -101,8 +102,11 @@ func refVariant(name string) string {
 // suite and gets no fail, and no warning or indeterminate its registry entry
 // does not allow: the specs are not taught to the reference driver. The
 // specs a variant names (whose other reading it takes) must pass it. The
-// slow client runs on the slow scripted agent too.
-func TestClientVariantsGetNoUnallowedNonPass(t *testing.T) {
+// slow client runs on the slow scripted agent too. A proof test: it runs
+// with A2A_CONFORM_PROOFS (testkit.ProofsEnv; .ci/run's proof step), each
+// shard its share of the variants.
+func TestProofClientVariantsGetNoUnallowedNonPass(t *testing.T) {
+	shard := testkit.Proofs(t)
 	t.Parallel()
 	type run struct {
 		name string
@@ -115,7 +119,10 @@ func TestClientVariantsGetNoUnallowedNonPass(t *testing.T) {
 	}
 	slow, _ := clientdriver.LookupVariant("slow")
 	runs = append(runs, run{"slow on a slow agent", slow, []string{stepDelayEnv + "=700ms"}})
-	for _, tc := range runs {
+	for k, tc := range runs {
+		if !shard.Takes(k) {
+			continue
+		}
 		v := tc.v
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
