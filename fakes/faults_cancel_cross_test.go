@@ -109,7 +109,12 @@ func cancelThroughB(e *faultEnv) (a, b *node, rcv *receiver, task *a2a.Task, s *
 	rcv = newReceiver(e.t)
 	cfg := immediate()
 	cfg.TaskPushNotificationConfig = &a2a.TaskPushNotificationConfig{URL: rcv.srv.URL}
-	task = sendTask(e.t, a.rpc(), scripted(directive.Directive{DelayMs: 60}), cfg)
+	// The cancel must find A's executor running (a cancel written before
+	// it starts shows neither shape of the fault), with steps long enough
+	// that the task is still running when the cancel lands on a loaded
+	// machine: 60 ms steps left the fault silent once, in a go test ./...
+	task = sendTask(e.t, a.rpc(), scripted(directive.Directive{DelayMs: 250}), cfg)
+	waitState(e.t, a.rpc(), task.ID, a2a.TaskStateWorking)
 	s, err := a.rpc().SubscribeToTask(ctxT(), &a2a.SubscribeToTaskRequest{ID: task.ID})
 	if err != nil {
 		e.t.Fatalf("subscribe through A: %v", err)
