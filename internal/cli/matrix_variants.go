@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/a2a-conform/a2a-conform/internal/clientdriver"
+	"github.com/a2a-conform/a2a-conform/internal/loopback"
 	"github.com/a2a-conform/a2a-conform/reports"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
@@ -226,12 +226,11 @@ func newVariantRun(v variant, dir string, seed int64) (*harnessRun, error) {
 // freePort is a loopback port free a moment ago, for a receiver the agent
 // must be told about before the harness starts (the allow-list).
 func freePort() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ports, err := loopback.FreePorts(1)
 	if err != nil {
 		return "", err
 	}
-	defer ln.Close()
-	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port), nil
+	return strconv.Itoa(ports[0]), nil
 }
 
 func (row *variantRow) judge() { row.Counts, row.NonPass, row.Err = tally(row.Run) }

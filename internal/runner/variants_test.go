@@ -2,13 +2,14 @@ package runner_test
 
 import (
 	"context"
-	"net"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/fakes"
+	"github.com/a2a-conform/a2a-conform/internal/loopback"
 	"github.com/a2a-conform/a2a-conform/reports"
 )
 
@@ -60,12 +61,11 @@ func runVariant(t *testing.T, opts fakes.Options, args ...string) cliRun {
 	allow := opts.WebhookAllow
 	var r cliRun
 	for try := 0; try < 3; try++ {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		ports, err := loopback.FreePorts(1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		hook := ln.Addr().String()
-		ln.Close()
+		hook := "127.0.0.1:" + strconv.Itoa(ports[0])
 		opts.WebhookAllow = allow
 		if allow == nil {
 			opts.WebhookAllow = []string{"http://" + hook + "/hook/"}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -16,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/a2a-conform/a2a-conform/internal/loopback"
 )
 
 // ReadyTimeout bounds how long StartProcess waits for every instance to serve
@@ -193,10 +194,11 @@ func Substitute(tmpl string, port, instance, generation int, store string) strin
 // exits, or is still not serving at the deadline, stops every instance and
 // returns a *StartError naming it.
 //
-// Ports are found by listening on 127.0.0.1:0 and closing the listener before
-// the instance starts: another program may take the port in between. The
-// window is small; when it happens the instance fails to bind and its error
-// shows it.
+// Ports are found by listening on a free loopback port (below the ephemeral
+// range where the system has one: loopback.FreePorts) and closing the
+// listener before the instance starts: another program may take the port in
+// between. The window is small; when it happens the instance fails to bind
+// and its error shows it.
 func StartProcess(ctx context.Context, o ProcessOptions) (*Process, error) {
 	// The ports are free when chosen but released before the agent binds
 	// them, so another process may take one in between. An instance that
@@ -272,7 +274,7 @@ func startOnce(ctx context.Context, o ProcessOptions) (*Process, error) {
 		return nil, fmt.Errorf("process driver: store path %q holds characters the shell would interpret; use a work directory without them", store)
 	}
 	p.roll.store = store
-	ports, err := freePorts(o.Instances)
+	ports, err := loopback.FreePorts(o.Instances)
 	if err != nil {
 		p.Close()
 		return nil, fmt.Errorf("process driver: %w", err)
@@ -314,27 +316,6 @@ func startOnce(ctx context.Context, o ProcessOptions) (*Process, error) {
 		}
 	}
 	return p, nil
-}
-
-// freePorts reserves n distinct loopback ports by holding their listeners
-// open together, then releases them for the instances to bind.
-func freePorts(n int) ([]int, error) {
-	var lns []net.Listener
-	defer func() {
-		for _, ln := range lns {
-			ln.Close()
-		}
-	}()
-	ports := make([]int, 0, n)
-	for range n {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return nil, fmt.Errorf("finding a free loopback port: %w", err)
-		}
-		lns = append(lns, ln)
-		ports = append(ports, ln.Addr().(*net.TCPAddr).Port)
-	}
-	return ports, nil
 }
 
 func (p *Process) spawn(index int, command string, port int) (*procInstance, error) {

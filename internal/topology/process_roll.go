@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/client"
+	"github.com/a2a-conform/a2a-conform/internal/loopback"
 )
 
 // rollState is what the process driver needs to start instances after the
@@ -150,7 +151,7 @@ func portHeld(port int) bool {
 }
 
 func (p *Process) launchOnce(ctx context.Context, k, gen int, tmpl string, wait bool) (*procInstance, error) {
-	ports, err := freePorts(1)
+	ports, err := loopback.FreePorts(1)
 	if err != nil {
 		return nil, fmt.Errorf("process driver: %w", err)
 	}

@@ -5,12 +5,13 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"net"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/clientrun"
+	"github.com/a2a-conform/a2a-conform/internal/loopback"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
 
@@ -328,10 +329,9 @@ func summary(o *Outcome) string {
 }
 
 func freeAddr() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	ports, err := loopback.FreePorts(1)
 	if err != nil {
 		return "", err
 	}
-	defer l.Close()
-	return l.Addr().String(), nil
+	return "127.0.0.1:" + strconv.Itoa(ports[0]), nil
 }

@@ -1,0 +1,79 @@
+package loopback
+
+import (
+	"errors"
+	"net"
+	"os"
+	"strconv"
+	"syscall"
+	"testing"
+)
+
+// held reports a loopback port something listens on.
+func held(port int) bool {
+	ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil {
+		return errors.Is(err, syscall.EADDRINUSE)
+	}
+	ln.Close()
+	return false
+}
+
+// The ports are distinct, free when handed out, and on Linux below the
+// ephemeral range, where neither an outgoing connection nor a listener on
+// port 0 can take one before the agent binds it.
+func TestFreePortsAreBelowTheEphemeralRange(t *testing.T) {
+	ports, err := FreePorts(5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, known := ephemeralLow()
+	seen := map[int]bool{}
+	for _, p := range ports {
+		if seen[p] {
+			t.Errorf("port %d handed out twice in %v", p, ports)
+		}
+		seen[p] = true
+		if held(p) {
+			t.Errorf("port %d is held after FreePorts released it", p)
+		}
+		if known && lo >= 2048 && (p < lo/2 || p >= lo) {
+			t.Errorf("port %d is outside [%d, %d), below the ephemeral range", p, lo/2, lo)
+		}
+	}
+	if _, err := os.Stat("/proc/sys/net/ipv4/ip_local_port_range"); err == nil && !known {
+		t.Errorf("the ephemeral range file exists but was not read")
+	}
+}
+
+// A port something holds is never handed out.
+func TestFreePortsSkipsAHeldPort(t *testing.T) {
+	lo, known := ephemeralLow()
+	if !known {
+		t.Skip("no ephemeral range on this system: FreePorts takes port 0's")
+	}
+	var lns []net.Listener
+	defer func() {
+		for _, ln := range lns {
+			ln.Close()
+		}
+	}()
+	// Hold every port of a small slice of the range FreePorts draws from,
+	// then check none of them comes back over many draws.
+	heldPorts := map[int]bool{}
+	for p := lo / 2; p < lo/2+64; p++ {
+		if ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p)); err == nil {
+			lns = append(lns, ln)
+			heldPorts[p] = true
+		}
+	}
+	for range 200 {
+		ports, err := FreePorts(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if heldPorts[ports[0]] {
+			t.Fatalf("port %d is held, yet handed out", ports[0])
+		}
+	}
+}
