@@ -238,7 +238,9 @@ func TestNoRetryWarnsOnlyWhenLaterPushesCame(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			r := runVariant(t, tc.opts, "--focus", "PUSH-007", "--seed", "42")
+			// An agent that never retries: 8 s of waiting for the retry
+			// judges it as the default 25 s does.
+			r := runVariant(t, tc.opts, "--focus", "PUSH-007", "--seed", "42", "--push-retry-wait", "8s")
 			res := result(t, r, "PUSH-007")
 			if res.Verdict != tc.want || !strings.Contains(res.Reason, tc.says) || !strings.Contains(res.Reason, "after the refused attempt") {
 				t.Fatalf("PUSH-007 %s, want %s saying %q and the wait: %s", res.Verdict, tc.want, tc.says, res.Reason)
