@@ -37,9 +37,9 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	clientDriver = func() string { return reports.ShellQuote(bin) }
-	// The tests here wait on child runs, not on the CPU: four at a time
+	// The tests here wait on child runs, not on the CPU: eight at a time
 	// unless -parallel says otherwise.
-	testkit.DefaultParallel(4)
+	testkit.DefaultParallel(8)
 	code := m.Run()
 	_ = os.RemoveAll(dir)
 	os.Exit(code)

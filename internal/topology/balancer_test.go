@@ -25,6 +25,7 @@ import (
 // body first, so the two never share it; so does the CDN, which
 // passes every path but the card's through.
 func TestBalancerStreamSurvivesAnEarlyAnswer(t *testing.T) {
+	t.Parallel()
 	const events = 5
 	instance := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")

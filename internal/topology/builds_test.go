@@ -36,6 +36,7 @@ func cardBody(base string) string {
 // RestoreBuild rolls back to --agent-cmd's at the next generation, and a
 // roll after it goes to --agent-cmd-next again.
 func TestProcessBuildsBehindTheCDN(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	p, err := topology.StartProcess(ctx, topology.ProcessOptions{Cmd: helperBuild("old"), Next: helperBuild("new"), Instances: 2, Balance: true, Log: io.Discard})
 	if err != nil {
@@ -87,6 +88,7 @@ func TestProcessBuildsBehindTheCDN(t *testing.T) {
 
 // Without --agent-cmd-next (or with the same command) there is no new build.
 func TestProcessWithoutANextBuildHasNoNewBuild(t *testing.T) {
+	t.Parallel()
 	for _, next := range []string{"", helperBuild("old")} {
 		p, err := topology.StartProcess(context.Background(), topology.ProcessOptions{Cmd: helperBuild("old"), Next: next, Balance: true, Log: io.Discard})
 		if err != nil {
@@ -103,6 +105,7 @@ func TestProcessWithoutANextBuildHasNoNewBuild(t *testing.T) {
 // leaves the first slot on the next build: RestoreBuild still rolls every
 // slot back to --agent-cmd's.
 func TestProcessRestoreBuildAfterAFailedRoll(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	next := "[ {instance} = 1 ] && exit 3; " + helperBuild("new")
 	p, err := topology.StartProcess(ctx, topology.ProcessOptions{Cmd: helperBuild("old"), Next: next, Instances: 2, Balance: true, Log: io.Discard})

@@ -17,6 +17,7 @@ import (
 // path through, and serves the origin's card again once the copy reaches
 // its max-age.
 func TestCDNHoldsACardNoLongerThanMaxAge(t *testing.T) {
+	t.Parallel()
 	var gen atomic.Int32
 	gen.Store(1)
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -77,6 +78,7 @@ func TestCDNHoldsACardNoLongerThanMaxAge(t *testing.T) {
 // TestCDNRefusesToHoldAnUncacheableCard: no-store (or max-age=0) leaves no
 // window, so Hold refuses rather than serve what the origin forbade.
 func TestCDNRefusesToHoldAnUncacheableCard(t *testing.T) {
+	t.Parallel()
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
 		io.WriteString(w, "{}")

@@ -38,6 +38,7 @@ func init() {
 // A harness killed with SIGKILL runs no cleanup; its agent must not outlive
 // it, holding its port and store (Linux: the parent-death signal).
 func TestAgentDiesWithAKilledHarness(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	h := exec.Command(os.Args[0])
 	h.Env = append(os.Environ(), harnessEnv+"="+dir)

@@ -104,6 +104,7 @@ func TestHookGetsItsEnvironment(t *testing.T) {
 // A command that exits non-zero is a *HookError carrying its exit status
 // and the tail of its output; the generation does not advance.
 func TestHookThatFailsIsAnErrorWithItsOutput(t *testing.T) {
+	t.Parallel()
 	h := newHooks(t, topology.HooksOptions{Commands: map[string]string{
 		topology.HookRotateCard: "echo 'error: deployment not found'; echo second line >&2; exit 3",
 	}})
@@ -146,6 +147,7 @@ func alive(pid int) bool {
 // what it started in the background too, and one that ignores SIGTERM gets
 // SIGKILL after the grace.
 func TestHookTimeoutKillsTheProcessGroup(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, script string
 		killed       bool
@@ -188,6 +190,7 @@ func TestHookTimeoutKillsTheProcessGroup(t *testing.T) {
 
 // The spec's context ending stops the hook as its timeout would.
 func TestHookStopsWithTheSpec(t *testing.T) {
+	t.Parallel()
 	h := newHooks(t, topology.HooksOptions{Commands: map[string]string{topology.HookRotateCard: "sleep 60"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
@@ -202,6 +205,7 @@ func TestHookStopsWithTheSpec(t *testing.T) {
 // its end, the log and the quoted tail stay small, and each quoted line is
 // cut.
 func TestHookOutputIsBounded(t *testing.T) {
+	t.Parallel()
 	var log syncBuffer
 	h := newHooks(t, topology.HooksOptions{Log: &log, Commands: map[string]string{
 		// 200 lines of 20 KiB each, and a last line without a newline.
@@ -230,6 +234,7 @@ func TestHookOutputIsBounded(t *testing.T) {
 // card; a target that keeps answering 503 makes the hook an error that
 // says so.
 func TestHookWaitsForTheTarget(t *testing.T) {
+	t.Parallel()
 	var n atomic.Int32
 	starting := cardServer(t, func() int {
 		if n.Add(1) <= 3 {
@@ -256,6 +261,7 @@ func TestHookWaitsForTheTarget(t *testing.T) {
 
 // A point without a command, an unknown point, and no command at all.
 func TestHooksRefuseWhatIsNotConfigured(t *testing.T) {
+	t.Parallel()
 	h := newHooks(t, topology.HooksOptions{Commands: map[string]string{topology.HookRotateCard: "true", topology.HookRolloutStep: "  "}})
 	if got := strings.Join(h.HookPoints(), ","); got != "rotate-card" {
 		t.Errorf("HookPoints %q: a blank command is no command", got)

@@ -7,6 +7,7 @@ import (
 
 // portHeld tells a port another program listens on from a free one.
 func TestPortHeld(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

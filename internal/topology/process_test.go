@@ -135,6 +135,7 @@ func refused(url string) bool {
 }
 
 func TestSubstitute(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ tmpl, want string }{
 		{"agent --port {port}", "agent --port 4100"},
 		{"agent --name a-{instance}-g{generation}", "agent --name a-2-g3"},
@@ -150,6 +151,7 @@ func TestSubstitute(t *testing.T) {
 // Two instances come up on their own ports with the shared store path; Close
 // stops the whole process group, including a child the shell left running.
 func TestProcessStartsInstancesAndCloseStopsTheirGroups(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cmd := fmt.Sprintf("echo instance {instance} gen {generation} store {store}; sleep 1000 & echo $! > %s/sleep-{instance}.pid; %s=1 exec %s {port}",
 		dir, helperEnv, os.Args[0])
@@ -193,6 +195,7 @@ func TestProcessStartsInstancesAndCloseStopsTheirGroups(t *testing.T) {
 
 // An agent that exits at once is reported with its status and last output.
 func TestProcessThatExitsAtOnceIsAClearError(t *testing.T) {
+	t.Parallel()
 	_, err := topology.StartProcess(context.Background(), topology.ProcessOptions{
 		Cmd: "echo boom; echo 'bad flag --port {port}' >&2; exit 7"})
 	var se *topology.StartError
@@ -220,6 +223,7 @@ func TestProcessThatExitsAtOnceIsAClearError(t *testing.T) {
 // An agent that runs and never serves is given up on at the bound, named,
 // and stopped.
 func TestProcessThatNeverServesIsBoundedAndStopped(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	pidFile := filepath.Join(dir, "agent.pid")
 	_, err := topology.StartProcess(context.Background(), topology.ProcessOptions{
@@ -239,6 +243,7 @@ func TestProcessThatNeverServesIsBoundedAndStopped(t *testing.T) {
 
 // A group that ignores SIGTERM is killed after the grace period.
 func TestCloseKillsAGroupThatIgnoresSIGTERM(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cmd := fmt.Sprintf("trap '' TERM; sleep 1000 & echo $! > %s/child.pid; %s=1 %s {port}", dir, helperEnv, os.Args[0])
 	var log syncBuffer
@@ -261,6 +266,7 @@ func TestCloseKillsAGroupThatIgnoresSIGTERM(t *testing.T) {
 
 // A canceled start stops what it started and says it was canceled.
 func TestCanceledStartStopsTheInstances(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	pidFile := filepath.Join(dir, "agent.pid")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -293,6 +299,7 @@ func TestCanceledStartStopsTheInstances(t *testing.T) {
 // A port taken between the driver choosing it and the agent binding it is
 // retried on fresh ports, not reported as an agent that would not start.
 func TestPortTakenIsRetriedOnFreshPorts(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// The first start says what a Go agent says when its port is taken.
 	cmd := fmt.Sprintf("if [ ! -e %[1]s/once ]; then touch %[1]s/once; echo 'listen tcp 127.0.0.1:{port}: bind: address already in use'; exit 1; fi; %[2]s=1 exec %[3]s {port}",
@@ -319,6 +326,7 @@ func TestPortTakenIsRetriedOnFreshPorts(t *testing.T) {
 // and its death is not counted among the agent's unexpected exits (which
 // would blame the agent and make the run exit 3).
 func TestPortTakenDuringARollIsNotAnAgentExit(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cmd := fmt.Sprintf("if [ {generation} = 2 ] && [ ! -e %[1]s/once ]; then touch %[1]s/once; echo 'listen tcp 127.0.0.1:{port}: bind: address already in use'; exit 1; fi; %[2]s=1 exec %[3]s {port}",
 		dir, helperEnv, os.Args[0])
@@ -361,6 +369,7 @@ func TestPortTakenDuringARollIsNotAnAgentExit(t *testing.T) {
 // counts as an instance's own: a card naming one is reached through the
 // balancer. Nothing else does.
 func TestIsInstanceOriginCoversEveryGeneration(t *testing.T) {
+	t.Parallel()
 	cmd := fmt.Sprintf("%s=1 exec %s {port}", helperEnv, os.Args[0])
 	p, err := topology.StartProcess(context.Background(), topology.ProcessOptions{Cmd: cmd, Instances: 2, Balance: true, Log: io.Discard})
 	if err != nil {
@@ -395,6 +404,7 @@ func TestIsInstanceOriginCoversEveryGeneration(t *testing.T) {
 // then right after the old one's SIGTERM (pinned calls reach the new one);
 // the old processes are gone once the roll returns.
 func TestProcessRollStopsBetweenItsSteps(t *testing.T) {
+	t.Parallel()
 	cmd := fmt.Sprintf("%s=1 exec %s {port}", helperEnv, os.Args[0])
 	p, err := topology.StartProcess(context.Background(), topology.ProcessOptions{Cmd: cmd, Instances: 2, Balance: true, StopGrace: 2 * time.Second})
 	if err != nil {
@@ -440,6 +450,7 @@ func TestProcessRollStopsBetweenItsSteps(t *testing.T) {
 // that what a spec does "while the old instance drains" reaches an instance
 // that is draining, not one that has not noticed the signal yet.
 func TestProcessRollDrainingStepWaitsForTheDrainSign(t *testing.T) {
+	t.Parallel()
 	cmd := fmt.Sprintf("%s=1 %s=1 exec %s {port}", helperEnv, drainHelperEnv, os.Args[0])
 	log := &syncBuffer{}
 	p, err := topology.StartProcess(context.Background(), topology.ProcessOptions{Cmd: cmd, Instances: 1, Balance: true, StopGrace: 3 * time.Second, Log: log})

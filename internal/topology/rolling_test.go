@@ -18,6 +18,7 @@ import (
 // and required extension (fakes tests that it serves them); the build
 // rolled to after it (RollWithout) lists neither.
 func TestRollPreviousThenOn(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	e, err := StartEmbedded(ctx, EmbeddedOptions{Instances: 2})
@@ -91,6 +92,7 @@ func cardAt(base string, pin string) string {
 // refusing new work, until the callback returns). Roll, with only a step
 // function, still replaces every slot.
 func TestEmbeddedRollStopsBetweenItsSteps(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	e, err := StartEmbedded(ctx, EmbeddedOptions{Instances: 2})
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 // during the drain outlasts the grace: stopGroupWhile must not report (and
 // the driver log) a SIGKILL that was not needed.
 func TestStopGroupWhileSlowDuringNeedsNoKill(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command("sleep", "30")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {

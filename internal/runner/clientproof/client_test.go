@@ -62,7 +62,9 @@ func TestClientReferenceDriverPassesEverySpec(t *testing.T) {
 	}{{"clean", nil}, {"slow agent", []string{stepDelayEnv + "=700ms"}}} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			r := runClientCLI(t, tc.env, refDriver(), "--seed", "5")
+			// Eight cases at once: they wait on the scripted agent (the
+			// slow one's steps), not on the CPU.
+			r := runClientCLI(t, tc.env, refDriver(), "--seed", "5", "--parallel", "8")
 			if r.exit != 0 || r.report == nil {
 				t.Fatalf("exit %d, report %v\nstdout:\n%s\nstderr:\n%s", r.exit, r.report != nil, r.stdout, r.stderr)
 			}
