@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/a2a-conform/a2a-conform/internal/testkit"
 	"github.com/a2a-conform/a2a-conform/reports"
 )
 
@@ -67,7 +68,8 @@ func TestCrossInstanceCancelEmbedded(t *testing.T) {
 // by the prompt map, as an LLM-backed agent would be: the clean agent passes
 // and both shapes of the bug fail, the watch lasting as long as the
 // measured task.
-func TestCrossInstanceCancelSlowEmbedded(t *testing.T) {
+func TestProofCrossInstanceCancelSlowEmbedded(t *testing.T) {
+	testkit.WholeProof(t)
 	if testing.Short() {
 		t.Skip("runs ROLL-006 against a slow agent three times")
 	}
@@ -95,7 +97,8 @@ func TestCrossInstanceCancelSlowEmbedded(t *testing.T) {
 // processes sharing one SQLite file, each fault switched on in the
 // processes themselves; and the same agent made slow (one-second steps,
 // driven by the prompt map).
-func TestCrossInstanceCancelUnderTheProcessDriver(t *testing.T) {
+func TestProofCrossInstanceCancelUnderTheProcessDriver(t *testing.T) {
+	testkit.WholeProof(t)
 	if testing.Short() {
 		t.Skip("starts the agent's processes five times")
 	}
@@ -137,7 +140,8 @@ func TestCrossInstanceCancelUnderTheProcessDriver(t *testing.T) {
 // agent passes with both halves judged, and the cross-instance cancel bug
 // still fails. Before, the deterministic half was indeterminate ("no
 // running task to cancel"), as the JS SDK agent's was once under load.
-func TestCrossInstanceCancelOnAnAgentThatAnswersLate(t *testing.T) {
+func TestProofCrossInstanceCancelOnAnAgentThatAnswersLate(t *testing.T) {
+	testkit.WholeProof(t)
 	if testing.Short() {
 		t.Skip("runs two cross-instance races of 35 s")
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/fakes"
+	"github.com/a2a-conform/a2a-conform/internal/testkit"
 	"github.com/a2a-conform/a2a-conform/reports"
 )
 
@@ -41,7 +42,8 @@ func reachNote(t *testing.T, r cliRun) string {
 // any spec, and a flush task's push proves the cancel's lost. Before, alone
 // or one spec at a time, nothing else had reached the receiver by PUSH-008's
 // decision time, and it said could-not-run with exit 0.
-func TestPushDropsCancelFailsPUSH008InEveryOrder(t *testing.T) {
+func TestProofPushDropsCancelFailsPUSH008InEveryOrder(t *testing.T) {
+	testkit.WholeProof(t)
 	t.Parallel()
 	opts := fakes.Options{Faults: []string{"push-drops-cancel"}}
 	runs := map[string][]string{
@@ -297,7 +299,8 @@ func contains(list []string, s string) bool {
 // driven by the prompt map: its late pushes pass every delivery spec, and
 // its lost cancel still fails PUSH-008 when PUSH-008 runs alone (the probe
 // and the flush ask for the least: a task that completes).
-func TestSlowPromptMapAgentLateAndLostPushes(t *testing.T) {
+func TestProofSlowPromptMapAgentLateAndLostPushes(t *testing.T) {
+	testkit.WholeProof(t)
 	if testing.Short() {
 		t.Skip("runs the webhook suite against a slow agent")
 	}

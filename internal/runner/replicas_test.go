@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/a2a-conform/a2a-conform/internal/testkit"
 	"github.com/a2a-conform/a2a-conform/reports"
 )
 
@@ -13,7 +14,8 @@ import (
 // failing the spec that names it with what shows it; and the forwarding
 // replicas, which must pass all three specs. The embedded driver's runs are
 // the fault matrix's (a2a-conform matrix --fault NAME).
-func TestReplicaBugsUnderTheProcessDriver(t *testing.T) {
+func TestProofReplicaBugsUnderTheProcessDriver(t *testing.T) {
+	testkit.WholeProof(t)
 	if testing.Short() {
 		t.Skip("starts the agent's processes five times")
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/a2a-conform/a2a-conform/fakes"
+	"github.com/a2a-conform/a2a-conform/internal/testkit"
 	"github.com/a2a-conform/a2a-conform/reports"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
@@ -107,7 +108,8 @@ func TestStaleCDNClaims(t *testing.T) {
 // The same on the embedded agent made slow (one-second steps) and driven by
 // the prompt map, as an LLM-backed agent would be: the clean agent passes,
 // and the two stale-claim faults together fail it, each seen.
-func TestStaleCDNClaimsOnASlowAgent(t *testing.T) {
+func TestProofStaleCDNClaimsOnASlowAgent(t *testing.T) {
+	testkit.WholeProof(t)
 	if testing.Short() {
 		t.Skip("runs ROLL-007 against a slow agent twice")
 	}
@@ -170,7 +172,8 @@ func TestMidRolloutRegistrationReachesTheDrainingInstance(t *testing.T) {
 // process and ROLL-009 fails, on every seed. (Without a drain window the
 // old process may be gone before the draining-phase registration, which is
 // then never accepted and proves nothing either way.)
-func TestMidRolloutRegistrationUnderTheProcessDriver(t *testing.T) {
+func TestProofMidRolloutRegistrationUnderTheProcessDriver(t *testing.T) {
+	testkit.WholeProof(t)
 	if testing.Short() {
 		t.Skip("rolls the agent's processes four times")
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/a2a-conform/a2a-conform/fakes"
+	"github.com/a2a-conform/a2a-conform/internal/testkit"
 	"github.com/a2a-conform/a2a-conform/reports"
 )
 
@@ -36,7 +37,8 @@ func invariantsOf(res reports.Result) []string {
 // one generation on by the hook). On the clean agent they pass under every
 // driver, but for ROLL-008's per-instance part, which the target cannot
 // show: unchecked under hooks, never passed.
-func TestRotationSpecsJudgeAlikeUnderEveryDriver(t *testing.T) {
+func TestProofRotationSpecsJudgeAlikeUnderEveryDriver(t *testing.T) {
+	testkit.WholeProof(t)
 	t.Parallel()
 	for _, fault := range []string{"", "etag-never-changes", "any-etag-not-modified", "lose-tasks-on-restart"} {
 		name := fault

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/fakes"
+	"github.com/a2a-conform/a2a-conform/internal/testkit"
 	"github.com/a2a-conform/a2a-conform/reports"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
@@ -322,7 +323,8 @@ func serialAndParallelAgree(t *testing.T, fault string) {
 // all 200: it took 37 s of a 41 s run before (issue 17, section 5). It still
 // passes the clean agent and catches the fault, and states how many trials
 // it ran. Against the fast reference agent every trial runs.
-func TestRaceStopsOnceBothSidesHaveTheirTrials(t *testing.T) {
+func TestProofRaceStopsOnceBothSidesHaveTheirTrials(t *testing.T) {
+	testkit.WholeProof(t)
 	if testing.Short() {
 		t.Skip("races a slow agent")
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/a2a-conform/a2a-conform/fakes"
+	"github.com/a2a-conform/a2a-conform/internal/testkit"
 	"github.com/a2a-conform/a2a-conform/reports"
 )
 
@@ -132,7 +133,8 @@ func TestStaleCDNUnderTheProcessDriver(t *testing.T) {
 // The same pair made slow (one-second steps) and driven by the prompt map,
 // as an LLM-backed agent would be: the clean pair passes, and a new build
 // with both stale-claim faults fails, each seen.
-func TestStaleCDNUnderTheProcessDriverOnASlowAgent(t *testing.T) {
+func TestProofStaleCDNUnderTheProcessDriverOnASlowAgent(t *testing.T) {
+	testkit.WholeProof(t)
 	if testing.Short() {
 		t.Skip("runs ROLL-007 against slow agent processes twice")
 	}

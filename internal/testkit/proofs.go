@@ -2,6 +2,7 @@ package testkit
 
 import (
 	"fmt"
+	"hash/fnv"
 	"os"
 	"strconv"
 	"strings"
@@ -9,7 +10,10 @@ import (
 )
 
 // ProofsEnv switches on the proof tests: every agent fault caught by every
-// spec it names, every client fault likewise, every client variant clean.
+// spec it names, every client fault likewise, every client variant clean,
+// and the scenario faults caught again in their other shapes (on a slow
+// agent, under the process driver, in every order) with the correct agents
+// beside them passing.
 // They are full harness runs by the hundred, the bulk of the test suite's
 // time, so `go test ./...` (the contributor's quick answer) leaves them
 // out and .ci/run runs them as a step of their own:
@@ -62,4 +66,22 @@ func ParseShard(v string) (Shard, error) {
 		return Shard{}, fmt.Errorf("want 1 (every proof) or i/n with 1 <= i <= n")
 	}
 	return Shard{i, n}, nil
+}
+
+// WholeProof is Proofs for a proof test that runs whole in one shard: it
+// skips t unless the proofs are asked for and t's name falls to this shard
+// (by a hash of the name, so that the split needs no list to keep).
+func WholeProof(t testing.TB) {
+	t.Helper()
+	s := Proofs(t)
+	if !s.TakesName(t.Name()) {
+		t.Skipf("a proof test of another shard than %s", s)
+	}
+}
+
+// TakesName reports whether the proof test named name is this shard's.
+func (s Shard) TakesName(name string) bool {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(name))
+	return s.Takes(int(h.Sum32() % uint32(s.N)))
 }

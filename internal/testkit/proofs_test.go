@@ -32,3 +32,20 @@ func TestShardsTakeEachItemOnce(t *testing.T) {
 		}
 	}
 }
+
+// Each whole proof test falls to exactly one shard.
+func TestShardsTakeEachNameOnce(t *testing.T) {
+	for n := 1; n <= 4; n++ {
+		for _, name := range []string{"TestProofA", "TestProofRotationSpecsJudgeAlikeUnderEveryDriver", "x", ""} {
+			took := 0
+			for i := 1; i <= n; i++ {
+				if (Shard{i, n}).TakesName(name) {
+					took++
+				}
+			}
+			if took != 1 {
+				t.Errorf("%q taken by %d of %d shards", name, took, n)
+			}
+		}
+	}
+}
