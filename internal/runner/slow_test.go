@@ -157,10 +157,16 @@ func TestRaceLengthensTasksWhenCancelsCannotLand(t *testing.T) {
 		}
 		// A loaded machine slows the tasks past the cancel's 150 ms, and
 		// the first window then decides both sides: nothing to lengthen.
+		// Under the fault the cancels that landed there are the violation,
+		// already found (the verdict above).
 		w := res.Observations["race.window"]
 		if !strings.Contains(w, "trials of 300ms tasks") {
 			if c.faults == nil && res.Observations["race.bound.canceled"] != "" {
 				t.Logf("the first window decided both sides (a loaded machine): %s", w)
+				continue
+			}
+			if c.faults != nil && strings.Contains(w, "trials of 75ms tasks") {
+				t.Logf("the first window already caught the fault (a loaded machine): %s", w)
 				continue
 			}
 			t.Errorf("faults %v: the race did not lengthen its tasks: %s", c.faults, w)
