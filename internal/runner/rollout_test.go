@@ -58,15 +58,23 @@ func staleClaimsRun(t *testing.T, env []string, faults []string, extra ...string
 // claim (none left unchecked), and says which answer each got.
 func checkStaleClaimsPass(t *testing.T, res reports.Result) {
 	t.Helper()
-	if res.Verdict != reports.Pass {
-		t.Fatalf("ROLL-007 on the clean agent: %s: %s\nobservations: %v", res.Verdict, res.Reason, res.Observations)
-	}
-	for key, want := range map[string]string{
+	want := map[string]string{
 		"claims.interface.1": "refused: HTTP 404",
 		"claims.extension.1": "served without it",
 		"previous-build":     "generation 2",
 		"race":               "16 trials",
-	} {
+	}
+	switch {
+	case res.Verdict == reports.CouldNotRun && strings.Contains(res.Reason, "the cancel race during the overlap: it did not go both ways often enough"):
+		// A loaded machine can leave the overlap's timed race one-sided
+		// (its tasks slowed past the cancels): the load's answer, which
+		// the spec says as such; the claims are still judged.
+		t.Logf("ROLL-007's race during the overlap went one-sided on a loaded machine: %s", res.Reason)
+		delete(want, "race")
+	case res.Verdict != reports.Pass:
+		t.Fatalf("ROLL-007 on the clean agent: %s: %s\nobservations: %v", res.Verdict, res.Reason, res.Observations)
+	}
+	for key, want := range want {
 		if !strings.Contains(res.Observations[key], want) {
 			t.Errorf("observation %s = %q, want it to say %q", key, res.Observations[key], want)
 		}
