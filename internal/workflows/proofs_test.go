@@ -1,0 +1,66 @@
+package workflows
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// proofPackages are the packages the proof step runs (.ci/run and the ci
+// workflow's proofs job): a TestProof… test anywhere else would never run,
+// since go test ./... skips it.
+var proofPackages = []string{"internal/runner", "internal/runner/clientproof", "internal/cli"}
+
+var proofFunc = regexp.MustCompile(`(?m)^func (TestProof\w*)\(`)
+
+// Every proof test is where the proof step looks, and both CI entry points
+// run the proof step over those packages.
+func TestCIRunsEveryProofTest(t *testing.T) {
+	found := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == ".git") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		for _, m := range proofFunc.FindAllStringSubmatch(string(b), -1) {
+			found++
+			ok := false
+			for _, p := range proofPackages {
+				ok = ok || filepath.ToSlash(rel) == p
+			}
+			if !ok {
+				t.Errorf("%s: %s is in %s, where the proof step does not look (%v)", path, m[1], rel, proofPackages)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found == 0 {
+		t.Fatal("no TestProof… test found: the proof step would run nothing")
+	}
+	for _, f := range []string{".ci/run", ".github/workflows/ci.yml"} {
+		b, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(b)
+		if !strings.Contains(s, "-run '^TestProof' ./internal/runner/... ./internal/cli") || !strings.Contains(s, "A2A_CONFORM_PROOFS") {
+			t.Errorf("%s does not run the proof step over %v", f, proofPackages)
+		}
+	}
+}
