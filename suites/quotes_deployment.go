@@ -1,5 +1,7 @@
 package suites
 
+import "github.com/a2a-conform/a2a-conform/reports"
+
 // The parts several webhook (PUSH) and rollout (ROLL) specs' Grounds share:
 // sentences of the A2A text, and below them the readings built on them.
 
@@ -18,6 +20,14 @@ var (
 	// depCannotRestart is the finality of a terminal state.
 	depCannotRestart = topic("life-of-a-task", "Once a task reaches a terminal state (completed, canceled, rejected, or failed), it cannot restart.")
 )
+
+// depRolledConfigQuotes are the sentences ROLL-004 and ROLL-009 rest on: a
+// config accepted mid-rollout persists, gets its delivery attempted with its
+// own credentials, and the agent chooses which updates it pushes. A fresh
+// slice each call, so that no spec's basis can change another's.
+func depRolledConfigQuotes() []reports.Quote {
+	return []reports.Quote{depConfigPersists, depAtLeastOnce, depPushCredentials, depServerDecides}
+}
 
 // depTerminalPushReading is how the MUST PUSH specs that wait for the
 // terminal state's push read their level.

@@ -1286,12 +1286,7 @@ var registry = []Info{
 			"A task left unchanged on an instance the roll stopped, past its script's end plus the " +
 			"patience, is orphaned by the roll. The counts of tasks, deliveries, duplicates and losses are reported.",
 		Grounds: reports.Basis{
-			Quotes: []reports.Quote{
-				depConfigPersists,
-				depAtLeastOnce,
-				depPushCredentials,
-				depServerDecides,
-			},
+			Quotes: depRolledConfigQuotes(),
 			Reading: "No single MUST sentence states this invariant. A config MUST persist until its task completes and " +
 				"delivery to it MUST be attempted at least once, with the config's own credentials, whichever instance holds " +
 				"the task; which updates are pushed is the agent's choice, so the terminal state, the first the topic names, " +
@@ -1472,12 +1467,7 @@ var registry = []Info{
 			"deployment arrived (then it is lost). The counts per phase, deliveries, losses and " +
 			"duplicates are reported.",
 		Grounds: reports.Basis{
-			Quotes: []reports.Quote{
-				depConfigPersists,
-				depAtLeastOnce,
-				depPushCredentials,
-				depServerDecides,
-			},
+			Quotes: depRolledConfigQuotes(),
 			Reading: "No single MUST sentence states this invariant. A config accepted through any instance, before or while " +
 				"it drains, MUST persist until its task completes and MUST get a delivery attempted with its own credentials; " +
 				"which updates are pushed is the agent's choice, so the terminal state its task reached is the push owed. A " +
