@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // FreePorts reserves n distinct loopback ports by holding their listeners
@@ -78,4 +79,14 @@ func ephemeralLow() (int, bool) {
 	}
 	lo, err := strconv.Atoi(f[0])
 	return lo, err == nil
+}
+
+// Held reports a loopback port another program is listening on.
+func Held(port int) bool {
+	ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil {
+		return errors.Is(err, syscall.EADDRINUSE)
+	}
+	ln.Close()
+	return false
 }

@@ -1,23 +1,11 @@
 package loopback
 
 import (
-	"errors"
 	"net"
 	"os"
 	"strconv"
-	"syscall"
 	"testing"
 )
-
-// held reports a loopback port something listens on.
-func held(port int) bool {
-	ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
-	if err != nil {
-		return errors.Is(err, syscall.EADDRINUSE)
-	}
-	ln.Close()
-	return false
-}
 
 // The ports are distinct, free when handed out, and on Linux below the
 // ephemeral range, where neither an outgoing connection nor a listener on
@@ -34,7 +22,7 @@ func TestFreePortsAreBelowTheEphemeralRange(t *testing.T) {
 			t.Errorf("port %d handed out twice in %v", p, ports)
 		}
 		seen[p] = true
-		if held(p) {
+		if Held(p) {
 			t.Errorf("port %d is held after FreePorts released it", p)
 		}
 		if known && lo >= 2048 && (p < lo/2 || p >= lo) {
@@ -75,5 +63,21 @@ func TestFreePortsSkipsAHeldPort(t *testing.T) {
 		if heldPorts[ports[0]] {
 			t.Fatalf("port %d is held, yet handed out", ports[0])
 		}
+	}
+}
+
+// Held tells a port another program listens on from a free one.
+func TestHeld(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	if !Held(port) {
+		t.Errorf("port %d is listened on, yet not held", port)
+	}
+	ln.Close()
+	if Held(port) {
+		t.Errorf("port %d was released, yet held", port)
 	}
 }

@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/client"
@@ -124,7 +122,7 @@ func (p *Process) lostPort(in *procInstance, se *StartError) bool {
 	default:
 		return false // it did not die: too slow, not a port race
 	}
-	if !portTaken(se) && !portHeld(in.port) {
+	if !portTaken(se) && !loopback.Held(in.port) {
 		return false
 	}
 	p.mu.Lock()
@@ -138,16 +136,6 @@ func (p *Process) lostPort(in *procInstance, se *StartError) bool {
 	}
 	p.exits = kept
 	return true
-}
-
-// portHeld reports a loopback port another program is listening on.
-func portHeld(port int) bool {
-	ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
-	if err != nil {
-		return errors.Is(err, syscall.EADDRINUSE)
-	}
-	ln.Close()
-	return false
 }
 
 func (p *Process) launchOnce(ctx context.Context, k, gen int, tmpl string, wait bool) (*procInstance, error) {
