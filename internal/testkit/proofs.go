@@ -25,8 +25,12 @@ import (
 // the work and together run every proof once.
 const ProofsEnv = "A2A_CONFORM_PROOFS"
 
+// ProofPackages are the packages the proof step runs ("..." included):
+// a TestProof… test anywhere else runs nowhere (internal/workflows checks).
+const ProofPackages = "./internal/runner/... ./internal/cli"
+
 // ProofCommand is how to run the proofs, for skip messages and docs.
-const ProofCommand = ProofsEnv + "=1 go test -run '^TestProof' ./internal/runner/... ./internal/cli"
+const ProofCommand = ProofsEnv + "=1 go test -run '^TestProof' " + ProofPackages
 
 // Shard is the part of the proofs a run takes: I of N, I from 1.
 type Shard struct{ I, N int }

@@ -7,12 +7,27 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/a2a-conform/a2a-conform/internal/testkit"
 )
 
-// proofPackages are the packages the proof step runs (.ci/run and the ci
-// workflow's proofs job): a TestProof… test anywhere else would never run,
-// since go test ./... skips it.
-var proofPackages = []string{"internal/runner", "internal/runner/clientproof", "internal/cli"}
+// proofDir reports whether the proof step (testkit.ProofPackages, run by
+// .ci/run and the ci workflow's proofs job) runs the tests of dir: a
+// TestProof… test anywhere else would never run, since go test ./... skips
+// it.
+func proofDir(dir string) bool {
+	for _, p := range strings.Fields(testkit.ProofPackages) {
+		p = strings.TrimPrefix(p, "./")
+		if base, ok := strings.CutSuffix(p, "/..."); ok {
+			if dir == base || strings.HasPrefix(dir, base+"/") {
+				return true
+			}
+		} else if dir == p {
+			return true
+		}
+	}
+	return false
+}
 
 var proofFunc = regexp.MustCompile(`(?m)^func (TestProof\w*)\(`)
 
@@ -37,12 +52,8 @@ func TestCIRunsEveryProofTest(t *testing.T) {
 		rel, _ := filepath.Rel(root, filepath.Dir(path))
 		for _, m := range proofFunc.FindAllStringSubmatch(string(b), -1) {
 			found++
-			ok := false
-			for _, p := range proofPackages {
-				ok = ok || filepath.ToSlash(rel) == p
-			}
-			if !ok {
-				t.Errorf("%s: %s is in %s, where the proof step does not look (%v)", path, m[1], rel, proofPackages)
+			if !proofDir(filepath.ToSlash(rel)) {
+				t.Errorf("%s: %s is in %s, where the proof step does not look (%s)", path, m[1], rel, testkit.ProofPackages)
 			}
 		}
 		return nil
@@ -59,8 +70,8 @@ func TestCIRunsEveryProofTest(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := string(b)
-		if !strings.Contains(s, "-run '^TestProof' ./internal/runner/... ./internal/cli") || !strings.Contains(s, "A2A_CONFORM_PROOFS") {
-			t.Errorf("%s does not run the proof step over %v", f, proofPackages)
+		if !strings.Contains(s, "-run '^TestProof' "+testkit.ProofPackages) || !strings.Contains(s, testkit.ProofsEnv) {
+			t.Errorf("%s does not run the proof step over %s", f, testkit.ProofPackages)
 		}
 	}
 }
