@@ -152,6 +152,23 @@ func TestProofStaleCDNUnderTheProcessDriverOnASlowAgent(t *testing.T) {
 		}
 		t.Logf("race: %s; rollout: %s; restore: %s", res.Observations["race"], res.Observations["rollout"], res.Observations["restore"])
 	})
+	// Builds that answer SendMessage 1.5 s after creating the task have
+	// ended every 450 ms race task before its cancel can come: the first
+	// round of the overlap's race goes one way, and a second round of
+	// longer tasks gives it both sides, so the spec is judged, not
+	// could-not-run.
+	t.Run("answers-late", func(t *testing.T) {
+		t.Parallel()
+		late := " --answer-latency 1500ms"
+		r, res := staleCDNProcesses(t, oldBuild+late, newBuild+late, "2")
+		if res.Verdict != reports.Pass {
+			t.Fatalf("ROLL-007 on a clean pair of builds that answer late: %s: %s\nobservations: %v\nagent.log (tail):\n%s", res.Verdict, res.Reason, res.Observations, tail(agentLog(t, r), 3000))
+		}
+		if !strings.Contains(res.Observations["race"], "; then ") {
+			t.Errorf("the race passed without a second round: %q", res.Observations["race"])
+		}
+		t.Logf("race: %s", res.Observations["race"])
+	})
 	t.Run("faults", func(t *testing.T) {
 		t.Parallel()
 		_, res := staleCDNProcesses(t, oldBuild+slow, newBuild+slow+" --fault dropped-interface-served-as-jsonrpc,dropped-extension-accepted", "3", "--config", cfg)

@@ -277,57 +277,8 @@ var _ = suites.Spec("ROLL-006", func(ctx context.Context, t *suites.T) {
 	// map's task past its calibrated length), the second round cancels
 	// between one and four task lengths after creation.
 	trials := min(crossTrials, max(t.Env.Options.RaceTrials, 1))
-	rng := rand.New(rand.NewSource(t.Env.Options.Seed))
 	need := 3
-	var results []invariants.TrialResult
-	var rounds []string
-	from, span := time.Duration(0), 2*expected
-	for round := 0; round < 2; round++ {
-		offsets := make([]time.Duration, trials)
-		for i := range offsets {
-			offsets[i] = from + time.Duration(rng.Int63n(int64(span)+1))
-		}
-		got := make([]invariants.TrialResult, trials)
-		answered := make([]time.Duration, trials)
-		sem := make(chan struct{}, crossParallel)
-		var wg sync.WaitGroup
-		for i := range offsets {
-			wg.Add(1)
-			sem <- struct{}{}
-			go func() {
-				defer wg.Done()
-				defer func() { <-sem }()
-				got[i], answered[i] = crossTrial(ctx, t, clients, i%n, (i+1)%n, offsets[i], script, expected)
-			}()
-		}
-		wg.Wait()
-		results = append(results, got...)
-		round := invariants.TallyRace(got)
-		rounds = append(rounds, fmt.Sprintf("%d trials, offsets %s..%s after creation (task takes about %s): %d canceled, %d completed first",
-			trials, from.Round(time.Millisecond), (from+span).Round(time.Millisecond), expected.Round(time.Millisecond), round.Canceled, round.CompletedFirst))
-		sides := invariants.TallyRace(results)
-		if (sides.Canceled >= need && sides.CompletedFirst >= need) || ctx.Err() != nil {
-			break
-		}
-		switch {
-		case sides.Canceled >= need:
-			// Short of tasks that ended first: cancel after they should have.
-			from, span = expected, 3*expected
-		case t.Env.Behaviour != nil && t.Env.Behaviour.Kind() == "directive":
-			// Four times longer, or long enough that the slowest answer
-			// to a trial's SendMessage came within its first quarter.
-			k := time.Duration(4)
-			if slowest := slices.Max(answered); expected > 0 && 4*slowest > k*expected {
-				k = (4*slowest + expected - 1) / expected
-			}
-			script.Delay *= k
-			expected = t.Expected(ctx, clients[0], script)
-			span = 2 * expected
-		default:
-			// A prompt map's task takes its own time: cancel earlier in it.
-			span = expected / 2
-		}
-	}
+	results, rounds := seededRace(ctx, t, clients, trials, need, func(i int) (int, int) { return i % n, (i + 1) % n }, script, expected)
 	tally := invariants.TallyRace(results)
 	t.Record(tally.Violations...)
 	canceled, completed, unknown := tally.Canceled, tally.CompletedFirst, tally.Unknown
@@ -706,4 +657,71 @@ func crossTrial(ctx context.Context, t *suites.T, clients []*client.Client, a, b
 	until := created.Add(expected + expected/2 + 300*time.Millisecond)
 	final := watchAll(ctx, t, clients, id, until)
 	return invariants.CancelRace(id, answer, t.History().Observations(), final), answered
+}
+
+// seededRace runs a seeded cancel race of trials trials, each task created
+// through clients[a] and canceled through clients[b] (pair gives a and b for
+// trial i), at offsets drawn from the spec's seed. A first round cancels
+// between creation and twice the task's expected length. When it leaves
+// either side with fewer than need trials, a second round of as many trials
+// aims at that side: short of tasks that ended first, it cancels between one
+// and four task lengths after creation; short of cancels that landed, it
+// scripts tasks four times longer (or long enough that the slowest answer to
+// a trial's SendMessage came within their first quarter) when the harness
+// sets their length (the directive), or cancels within the first half of a
+// task a prompt map drives. It returns every trial's result and a line per
+// round.
+func seededRace(ctx context.Context, t *suites.T, clients []*client.Client, trials, need int, pair func(i int) (a, b int), script suites.Script, expected time.Duration) ([]invariants.TrialResult, []string) {
+	rng := rand.New(rand.NewSource(t.Env.Options.Seed))
+	var results []invariants.TrialResult
+	var rounds []string
+	from, span := time.Duration(0), 2*expected
+	for round := 0; round < 2; round++ {
+		offsets := make([]time.Duration, trials)
+		for i := range offsets {
+			offsets[i] = from + time.Duration(rng.Int63n(int64(span)+1))
+		}
+		got := make([]invariants.TrialResult, trials)
+		answered := make([]time.Duration, trials)
+		sem := make(chan struct{}, crossParallel)
+		var wg sync.WaitGroup
+		for i := range offsets {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer wg.Done()
+				defer func() { <-sem }()
+				a, b := pair(i)
+				got[i], answered[i] = crossTrial(ctx, t, clients, a, b, offsets[i], script, expected)
+			}()
+		}
+		wg.Wait()
+		results = append(results, got...)
+		round := invariants.TallyRace(got)
+		rounds = append(rounds, fmt.Sprintf("%d trials, offsets %s..%s after creation (task takes about %s): %d canceled, %d completed first",
+			trials, from.Round(time.Millisecond), (from+span).Round(time.Millisecond), expected.Round(time.Millisecond), round.Canceled, round.CompletedFirst))
+		sides := invariants.TallyRace(results)
+		if (sides.Canceled >= need && sides.CompletedFirst >= need) || ctx.Err() != nil {
+			break
+		}
+		switch {
+		case sides.Canceled >= need:
+			// Short of tasks that ended first: cancel after they should have.
+			from, span = expected, 3*expected
+		case t.Env.Behaviour != nil && t.Env.Behaviour.Kind() == "directive":
+			// Four times longer, or long enough that the slowest answer
+			// to a trial's SendMessage came within its first quarter.
+			k := time.Duration(4)
+			if slowest := slices.Max(answered); expected > 0 && 4*slowest > k*expected {
+				k = (4*slowest + expected - 1) / expected
+			}
+			script.Delay *= k
+			expected = t.Expected(ctx, clients[0], script)
+			span = 2 * expected
+		default:
+			// A prompt map's task takes its own time: cancel earlier in it.
+			span = expected / 2
+		}
+	}
+	return results, rounds
 }
