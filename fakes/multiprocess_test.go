@@ -17,6 +17,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
 	"github.com/a2a-conform/a2a-conform/internal/client"
 	"github.com/a2a-conform/a2a-conform/internal/directive"
+	"github.com/a2a-conform/a2a-conform/internal/testkit"
 )
 
 // The multi-process tests re-execute this test binary in "serve" mode: the
@@ -32,6 +33,10 @@ func TestMain(m *testing.M) {
 	if os.Getenv(envServe) == "1" {
 		os.Exit(serveChild())
 	}
+	// Each fault's case starts an agent and waits on its steps and
+	// timers, barely using the CPU (the package takes about 3 CPU-s):
+	// eight at a time, not go test's one per core.
+	testkit.DefaultParallel(8)
 	os.Exit(m.Run())
 }
 
