@@ -8,12 +8,14 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/clientkit"
 	"github.com/a2a-conform/a2a-conform/internal/clientrun"
+	"github.com/a2a-conform/a2a-conform/internal/loopback"
 )
 
 // The state rule: the client's task is the first one its own calls show; a
@@ -79,12 +81,7 @@ func TestClassifyWalksTheChain(t *testing.T) {
 // The receiver refuses a push without the config's token (401) and passes
 // on one with it, read; the report names the receiver as the kit's.
 func TestReceiverChecksTheToken(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := freeAddr(t)
 	env := clientkit.Env{WebhookListen: addr, PushToken: "tok-1"}
 	r := clientkit.NewReport("push")
 	got := make(chan clientkit.Push, 4)
@@ -245,12 +242,7 @@ func (w *statusWriter) WriteHeader(code int) {
 // Close lets a push being answered get its answer: the listener goes at
 // once, the push in hand is still acknowledged.
 func TestReceiverCloseAnswersThePushInHand(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := freeAddr(t)
 	entered, release := make(chan struct{}), make(chan struct{})
 	rv, err := clientkit.Receive(clientkit.Env{WebhookListen: addr, PushToken: "tok"}, nil, func(clientkit.Push) {
 		close(entered)
@@ -312,4 +304,16 @@ func TestContractAndItsContext(t *testing.T) {
 			t.Errorf("budget %s: the context ends in %s, want %s", c.budget, left, c.want)
 		}
 	}
+}
+
+// freeAddr is a loopback address for the receiver to listen on, below the
+// ephemeral range, where no port-0 listener of another test can take it
+// before the receiver binds it.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ports, err := loopback.FreePorts(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "127.0.0.1:" + strconv.Itoa(ports[0])
 }

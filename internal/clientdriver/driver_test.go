@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,6 +15,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/internal/clientdriver"
 	"github.com/a2a-conform/a2a-conform/internal/clientrun"
 	"github.com/a2a-conform/a2a-conform/internal/directive"
+	"github.com/a2a-conform/a2a-conform/internal/loopback"
 )
 
 const (
@@ -38,12 +39,13 @@ func drive(t *testing.T, script clientrun.Script, action string, faults ...strin
 		t.Fatal(err)
 	}
 	t.Cleanup(st.Close)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	// Below the ephemeral range: the driver binds it later, and no other
+	// case's port-0 listener can take it meanwhile.
+	ports, err := loopback.FreePorts(1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	listen := l.Addr().String()
-	l.Close()
+	listen := "127.0.0.1:" + strconv.Itoa(ports[0])
 	env := clientdriver.Env{CardURL: st.CardURL(), Case: "test", Action: action, Text: text, FollowUpText: followUp,
 		WebhookListen: listen, WebhookURL: "http://" + listen + "/hook", PushToken: token, Timeout: 8 * time.Second}
 	var out, errb bytes.Buffer

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -57,12 +56,9 @@ type staging struct {
 
 func startStaging(t *testing.T, fault string, extra ...string) *staging {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	// The agent is restarted on this address by the hooks: it must be one
+	// no other test can take meanwhile.
+	addr := addrNobodyServes(t)
 	s := &staging{t: t, dir: t.TempDir(), addr: addr, faults: fault, extra: extra}
 	if err := s.start(1); err != nil {
 		t.Fatal(err)

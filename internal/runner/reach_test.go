@@ -1,7 +1,6 @@
 package runner_test
 
 import (
-	"net"
 	"strings"
 	"testing"
 	"time"
@@ -132,12 +131,7 @@ func TestAgentThatCannotReachTheReceiverCouldNotRun(t *testing.T) {
 // was given, so it proves nothing until a push arrives.
 func TestWebhookURLNobodyListensOnCouldNotRun(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dead := "http://" + ln.Addr().String()
-	ln.Close()
+	dead := "http://" + addrNobodyServes(t)
 	r := runCLI(t, nil, "--suite", "webhook", "--seed", "29", "--patience", "2s", "--webhook-url", dead)
 	if note := reachNote(t, r); !strings.Contains(note, "unreachable") {
 		t.Errorf("reach fact %q, want unreachable", note)

@@ -20,12 +20,7 @@ import (
 // run notes; a target that never comes up is unreachable at the bound.
 func TestWaitReadyWaitsForATargetComingUp(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close() // refused until the agent starts
+	addr := addrNobodyServes(t) // refused until the agent starts
 	agent, err := fakes.New(fakes.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -103,14 +98,4 @@ func hasNote(r *reports.Report, parts ...string) bool {
 		}
 	}
 	return false
-}
-
-func addrNobodyServes(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
