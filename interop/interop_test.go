@@ -467,7 +467,9 @@ func npmCI(npm, dir string) string {
 
 // installStamp names what an install in dir was made from: the lockfile's
 // hash, and the node that runs the agent (its version and module ABI, which
-// the binding's native module is built for).
+// the binding's native module is built for). .ci/run writes the same stamp
+// after the npm ci it runs in the background; should the two drift apart,
+// the test only installs again.
 func installStamp(dir string) (string, error) {
 	lock, err := os.ReadFile(filepath.Join(dir, "package-lock.json"))
 	if err != nil {
