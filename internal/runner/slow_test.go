@@ -364,9 +364,11 @@ func TestProofRaceStopsOnceBothSidesHaveTheirTrials(t *testing.T) {
 		t.Parallel()
 		r := runVariant(t, fakes.Options{}, "--focus", "LIFE-014", "--seed", "4")
 		res := result(t, r, "LIFE-014")
-		// Every trial runs: 200, or more when a loaded machine left a side
-		// short after the first round and a re-centred round ran (300 at
-		// load 6 in a clean-clone .ci/run), but never a round cut short.
+		// Every trial of the budget runs: 200, or more when a loaded
+		// machine left a side short after the first round and re-centred
+		// rounds ran (300 at load 6 in a clean-clone .ci/run); such a later
+		// round may stop once each side has its trials (373 in another),
+		// but the budget is never cut short, as it is on a slow agent.
 		// The verdict is a pass, unless a machine loaded past the race's
 		// windows left one side short even then: that indeterminate is the
 		// honest answer to the load, not what this test is about.
@@ -374,8 +376,11 @@ func TestProofRaceStopsOnceBothSidesHaveTheirTrials(t *testing.T) {
 		if loaded {
 			t.Logf("LIFE-014 indeterminate on a loaded machine: %s", res.Reason)
 		}
-		if n, err := strconv.Atoi(res.Observations["race.trials"]); (res.Verdict != reports.Pass && !loaded) || err != nil || n < 200 || res.Observations["race.stopped"] != "" {
-			t.Errorf("LIFE-014 on the fast reference agent: %s, %s trials, stopped %q; want pass with all 200 or more, none cut short", res.Verdict, res.Observations["race.trials"], res.Observations["race.stopped"])
+		if stopped := res.Observations["race.stopped"]; stopped != "" {
+			t.Logf("LIFE-014 on a loaded machine stopped after its budget: %s", stopped)
+		}
+		if n, err := strconv.Atoi(res.Observations["race.trials"]); (res.Verdict != reports.Pass && !loaded) || err != nil || n < 200 {
+			t.Errorf("LIFE-014 on the fast reference agent: %s, %s trials, stopped %q; want pass with all 200 or more", res.Verdict, res.Observations["race.trials"], res.Observations["race.stopped"])
 		}
 	})
 }
