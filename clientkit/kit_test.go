@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -306,14 +305,13 @@ func TestContractAndItsContext(t *testing.T) {
 	}
 }
 
-// freeAddr is a loopback address for the receiver to listen on, below the
-// ephemeral range, where no port-0 listener of another test can take it
-// before the receiver binds it.
+// freeAddr is a loopback address for the receiver to listen on, where no
+// port-0 listener of another test can take it before the receiver binds it.
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	ports, err := loopback.FreePorts(1)
+	addr, err := loopback.FreeAddr()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return "127.0.0.1:" + strconv.Itoa(ports[0])
+	return addr
 }

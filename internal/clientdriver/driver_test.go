@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -41,11 +40,10 @@ func drive(t *testing.T, script clientrun.Script, action string, faults ...strin
 	t.Cleanup(st.Close)
 	// Below the ephemeral range: the driver binds it later, and no other
 	// case's port-0 listener can take it meanwhile.
-	ports, err := loopback.FreePorts(1)
+	listen, err := loopback.FreeAddr()
 	if err != nil {
 		t.Fatal(err)
 	}
-	listen := "127.0.0.1:" + strconv.Itoa(ports[0])
 	env := clientdriver.Env{CardURL: st.CardURL(), Case: "test", Action: action, Text: text, FollowUpText: followUp,
 		WebhookListen: listen, WebhookURL: "http://" + listen + "/hook", PushToken: token, Timeout: 8 * time.Second}
 	var out, errb bytes.Buffer

@@ -44,6 +44,17 @@ func FreePorts(n int) ([]int, error) {
 	return ports, nil
 }
 
+// FreeAddr is one FreePorts port as a 127.0.0.1 address, for a program (or
+// a test's server) that binds it later, or for a test that wants an address
+// nothing listens on.
+func FreeAddr() (string, error) {
+	ports, err := FreePorts(1)
+	if err != nil {
+		return "", err
+	}
+	return "127.0.0.1:" + strconv.Itoa(ports[0]), nil
+}
+
 // listenBelowEphemeral listens on a random free loopback port in the half
 // of the port space just below the ephemeral range (Linux: 16384-32767
 // under the default range 32768-60999), trying up to 64 ports. An error

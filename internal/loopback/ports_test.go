@@ -81,3 +81,24 @@ func TestHeld(t *testing.T) {
 		t.Errorf("port %d was released, yet held", port)
 	}
 }
+
+// FreeAddr is a 127.0.0.1 address on such a port, that a server can bind.
+func TestFreeAddrCanBeBound(t *testing.T) {
+	addr, err := FreeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil || host != "127.0.0.1" {
+		t.Fatalf("FreeAddr() = %q: want 127.0.0.1:port (%v)", addr, err)
+	}
+	p, _ := strconv.Atoi(port)
+	if lo, known := ephemeralLow(); known && lo >= 2048 && (p < lo/2 || p >= lo) {
+		t.Errorf("port %d is outside [%d, %d), below the ephemeral range", p, lo/2, lo)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatalf("binding %s: %v", addr, err)
+	}
+	ln.Close()
+}

@@ -13,7 +13,6 @@ import (
 	"runtime"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -727,9 +726,9 @@ func TestHangingAgentIsNoticedAndScoresNothing(t *testing.T) {
 // 404s).
 func addrNobodyServes(t *testing.T) string {
 	t.Helper()
-	ports, err := loopback.FreePorts(1)
+	addr, err := loopback.FreeAddr()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return "127.0.0.1:" + strconv.Itoa(ports[0])
+	return addr
 }
