@@ -14,7 +14,7 @@ import (
 
 	"github.com/a2a-conform/a2a-conform/clientkit"
 	"github.com/a2a-conform/a2a-conform/internal/clientrun"
-	"github.com/a2a-conform/a2a-conform/internal/loopback"
+	"github.com/a2a-conform/a2a-conform/internal/testkit"
 )
 
 // The state rule: the client's task is the first one its own calls show; a
@@ -80,7 +80,7 @@ func TestClassifyWalksTheChain(t *testing.T) {
 // The receiver refuses a push without the config's token (401) and passes
 // on one with it, read; the report names the receiver as the kit's.
 func TestReceiverChecksTheToken(t *testing.T) {
-	addr := freeAddr(t)
+	addr := testkit.FreeAddr(t)
 	env := clientkit.Env{WebhookListen: addr, PushToken: "tok-1"}
 	r := clientkit.NewReport("push")
 	got := make(chan clientkit.Push, 4)
@@ -241,7 +241,7 @@ func (w *statusWriter) WriteHeader(code int) {
 // Close lets a push being answered get its answer: the listener goes at
 // once, the push in hand is still acknowledged.
 func TestReceiverCloseAnswersThePushInHand(t *testing.T) {
-	addr := freeAddr(t)
+	addr := testkit.FreeAddr(t)
 	entered, release := make(chan struct{}), make(chan struct{})
 	rv, err := clientkit.Receive(clientkit.Env{WebhookListen: addr, PushToken: "tok"}, nil, func(clientkit.Push) {
 		close(entered)
@@ -303,15 +303,4 @@ func TestContractAndItsContext(t *testing.T) {
 			t.Errorf("budget %s: the context ends in %s, want %s", c.budget, left, c.want)
 		}
 	}
-}
-
-// freeAddr is a loopback address for the receiver to listen on, where no
-// port-0 listener of another test can take it before the receiver binds it.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	addr, err := loopback.FreeAddr()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return addr
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/internal/clientdriver"
 	"github.com/a2a-conform/a2a-conform/internal/clientrun"
 	"github.com/a2a-conform/a2a-conform/internal/directive"
-	"github.com/a2a-conform/a2a-conform/internal/loopback"
+	"github.com/a2a-conform/a2a-conform/internal/testkit"
 )
 
 const (
@@ -40,10 +40,7 @@ func drive(t *testing.T, script clientrun.Script, action string, faults ...strin
 	t.Cleanup(st.Close)
 	// Below the ephemeral range: the driver binds it later, and no other
 	// case's port-0 listener can take it meanwhile.
-	listen, err := loopback.FreeAddr()
-	if err != nil {
-		t.Fatal(err)
-	}
+	listen := testkit.FreeAddr(t)
 	env := clientdriver.Env{CardURL: st.CardURL(), Case: "test", Action: action, Text: text, FollowUpText: followUp,
 		WebhookListen: listen, WebhookURL: "http://" + listen + "/hook", PushToken: token, Timeout: 8 * time.Second}
 	var out, errb bytes.Buffer

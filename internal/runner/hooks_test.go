@@ -22,6 +22,7 @@ import (
 	"github.com/a2a-conform/a2a-conform/fakes"
 	"github.com/a2a-conform/a2a-conform/internal/cli"
 	"github.com/a2a-conform/a2a-conform/internal/replay"
+	"github.com/a2a-conform/a2a-conform/internal/testkit"
 	"github.com/a2a-conform/a2a-conform/reports"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
@@ -58,7 +59,7 @@ func startStaging(t *testing.T, fault string, extra ...string) *staging {
 	t.Helper()
 	// The agent is restarted on this address by the hooks: it must be one
 	// no other test can take meanwhile.
-	addr := addrNobodyServes(t)
+	addr := testkit.FreeAddr(t)
 	s := &staging{t: t, dir: t.TempDir(), addr: addr, faults: fault, extra: extra}
 	if err := s.start(1); err != nil {
 		t.Fatal(err)

@@ -131,7 +131,7 @@ func TestAgentThatCannotReachTheReceiverCouldNotRun(t *testing.T) {
 // was given, so it proves nothing until a push arrives.
 func TestWebhookURLNobodyListensOnCouldNotRun(t *testing.T) {
 	t.Parallel()
-	dead := "http://" + addrNobodyServes(t)
+	dead := "http://" + testkit.FreeAddr(t)
 	r := runCLI(t, nil, "--suite", "webhook", "--seed", "29", "--patience", "2s", "--webhook-url", dead)
 	if note := reachNote(t, r); !strings.Contains(note, "unreachable") {
 		t.Errorf("reach fact %q, want unreachable", note)

@@ -20,7 +20,6 @@ import (
 	"github.com/a2a-conform/a2a-conform/fakes"
 	"github.com/a2a-conform/a2a-conform/internal/cli"
 	"github.com/a2a-conform/a2a-conform/internal/clientdriver"
-	"github.com/a2a-conform/a2a-conform/internal/loopback"
 	"github.com/a2a-conform/a2a-conform/internal/runner"
 	"github.com/a2a-conform/a2a-conform/internal/testkit"
 	"github.com/a2a-conform/a2a-conform/internal/webhook"
@@ -243,7 +242,7 @@ func TestEverySpecIsProvedByAFault(t *testing.T) {
 // A dead target scores nothing and exits 3.
 func TestUnreachableTargetExits3AndScoresNothing(t *testing.T) {
 	t.Parallel()
-	addr := addrNobodyServes(t) // a loopback port nothing listens on
+	addr := testkit.FreeAddr(t) // a loopback port nothing listens on
 	r := runCLI(t, nil, "--target", "http://"+addr)
 	if r.exit != 3 {
 		t.Fatalf("exit %d, want 3\n%s\n%s", r.exit, r.stdout, r.stderr)
@@ -715,20 +714,4 @@ func TestHangingAgentIsNoticedAndScoresNothing(t *testing.T) {
 	if stopped < len(r.report.Results)/2 {
 		t.Errorf("only %d of %d specs were ended because the target stopped answering:\n%s", stopped, len(r.report.Results), r.stdout)
 	}
-}
-
-// addrNobodyServes is a loopback address nothing listens on now, below the
-// ephemeral range (loopback.FreePorts): no other test's port-0 listener or
-// outgoing connection can take it before the test binds it or expects it
-// dead. A port-0 pick closed again can go to another test's server at
-// once, and a run aimed at it then talks to that server (a hooks run once
-// restarted its agent onto a port another test's server had taken, and got
-// 404s).
-func addrNobodyServes(t *testing.T) string {
-	t.Helper()
-	addr, err := loopback.FreeAddr()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return addr
 }

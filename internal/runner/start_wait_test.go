@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/fakes"
+	"github.com/a2a-conform/a2a-conform/internal/testkit"
 	"github.com/a2a-conform/a2a-conform/reports"
 )
 
@@ -20,7 +21,7 @@ import (
 // run notes; a target that never comes up is unreachable at the bound.
 func TestWaitReadyWaitsForATargetComingUp(t *testing.T) {
 	t.Parallel()
-	addr := addrNobodyServes(t) // refused until the agent starts
+	addr := testkit.FreeAddr(t) // refused until the agent starts
 	agent, err := fakes.New(fakes.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +59,7 @@ func TestWaitReadyWaitsForATargetComingUp(t *testing.T) {
 		t.Errorf("the wait is not in the run notes: %q", r.report.Run.Notes)
 	}
 
-	dead := runCLI(t, nil, "--target", "http://"+addrNobodyServes(t), "--wait-ready", "1s", "--focus", "DISC-001")
+	dead := runCLI(t, nil, "--target", "http://"+testkit.FreeAddr(t), "--wait-ready", "1s", "--focus", "DISC-001")
 	if dead.exit != 3 || dead.report == nil || !dead.report.Run.Unreachable {
 		t.Fatalf("a target that never came up: exit %d\n%s%s", dead.exit, dead.stdout, dead.stderr)
 	}

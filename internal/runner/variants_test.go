@@ -3,13 +3,12 @@ package runner_test
 import (
 	"context"
 	"net/http/httptest"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/fakes"
-	"github.com/a2a-conform/a2a-conform/internal/loopback"
+	"github.com/a2a-conform/a2a-conform/internal/testkit"
 	"github.com/a2a-conform/a2a-conform/reports"
 )
 
@@ -61,11 +60,7 @@ func runVariant(t *testing.T, opts fakes.Options, args ...string) cliRun {
 	allow := opts.WebhookAllow
 	var r cliRun
 	for try := 0; try < 3; try++ {
-		ports, err := loopback.FreePorts(1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		hook := "127.0.0.1:" + strconv.Itoa(ports[0])
+		hook := testkit.FreeAddr(t)
 		opts.WebhookAllow = allow
 		if allow == nil {
 			opts.WebhookAllow = []string{"http://" + hook + "/hook/"}

@@ -3,6 +3,9 @@ package testkit
 import (
 	"flag"
 	"strconv"
+	"testing"
+
+	"github.com/a2a-conform/a2a-conform/internal/loopback"
 )
 
 // DefaultParallel sets how many of the package's tests run at once (the
@@ -19,4 +22,19 @@ func DefaultParallel(n int) {
 	if !set {
 		_ = flag.Set("test.parallel", strconv.Itoa(n))
 	}
+}
+
+// FreeAddr is loopback.FreeAddr for a test: a 127.0.0.1 address below the
+// ephemeral range, for a server or driver the test starts later, or for a
+// target the test wants dead. A port-0 pick closed again can go to another
+// test's server at once (a hooks run once restarted its agent onto a port
+// another test's server had taken, and got 404s); a port below that range
+// goes only to a program that names it.
+func FreeAddr(t testing.TB) string {
+	t.Helper()
+	addr, err := loopback.FreeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return addr
 }

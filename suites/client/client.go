@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -253,7 +252,7 @@ func RunCase(ctx context.Context, t *suites.T, c Case) *Outcome {
 	// stopped on that, before its client sent anything, runs once more on
 	// another port.
 	for try := 1; ; try++ {
-		listen, err := freeAddr()
+		listen, err := loopback.FreeAddr()
 		if err != nil {
 			t.Indeterminate("harness error: no loopback port for the webhook receiver: %v", err)
 		}
@@ -326,12 +325,4 @@ func summary(o *Outcome) string {
 		s += "; result: " + d.ResultLine
 	}
 	return s
-}
-
-func freeAddr() (string, error) {
-	ports, err := loopback.FreePorts(1)
-	if err != nil {
-		return "", err
-	}
-	return "127.0.0.1:" + strconv.Itoa(ports[0]), nil
 }
