@@ -479,11 +479,35 @@ func installStamp(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	out, err := exec.Command(node, "-p", "process.version + ' abi ' + process.versions.modules + ' ' + process.arch").Output()
+	out, err := exec.Command(node, "-p", stampNode).Output()
 	if err != nil {
 		return "", fmt.Errorf("node -p: %v", err)
 	}
-	return fmt.Sprintf("package-lock.json sha256 %x\nnode %s", sha256.Sum256(lock), strings.TrimSpace(string(out))), nil
+	return fmt.Sprintf(stampFormat, sha256.Sum256(lock), strings.TrimSpace(string(out))), nil
+}
+
+// stampNode is the node expression an install stamp names node by, and
+// stampFormat the stamp (%x: the lockfile's SHA-256).
+const (
+	stampNode   = "process.version + ' abi ' + process.versions.modules + ' ' + process.arch"
+	stampFormat = "package-lock.json sha256 %x\nnode %s"
+)
+
+// .ci/run installs the npm packages in the background and writes the same
+// stamp from the shell; should its copy drift from installStamp, every CI
+// run would install twice without saying so.
+func TestCIRunWritesTheInstallStamp(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", ".ci", "run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// printf's format: %s for the hex sha256sum prints, \n written out.
+	shellFormat := strings.ReplaceAll(strings.Replace(stampFormat, "%x", "%s", 1), "\n", `\n`)
+	for _, want := range []string{`"` + stampNode + `"`, "'" + shellFormat + "'", "sha256sum package-lock.json", ".a2a-conform-installed"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf(".ci/run does not write the stamp installStamp checks: it lacks %q", want)
+		}
+	}
 }
 
 // run runs the CLI in a child process and returns its report.
