@@ -194,7 +194,7 @@ func TestProofMatrixClientRows(t *testing.T) {
 			runs = append(runs, r.Run)
 		}
 	}
-	runAll(context.Background(), runs, 4, func(*harnessRun) {})
+	runAll(context.Background(), runs, 8, func(*harnessRun) {})
 	for _, r := range rows {
 		r.judge()
 	}

@@ -2,6 +2,7 @@ package testkit
 
 import (
 	"flag"
+	"os"
 	"strconv"
 	"testing"
 
@@ -22,6 +23,17 @@ func DefaultParallel(n int) {
 	if !set {
 		_ = flag.Set("test.parallel", strconv.Itoa(n))
 	}
+}
+
+// DefaultParallelProofs is DefaultParallel(tests), or DefaultParallel(proofs)
+// when ProofsEnv asks for the proofs: a package whose proofs wait more and
+// burn less CPU than its tests runs more of them at a time.
+func DefaultParallelProofs(tests, proofs int) {
+	if os.Getenv(ProofsEnv) != "" {
+		DefaultParallel(proofs)
+		return
+	}
+	DefaultParallel(tests)
 }
 
 // FreeAddr is loopback.FreeAddr for a test: a 127.0.0.1 address below the

@@ -32,8 +32,10 @@ func TestMain(m *testing.M) {
 		os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	// The runs wait on the scripted agent, not on the CPU: four at a time
-	// unless -parallel says otherwise, as in internal/runner.
-	testkit.DefaultParallel(max(4, runtime.GOMAXPROCS(0)))
+	// unless -parallel says otherwise, as in internal/runner; the proofs
+	// eight (alone on two cores: 78 s at 8, 105 s at 16, where the CPU ran
+	// out).
+	testkit.DefaultParallelProofs(max(4, runtime.GOMAXPROCS(0)), max(8, runtime.GOMAXPROCS(0)))
 	dir, err := os.MkdirTemp("", "clientproof-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
