@@ -58,11 +58,11 @@ func TestMain(m *testing.M) {
 	// each left a timed race one-sided (LIFE-014's, ROLL-007's), the
 	// load's answer and not the harness's. (A process driver's roll once
 	// lost its port to another test at eight: the driver now takes ports
-	// below the ephemeral range.) The proofs, 16 at a time: alone on two
-	// cores they took 133 s at 8 and 101 s at 16 for the same 120 CPU-s
-	// (most wait out a slow agent or a patience); at 32 the slow agent's
-	// LIFE-014 race ran out of trials.
-	testkit.DefaultParallelProofs(max(8, runtime.GOMAXPROCS(0)), max(16, 2*runtime.GOMAXPROCS(0)))
+	// below the ephemeral range.) The proofs too: alone on two cores they
+	// took 101 s at 16 and 133 s at 8, but beside clientproof's in the
+	// proof step they went CPU-bound (271 CPU-s at 12, 235 at 8) and timed
+	// parts ran out (the process driver's roll, LIFE-014's trials).
+	testkit.DefaultParallel(max(8, runtime.GOMAXPROCS(0)))
 	// go test hands every test binary -test.timeout=10m0s unless told
 	// otherwise; this package's waits take 7-8 minutes on a quiet 2-core
 	// machine, so its bound is 20 minutes unless -timeout names another.
