@@ -123,6 +123,7 @@ func runClient(t *testing.T, out string, args ...string) (*reports.Report, strin
 // table and the push body reader that js-client/driver.mjs stands on.
 func TestJSDriverKit(t *testing.T) {
 	t.Parallel()
+	shortRuns.Enter(t)
 	node := need(t, "node")
 	cmd := exec.Command(node, "--test", filepath.Join("..", "clientkit", "js", "kit_test.mjs"))
 	out, err := cmd.CombinedOutput()

@@ -67,14 +67,22 @@ func TestMain(m *testing.M) {
 	// node processes need the CPU: all seven at once took 51 s alone on 2
 	// cores, but beside internal/runner both JS agent runs drifted (an
 	// instance starved past three 30 s request timeouts) and ran again.
-	// Four at a time, unless -parallel says otherwise.
-	testkit.DefaultParallel(4)
+	// Four at a time: the two longest (the JS SDK agent's instances, about
+	// 65 s alone and 150 s beside internal/runner, and the JS SDK client)
+	// start at once, the other five two at a time (shortRuns). With four
+	// places for all seven, Go resumed the longest after two others and it
+	// was the package's tail. Every test starts (-parallel 8) unless
+	// -parallel says otherwise.
+	testkit.DefaultParallel(8)
 	code := m.Run()
 	if goAgentDir != "" {
 		_ = os.RemoveAll(goAgentDir)
 	}
 	os.Exit(code)
 }
+
+// shortRuns holds the runs other than the two longest to two at a time.
+var shortRuns = testkit.NewLimit(2)
 
 // The baselines, one per deployment of the agent.
 const (
@@ -132,6 +140,7 @@ func need(t *testing.T, tool string) string {
 // verdict, the run 15 s shorter (so does TestJSSDKAgentInstances).
 func TestJSSDKAgent(t *testing.T) {
 	t.Parallel()
+	shortRuns.Enter(t)
 	node, agent := jsAgent(t)
 	cmd := fmt.Sprintf("'%s' '%s' --port {port}", node, agent)
 	compare(t, baselineFile, "--agent-cmd", cmd, "--push-retry-wait", "10s", "--seed", "12")
@@ -172,6 +181,7 @@ const goBuildTimeout = 5 * time.Minute
 // at a time (TestMain): the runs mostly wait on the agents.
 func TestGoSDKAgent(t *testing.T) {
 	t.Parallel()
+	shortRuns.Enter(t)
 	agent := goAgent(t)
 	compare(t, goBaselineFile, "--agent-cmd", fmt.Sprintf("'%s' --port {port} --allow-private-networks", agent),
 		"--push-retry-wait", "10s", "--seed", "12")
@@ -187,6 +197,7 @@ func TestGoSDKAgent(t *testing.T) {
 // so a 5 s patience tells as much as the default 10 s.
 func TestGoSDKAgentGuard(t *testing.T) {
 	t.Parallel()
+	shortRuns.Enter(t)
 	agent := goAgent(t)
 	compare(t, goGuardBaselineFile, "--agent-cmd", fmt.Sprintf("'%s' --port {port}", agent),
 		"--suite", suites.Webhook, "--patience", "5s", "--seed", "12")
@@ -202,6 +213,7 @@ func TestGoSDKAgentGuard(t *testing.T) {
 // build that serves another card version.
 func TestGoSDKAgentInstances(t *testing.T) {
 	t.Parallel()
+	shortRuns.Enter(t)
 	agent := goAgent(t)
 	cmd := fmt.Sprintf("'%s' --port {port} --allow-private-networks --name go-sdk-{instance}", agent)
 	compare(t, goInstancesBaselineFile, "--agent-cmd", cmd,

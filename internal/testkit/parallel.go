@@ -50,3 +50,21 @@ func FreeAddr(t testing.TB) string {
 	}
 	return addr
 }
+
+// Limit runs a package's short tests a few at a time while its long ones
+// start at once. Go sets no order for resuming paused parallel tests, so a
+// long test can start last and become the package's tail; under a Limit
+// the package's -test.parallel is at least its number of tests (every test
+// starts), the long tests run unlimited and each short one waits in Enter
+// for one of the Limit's places.
+type Limit chan struct{}
+
+// NewLimit makes a Limit of n places.
+func NewLimit(n int) Limit { return make(Limit, max(n, 1)) }
+
+// Enter waits for a place for t, given back when t ends.
+func (l Limit) Enter(t testing.TB) {
+	t.Helper()
+	l <- struct{}{}
+	t.Cleanup(func() { <-l })
+}
