@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The client-suite figure of docs/figures.md: the whole client suite against the JS SDK's
-# client (interop/js-client/driver.mjs on @a2a-js/sdk's ClientFactory), as
+# client (a2a-interop/js-client/driver.mjs on @a2a-js/sdk's ClientFactory), as
 # TestJSSDKClient runs it. Prints each run's wall time (goal: <= 30 s), its
 # verdicts and its slowest cases (report.json's durationMs), after the
 # machine's load average (figures are comparable only at a similar load).
@@ -19,10 +19,10 @@ command -v node >/dev/null && command -v npm >/dev/null || {
   exit 2
 }
 # npm ci only when the installed tree does not load the SDK's client.
-if ! (cd interop/js-client && node --input-type=module -e 'await import("@a2a-js/sdk/client")') >/dev/null 2>&1; then
-  (cd interop/js-client && npm ci --prefer-offline --no-audit --no-fund --loglevel=error)
+if ! (cd a2a-interop/js-client && node --input-type=module -e 'await import("@a2a-js/sdk/client")') >/dev/null 2>&1; then
+  (cd a2a-interop/js-client && npm ci --prefer-offline --no-audit --no-fund --loglevel=error)
 fi
-driver="'$(command -v node)' '$PWD/interop/js-client/driver.mjs'"
+driver="'$(command -v node)' '$PWD/a2a-interop/js-client/driver.mjs'"
 
 echo "load average before the runs: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)"
 for i in $(seq 1 "$runs"); do

@@ -2,7 +2,7 @@
 # The figures of docs/figures.md "Real deployments", through the
 # process driver, as a vendor runs the harness:
 #   js-1     every suite (the default run) against one JS SDK instance
-#            (interop/js-agent, in-memory stores), as TestJSSDKAgent runs it;
+#            (a2a-interop/js-agent, in-memory stores), as TestJSSDKAgent runs it;
 #   js-3     --suite rollout,lifecycle against three JS SDK instances on the
 #            SDK's database stores (one SQLite file), rolled to a next build,
 #            as TestJSSDKAgentInstances runs it;
@@ -38,7 +38,7 @@ bin=$work/a2a-conform
 go build -o "$bin" ./cmd/a2a-conform
 
 node=
-agent=$PWD/interop/js-agent/agent.js
+agent=$PWD/a2a-interop/js-agent/agent.js
 if [[ $cases == *,js-* ]]; then
   command -v node >/dev/null && command -v npm >/dev/null || {
     echo "bench-real: node and npm are needed (apt-get install -y nodejs npm)" >&2
@@ -46,8 +46,8 @@ if [[ $cases == *,js-* ]]; then
   }
   # npm ci only when the installed tree does not load (better-sqlite3 builds
   # from source where its prebuilt binary cannot be fetched: minutes).
-  if ! (cd interop/js-agent && node -e 'await import("better-sqlite3"); await import("kysely"); await import("@a2a-js/sdk/server/database")' --input-type=module) >/dev/null 2>&1; then
-    (cd interop/js-agent && npm ci --prefer-offline --no-audit --no-fund --loglevel=error)
+  if ! (cd a2a-interop/js-agent && node -e 'await import("better-sqlite3"); await import("kysely"); await import("@a2a-js/sdk/server/database")' --input-type=module) >/dev/null 2>&1; then
+    (cd a2a-interop/js-agent && npm ci --prefer-offline --no-audit --no-fund --loglevel=error)
   fi
   node=$(command -v node)
 fi

@@ -62,7 +62,7 @@ if [ -z "${SKIP_SLOW:-}" ]; then
 fi
 
 if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
-  section "client suite against the JS SDK's client (interop/js-client; goal <= 30 s)"
+  section "client suite against the JS SDK's client (a2a-interop/js-client; goal <= 30 s)"
   run bench-client scripts/bench-client.sh "$runs"
   grep -E '^(js-client|   slowest)' "$work/bench-client.log" | sed 's/^/  /' >>"$summary" || true
 fi

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 pkgs=("$@")
 if [ ${#pkgs[@]} -eq 0 ]; then
-  pkgs=(./internal/runner ./internal/runner/clientproof ./internal/cli ./interop ./internal/clientdriver
+  pkgs=(./internal/runner ./internal/runner/clientproof ./internal/cli ./a2a-interop ./internal/clientdriver
     ./fakes ./reports ./suites ./internal/topology ./internal/client)
 fi
 bins=$(mktemp -d)

@@ -1,4 +1,4 @@
-// Tests of the JS driver kit: node --test clientkit/js/kit_test.mjs (run by go test ./interop).
+// Tests of the JS driver kit: node --test clientkit/js/kit_test.mjs (run by go test ./a2a-interop).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';

@@ -1,4 +1,4 @@
-module github.com/a2a-conform/a2a-conform/interop/go-agent
+module github.com/a2a-conform/a2a-conform/a2a-interop/go-agent
 
 go 1.26.0
 

@@ -1,7 +1,7 @@
-// Findings 4 and 6 of interop/README.md, by hand: which declared interface the SDK's
+// Findings 4 and 6 of a2a-interop/README.md, by hand: which declared interface the SDK's
 // ClientFactory (default options) builds its client on, for cards whose order or versions
 // matter. No request is sent; the URLs are never contacted.
-//   node interop/js-client/pick-interface.mjs
+//   node a2a-interop/js-client/pick-interface.mjs
 import { ClientFactory } from '@a2a-js/sdk/client';
 
 const i = (name, protocolBinding, protocolVersion) => ({ url: `http://127.0.0.1:9/${name}`, protocolBinding, protocolVersion });

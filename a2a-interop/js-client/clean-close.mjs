@@ -1,8 +1,8 @@
-// Finding 7 of interop/README.md, by hand: a scripted agent on 127.0.0.1 whose SSE stream
+// Finding 7 of a2a-interop/README.md, by hand: a scripted agent on 127.0.0.1 whose SSE stream
 // ends cleanly (the response is finished, no connection error) while its task is WORKING,
 // then driver.mjs's stream action against it. The SDK's client ends the stream without an
 // error and without resyncing, so the driver reports TASK_STATE_WORKING and no error.
-//   node interop/js-client/clean-close.mjs [--port N]
+//   node a2a-interop/js-client/clean-close.mjs [--port N]
 import http from 'node:http';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
