@@ -100,22 +100,7 @@ func compareClientOnce(t *testing.T, args ...string) ([]string, string) {
 // report.
 func runClient(t *testing.T, out string, args ...string) (*reports.Report, string) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], append([]string{"client", "--out", out}, args...)...)
-	cmd.Env = append(os.Environ(), cliEnv+"=1")
-	cmd.WaitDelay = 10 * time.Second
-	var outb strings.Builder
-	cmd.Stdout, cmd.Stderr = &outb, &outb
-	timer := time.AfterFunc(runTimeout, func() { _ = cmd.Process.Kill() })
-	err := cmd.Run()
-	timer.Stop()
-	if _, ok := err.(*exec.ExitError); err != nil && !ok {
-		t.Fatalf("running the CLI: %v", err)
-	}
-	rep, rerr := reports.ReadJSON(filepath.Join(out, "report.json"))
-	if rerr != nil {
-		return nil, outb.String()
-	}
-	return rep, outb.String()
+	return runChild(t, "client", out, args...)
 }
 
 // TestJSDriverKit runs the JS driver kit's own tests (clientkit/js/kit_test.mjs,

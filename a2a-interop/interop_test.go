@@ -522,10 +522,18 @@ func TestCIRunWritesTheInstallStamp(t *testing.T) {
 	}
 }
 
-// run runs the CLI in a child process and returns its report.
+// run runs `a2a-conform run` in a child process and returns its report.
 func run(t *testing.T, out string, args ...string) (*reports.Report, string) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], append([]string{"run", "--out", out}, args...)...)
+	return runChild(t, "run", out, args...)
+}
+
+// runChild runs the CLI's command (run, client) in a child process, this
+// test binary acting as the CLI, bounded by runTimeout, and returns the
+// report it wrote to out (nil if none) and its output.
+func runChild(t *testing.T, command, out string, args ...string) (*reports.Report, string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append([]string{command, "--out", out}, args...)...)
 	cmd.Env = append(os.Environ(), cliEnv+"=1")
 	cmd.WaitDelay = 10 * time.Second
 	var outb bytes.Buffer
