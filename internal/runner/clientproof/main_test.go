@@ -33,8 +33,9 @@ func TestMain(m *testing.M) {
 	}
 	// The runs wait on the scripted agent, not on the CPU: four at a time
 	// unless -parallel says otherwise, as in internal/runner. The proofs
-	// all start (64) and proofRuns holds them to eight at once (alone on
-	// two cores: 78 s at 8, 105 s at 16, where the CPU ran out).
+	// all start (64): the slow client's two run at once and proofRuns
+	// holds the others to six, eight in all (alone on two cores: 77 s; 105
+	// s with sixteen at once, where the CPU ran out).
 	testkit.DefaultParallelProofs(max(4, runtime.GOMAXPROCS(0)), 64)
 	dir, err := os.MkdirTemp("", "clientproof-")
 	if err != nil {
