@@ -204,9 +204,13 @@ var _ = suites.Spec("ROLL-006", func(ctx context.Context, t *suites.T) {
 	}
 	until := t.WatchUntil(created, oneExpected)
 	// Streams and pushes get the settle window past the last GetTask, for
-	// what was already on its way.
-	sctx, stop := context.WithDeadline(ctx, until.Add(t.Settle()))
+	// what was already on its way. The end moves later once the cancel is
+	// acknowledged (watchPast): a busy agent's acknowledgement can come
+	// close to it.
+	sctx, stop := context.WithCancel(ctx)
 	defer stop()
+	streamsEnd := time.AfterFunc(time.Until(until.Add(t.Settle())), stop)
+	defer streamsEnd.Stop()
 	var streams []*crossStream
 	if t.Card().Streaming() {
 		streams = append(streams, openCross(sctx, t, clients[0], task.ID, slots[0], "on the executing instance"))
@@ -238,6 +242,8 @@ var _ = suites.Spec("ROLL-006", func(ctx context.Context, t *suites.T) {
 		t.Indeterminate("the cancel through instance %d of task %s was not acknowledged (%s), so there is no acknowledged cancel to follow", slots[1], task.ID, describe(got.Task, got.Err))
 	}
 	ack.held = heldAt(t, task.ID, ack.h)
+	until = watchPast(until, ack, oneExpected, t.Settle())
+	streamsEnd.Reset(time.Until(until.Add(t.Settle())))
 	j := &afterAck{t: t, task: task.ID, ack: ack}
 	final := j.watchGets(ctx, clients, slots, until)
 	for _, s := range streams {
@@ -359,6 +365,20 @@ type crossAck struct {
 // TASK_STATE_CANCELED, and an artifact the canceled task did not hold, were
 // produced after the cancel whenever they arrive.
 func (a crossAck) flight() time.Duration { return max(a.at.Sub(a.sent), 2*suites.Poll) }
+
+// watchPast is when the watch of a canceled task ends: until (set from the
+// task's creation), or later, so that every channel has at least half the
+// task's length, twice the cancel's own flight and the settle window after
+// the acknowledgement to show TASK_STATE_CANCELED. A busy agent answers the
+// cancel late; judged at until alone, a stream of another instance had
+// 319 ms to hear of the cancel, and the clean reference agent failed on a
+// loaded machine.
+func watchPast(until time.Time, a crossAck, expected, settle time.Duration) time.Time {
+	if min := a.at.Add(max(expected/2, 2*a.flight(), settle)); until.Before(min) {
+		return min
+	}
+	return until
+}
 
 // heldAt merges the artifacts of every snapshot of the task received by h
 // (the cancel's answer included).

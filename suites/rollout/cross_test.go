@@ -64,3 +64,35 @@ func TestJudgeCrossStream(t *testing.T) {
 		})
 	}
 }
+
+// The watch of a canceled task lasts past a late acknowledgement: the
+// clean reference agent, answering the cancel 1.1 s into a watch of 1.2 s
+// on a loaded machine, had 319 ms left for another instance's stream to
+// show TASK_STATE_CANCELED, and failed ROLL-006.
+func TestWatchPastALateAcknowledgement(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	settle := 300 * time.Millisecond
+	expected := 800 * time.Millisecond
+	until := t0.Add(1200 * time.Millisecond)
+	for _, c := range []struct {
+		name      string
+		sent, ack time.Duration // after t0
+		want      time.Duration
+	}{
+		{"early acknowledgement: until stands", 200 * time.Millisecond, 250 * time.Millisecond, 1200 * time.Millisecond},
+		{"late acknowledgement: half the task past it", 1000 * time.Millisecond, 1100 * time.Millisecond, 1500 * time.Millisecond},
+		{"slow cancel: twice its flight past it", 500 * time.Millisecond, 1100 * time.Millisecond, 2300 * time.Millisecond},
+		{"short task: the settle window past it", 1150 * time.Millisecond, 1190 * time.Millisecond, 1490 * time.Millisecond},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a := crossAck{sent: t0.Add(c.sent), at: t0.Add(c.ack)}
+			exp := expected
+			if strings.HasPrefix(c.name, "short") {
+				exp = 100 * time.Millisecond
+			}
+			if got := watchPast(until, a, exp, settle).Sub(t0); got != c.want {
+				t.Errorf("the watch ends %s after creation, want %s", got, c.want)
+			}
+		})
+	}
+}
