@@ -97,7 +97,7 @@ if ! grep -rqs --include='*_test.go' '^func Benchmark.*Deliver' internal/webhook
 fi
 
 if [ -z "${SKIP_CI:-}" ]; then
-  section ".ci/run on this tree (vet, all tests, fuzz smoke)"
+  section ".ci/run on this tree (vet, all tests, the proofs, -race)"
   start=$(date +%s)
   if bash .ci/run >"$work/ci.log" 2>&1; then result=green; else result="FAILED (see $work/ci.log)"; fi
   echo "  $(( $(date +%s) - start )) s, $result" | tee -a "$summary"
