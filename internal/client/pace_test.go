@@ -194,20 +194,27 @@ func TestPaceRoutesToInstances(t *testing.T) {
 		}
 		return time.Since(began)
 	}
-	if d := took("lb:80", "0"); d > 30*time.Millisecond {
+	// Load only makes a Wait return later than its slot, never earlier: a
+	// bound below is kept from the start of the request that took the
+	// slot, not from the return of the one before (a loaded machine's late
+	// return left 60 ms of a 100 ms spacing to measure). A bound above
+	// only separates no wait from a whole slot's.
+	if d := took("lb:80", "0"); d > 80*time.Millisecond {
 		t.Errorf("first request to slot 0 waited %s", d)
 	}
-	if d := took("lb:80", "1"); d > 30*time.Millisecond {
+	slot1 := time.Now()
+	if d := took("lb:80", "1"); d > 80*time.Millisecond {
 		t.Errorf("slot 1 waited %s for slot 0's request", d)
 	}
 	// Unpinned: may reach either, so it waits for both to have room.
-	if d := took("lb:80", ""); d < 70*time.Millisecond {
-		t.Errorf("an unpinned request went after %s, before the slots had room", d)
+	if took("lb:80", ""); time.Since(slot1) < 95*time.Millisecond {
+		t.Errorf("an unpinned request went %s after slot 1's first, before the slots had room", time.Since(slot1))
 	}
-	if d := took("lb:80", "1"); d < 70*time.Millisecond {
-		t.Errorf("slot 1 was given a second request %s after the unpinned one", d)
+	// Slot 1's next request waits for the unpinned one's slot too.
+	if took("lb:80", "1"); time.Since(slot1) < 190*time.Millisecond {
+		t.Errorf("slot 1 was given a second request %s after its first: the unpinned one between them was not counted", time.Since(slot1))
 	}
-	if d := took("other:80", ""); d > 30*time.Millisecond {
+	if d := took("other:80", ""); d > 80*time.Millisecond {
 		t.Errorf("another address waited %s", d)
 	}
 }
