@@ -169,11 +169,13 @@ func TestBusyRetryBounds(t *testing.T) {
 		{name: "retry-after a year", status: 429, retryAfter: "31536000", patience: 10 * time.Second, least: 1, most: 1, within: time.Second},
 		{name: "http-date far ahead", status: 503, retryAfter: "Thu, 01 Jan 3000 00:00:00 GMT", patience: 10 * time.Second, least: 1, most: 1, within: time.Second},
 		// No Retry-After: 250 ms, then 500 ms, then 1 s would pass the
-		// patience.
-		{name: "no retry-after", status: 503, patience: 900 * time.Millisecond, least: 3, most: 3, within: 1500 * time.Millisecond},
+		// patience. Each patience leaves room for attempts slowed by load
+		// (a first attempt took 53 ms under -race, more than 300 ms left
+		// after 250) and none for one more.
+		{name: "no retry-after", status: 503, patience: 1200 * time.Millisecond, least: 3, most: 3, within: 2 * time.Second},
 		// Retry-After 0 is not a tight loop.
 		{name: "retry-after zero", status: 429, retryAfter: "0", patience: 300 * time.Millisecond, least: 2, most: 7, within: time.Second},
-		{name: "garbage retry-after", status: 429, retryAfter: "later please", patience: 300 * time.Millisecond, least: 2, most: 2, within: time.Second},
+		{name: "garbage retry-after", status: 429, retryAfter: "later please", patience: 600 * time.Millisecond, least: 2, most: 2, within: time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -298,8 +300,10 @@ func TestBusyRetryRaw(t *testing.T) {
 		t.Fatalf("RawDo = %+v, %v after %d attempts; want the 400 after one retried 429", out, err, n.Load())
 	}
 
+	// 250 ms to the second attempt, 500 more to a third: 600 ms of
+	// patience allow the second however slow the first, never the third.
 	url, m := refusing(t, 503, "")
-	c, err = client.New(a2a.AgentInterface{URL: url, ProtocolBinding: a2a.BindingJSONRPC}, patience(300*time.Millisecond))
+	c, err = client.New(a2a.AgentInterface{URL: url, ProtocolBinding: a2a.BindingJSONRPC}, patience(600*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
