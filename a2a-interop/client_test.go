@@ -2,29 +2,15 @@ package interop
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
-	"time"
-
-	"github.com/a2a-conform/a2a-conform/reports"
-	"github.com/a2a-conform/a2a-conform/suites"
 )
 
 // clientBaselineFile holds the expected verdict of every client spec (CLI-NNN)
 // against the JS SDK's client, js-client/driver.mjs.
 const clientBaselineFile = "baseline-client.json"
-
-// clientNPM installs js-client's locked dependencies once per test binary
-// (the SDK and jose: no native module, seconds from the npm cache).
-var (
-	clientNPMOnce sync.Once
-	clientNPMErr  string
-)
 
 // TestJSSDKClient runs the client suite against a client nobody here wrote:
 // the official JS SDK's client (@a2a-js/sdk's ClientFactory, pinned by
@@ -33,74 +19,9 @@ var (
 // does for the SDK's agent.
 func TestJSSDKClient(t *testing.T) {
 	t.Parallel()
-	node := need(t, "node")
-	npm := need(t, "npm")
-	dir, err := filepath.Abs("js-client")
-	if err != nil {
-		t.Fatal(err)
-	}
-	clientNPMOnce.Do(func() { clientNPMErr = npmCI(npm, dir) })
-	if clientNPMErr != "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal(clientNPMErr)
-		}
-		t.Skip("SKIPPING the JS SDK client interop test: " + clientNPMErr)
-	}
+	node, dir := npmInstalled(t, "js-client", "the JS SDK client interop test")
 	driver := fmt.Sprintf("'%s' '%s'", node, filepath.Join(dir, "driver.mjs"))
-	problems, stdout := compareClientOnce(t, "--client-cmd", driver, "--seed", "12")
-	if len(problems) > 0 && os.Getenv("UPDATE_BASELINE") == "" {
-		t.Logf("%s: %d verdict(s) drifted from the baseline; running once more:\n  %s", clientBaselineFile, len(problems), strings.Join(problems, "\n  "))
-		problems, stdout = compareClientOnce(t, "--client-cmd", driver, "--seed", "12")
-	}
-	for _, p := range problems {
-		t.Error(p)
-	}
-	if len(problems) > 0 {
-		t.Logf("the run printed:\n%s", stdout)
-	}
-}
-
-// clientSpecIDs lists the registered client specs.
-func clientSpecIDs() []string {
-	var ids []string
-	for _, info := range suites.All() {
-		if info.Suite == suites.Client {
-			ids = append(ids, info.ID)
-		}
-	}
-	return ids
-}
-
-// compareClientOnce runs `a2a-conform client` once and lists where its
-// verdicts differ from baseline-client.json.
-func compareClientOnce(t *testing.T, args ...string) ([]string, string) {
-	t.Helper()
-	out := t.TempDir()
-	began := time.Now()
-	rep, stdout := runClient(t, out, args...)
-	if rep == nil {
-		t.Fatalf("no report.json; the run printed:\n%s", stdout)
-	}
-	t.Logf("%s: the run took %s: %s", clientBaselineFile, time.Since(began).Round(100*time.Millisecond), counts(rep))
-	got := map[string]reports.Result{}
-	for _, r := range rep.Results {
-		got[r.ID] = r
-	}
-	base := readBaseline(t, clientBaselineFile)
-	if os.Getenv("UPDATE_BASELINE") != "" {
-		writeBaseline(t, clientBaselineFile, base, got)
-		base = readBaseline(t, clientBaselineFile)
-	}
-	problems := diffBaseline(clientBaselineFile, base, clientSpecIDs(), got)
-	slices.Sort(problems)
-	return problems, stdout
-}
-
-// runClient runs `a2a-conform client` in a child process and returns its
-// report.
-func runClient(t *testing.T, out string, args ...string) (*reports.Report, string) {
-	t.Helper()
-	return runChild(t, "client", out, args...)
+	compare(t, "client", clientBaselineFile, "--client-cmd", driver, "--seed", "12")
 }
 
 // TestJSDriverKit runs the JS driver kit's own tests (clientkit/js/kit_test.mjs,

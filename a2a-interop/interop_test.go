@@ -143,7 +143,7 @@ func TestJSSDKAgent(t *testing.T) {
 	shortRuns.Enter(t)
 	node, agent := jsAgent(t)
 	cmd := fmt.Sprintf("'%s' '%s' --port {port}", node, agent)
-	compare(t, baselineFile, "--agent-cmd", cmd, "--push-retry-wait", "10s", "--seed", "12")
+	compare(t, "run", baselineFile, "--agent-cmd", cmd, "--push-retry-wait", "10s", "--seed", "12")
 }
 
 // TestJSSDKAgentInstances runs the agent as a deployment: three instances
@@ -157,7 +157,7 @@ func TestJSSDKAgentInstances(t *testing.T) {
 	t.Parallel()
 	node, agent := jsAgent(t)
 	cmd := fmt.Sprintf("'%s' '%s' --port {port} --store {store} --name js-sdk-{instance}", node, agent)
-	compare(t, instancesBaselineFile, "--agent-cmd", cmd,
+	compare(t, "run", instancesBaselineFile, "--agent-cmd", cmd,
 		"--agent-cmd-next", cmd+" --card-version 1.{generation}.0",
 		"--instances", fmt.Sprint(instances), "--push-retry-wait", "10s", "--seed", "12")
 }
@@ -183,7 +183,7 @@ func TestGoSDKAgent(t *testing.T) {
 	t.Parallel()
 	shortRuns.Enter(t)
 	agent := goAgent(t)
-	compare(t, goBaselineFile, "--agent-cmd", fmt.Sprintf("'%s' --port {port} --allow-private-networks", agent),
+	compare(t, "run", goBaselineFile, "--agent-cmd", fmt.Sprintf("'%s' --port {port} --allow-private-networks", agent),
 		"--push-retry-wait", "10s", "--seed", "12")
 }
 
@@ -199,7 +199,7 @@ func TestGoSDKAgentGuard(t *testing.T) {
 	t.Parallel()
 	shortRuns.Enter(t)
 	agent := goAgent(t)
-	compare(t, goGuardBaselineFile, "--agent-cmd", fmt.Sprintf("'%s' --port {port}", agent),
+	compare(t, "run", goGuardBaselineFile, "--agent-cmd", fmt.Sprintf("'%s' --port {port}", agent),
 		"--suite", suites.Webhook, "--patience", "5s", "--seed", "12")
 }
 
@@ -216,7 +216,7 @@ func TestGoSDKAgentInstances(t *testing.T) {
 	shortRuns.Enter(t)
 	agent := goAgent(t)
 	cmd := fmt.Sprintf("'%s' --port {port} --allow-private-networks --name go-sdk-{instance}", agent)
-	compare(t, goInstancesBaselineFile, "--agent-cmd", cmd,
+	compare(t, "run", goInstancesBaselineFile, "--agent-cmd", cmd,
 		"--agent-cmd-next", cmd+" --card-version 1.{generation}.0",
 		"--instances", fmt.Sprint(instances), "--suite", suites.Rollout, "--seed", "12")
 }
@@ -269,13 +269,7 @@ func buildGoAgent() (bin, fetchErr, buildErr string) {
 		// The nested module builds on its own: no workspace, no flags of
 		// the caller's (-mod=vendor would refuse a module without one).
 		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
-		cmd.WaitDelay = 5 * time.Second
-		var outb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &outb, &outb
-		timer := time.AfterFunc(goBuildTimeout, func() { _ = cmd.Process.Kill() })
-		err := cmd.Run()
-		timer.Stop()
-		return outb.String(), err
+		return bounded(cmd, goBuildTimeout)
 	}
 	if out, err := run("mod", "download"); err != nil {
 		return "", fmt.Sprintf("go mod download in %s failed (%v): is the Go module proxy (GOPROXY) or a module cache holding github.com/a2aproject/a2a-go/v2 v2.4.0 reachable?\n%s", src, err, out), ""
@@ -291,36 +285,65 @@ func buildGoAgent() (bin, fetchErr, buildErr string) {
 // returns node's path and agent.js's.
 func jsAgent(t *testing.T) (node, agent string) {
 	t.Helper()
-	node = need(t, "node")
-	npm := need(t, "npm")
-	dir, err := filepath.Abs("js-agent")
-	if err != nil {
-		t.Fatal(err)
-	}
-	npmCIOnce.Do(func() { npmCIErr = npmCI(npm, dir) })
-	if npmCIErr != "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal(npmCIErr)
-		}
-		t.Skip("SKIPPING the JS SDK interop test: " + npmCIErr)
-	}
+	node, dir := npmInstalled(t, "js-agent", "the JS SDK interop test")
 	return node, filepath.Join(dir, "agent.js")
 }
 
-// compare runs the CLI with args and compares every spec's verdict with
-// the baseline file (rewriting it first under UPDATE_BASELINE).
+// npmInstalled finds node and npm and installs the locked dependencies of
+// the npm package in sub (once per test binary and package); it returns
+// node's path and the package's. Without node, npm or a reachable registry
+// or cache, what (the test's name) skips loudly, and fails in CI.
+func npmInstalled(t *testing.T, sub, what string) (node, dir string) {
+	t.Helper()
+	node = need(t, "node")
+	npm := need(t, "npm")
+	dir, err := filepath.Abs(sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	npmMu.Lock()
+	in := npmInstalls[dir]
+	if in == nil {
+		in = &npmInstall{}
+		npmInstalls[dir] = in
+	}
+	npmMu.Unlock()
+	in.once.Do(func() { in.err = npmCI(npm, dir) })
+	if in.err != "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal(in.err)
+		}
+		t.Skip("SKIPPING " + what + ": " + in.err)
+	}
+	return node, dir
+}
+
+// npmInstall is one package's install, run once per test binary.
+type npmInstall struct {
+	once sync.Once
+	err  string
+}
+
+var (
+	npmMu       sync.Mutex
+	npmInstalls = map[string]*npmInstall{}
+)
+
+// compare runs the CLI's command (run, or client for a client baseline)
+// with args and compares every spec's verdict with the baseline file
+// (rewriting it first under UPDATE_BASELINE).
 //
 // A run whose verdicts drift from the baseline runs once more, and the test
 // fails only when the second run drifts too: on a loaded 2-core machine an
 // SDK task can finish before a spec's "still working" probe reaches it, and
 // the spec honestly says indeterminate; a real change of the SDK or of a
 // spec drifts in both runs (drifts of the first run are logged).
-func compare(t *testing.T, file string, args ...string) {
+func compare(t *testing.T, command, file string, args ...string) {
 	t.Helper()
-	problems, stdout := compareOnce(t, file, args...)
+	problems, stdout := compareOnce(t, command, file, args...)
 	if len(problems) > 0 && os.Getenv("UPDATE_BASELINE") == "" {
 		t.Logf("%s: %d verdict(s) drifted from the baseline; running once more:\n  %s", file, len(problems), strings.Join(problems, "\n  "))
-		problems, stdout = compareOnce(t, file, args...)
+		problems, stdout = compareOnce(t, command, file, args...)
 	}
 	for _, p := range problems {
 		t.Error(p)
@@ -330,13 +353,13 @@ func compare(t *testing.T, file string, args ...string) {
 	}
 }
 
-// compareOnce runs the CLI once and lists where its verdicts differ from
-// the baseline file.
-func compareOnce(t *testing.T, file string, args ...string) ([]string, string) {
+// compareOnce runs the CLI's command once and lists where its verdicts
+// differ from the baseline file.
+func compareOnce(t *testing.T, command, file string, args ...string) ([]string, string) {
 	t.Helper()
 	out := t.TempDir()
 	began := time.Now()
-	rep, stdout := run(t, out, args...)
+	rep, stdout := runChild(t, command, out, args...)
 	if rep == nil {
 		t.Fatalf("no report.json; the run printed:\n%s\nagent.log:\n%s", stdout, tail(filepath.Join(out, "agent.log")))
 	}
@@ -352,23 +375,21 @@ func compareOnce(t *testing.T, file string, args ...string) ([]string, string) {
 		base = readBaseline(t, file)
 	}
 
-	var ids, problems []string
-	// An agent run covers the agent suites; a client run (a2a-conform
-	// client) the client suite: `run` never selects the client specs.
+	// An agent run covers the agent suites (or those --suite names); a
+	// client run (a2a-conform client) the client suite: `run` never
+	// selects the client specs.
 	names := suites.SuiteNames
 	if sel := flagValue(args, "--suite"); sel != "" {
 		names = strings.Split(sel, ",")
 	}
-	for id := range got {
-		if info, ok := suites.Lookup(id); ok && info.Suite == suites.Client {
-			names = []string{suites.Client}
-			break
-		}
+	if command == "client" {
+		names = []string{suites.Client}
 	}
+	var ids []string
 	for _, info := range suites.InSuites(names...) {
 		ids = append(ids, info.ID)
 	}
-	problems = diffBaseline(file, base, ids, got)
+	problems := diffBaseline(file, base, ids, got)
 	slices.Sort(problems)
 	return problems, stdout
 }
@@ -433,12 +454,6 @@ func counts(rep *reports.Report) string {
 	return strings.Join(out, ", ")
 }
 
-// npmCI runs once per test binary: both tests use the same install.
-var (
-	npmCIOnce sync.Once
-	npmCIErr  string
-)
-
 // npmCI installs the agent's dependencies exactly as the committed lockfile
 // says, and returns what went wrong ("" when nothing did). It prefers the
 // npm cache; without network or cache the tests cannot run, which is a skip
@@ -462,14 +477,8 @@ func npmCI(npm, dir string) string {
 	}
 	cmd := exec.Command(npm, "ci", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error")
 	cmd.Dir = dir
-	cmd.WaitDelay = 5 * time.Second
-	var outb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &outb, &outb
-	timer := time.AfterFunc(npmCITimeout, func() { _ = cmd.Process.Kill() })
-	err = cmd.Run()
-	timer.Stop()
-	if err != nil {
-		return fmt.Sprintf("npm ci in %s failed (%v): is the npm registry or cache reachable?\n%s", dir, err, outb.String())
+	if out, err := bounded(cmd, npmCITimeout); err != nil {
+		return fmt.Sprintf("npm ci in %s failed (%v): is the npm registry or cache reachable?\n%s", dir, err, out)
 	}
 	if err := os.WriteFile(stamp, []byte(want), 0o644); err != nil {
 		return err.Error()
@@ -522,12 +531,6 @@ func TestCIRunWritesTheInstallStamp(t *testing.T) {
 	}
 }
 
-// run runs `a2a-conform run` in a child process and returns its report.
-func run(t *testing.T, out string, args ...string) (*reports.Report, string) {
-	t.Helper()
-	return runChild(t, "run", out, args...)
-}
-
 // runChild runs the CLI's command (run, client) in a child process, this
 // test binary acting as the CLI, bounded by runTimeout, and returns the
 // report it wrote to out (nil if none) and its output.
@@ -535,20 +538,27 @@ func runChild(t *testing.T, command, out string, args ...string) (*reports.Repor
 	t.Helper()
 	cmd := exec.Command(os.Args[0], append([]string{command, "--out", out}, args...)...)
 	cmd.Env = append(os.Environ(), cliEnv+"=1")
-	cmd.WaitDelay = 10 * time.Second
-	var outb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &outb, &outb
-	timer := time.AfterFunc(runTimeout, func() { _ = cmd.Process.Kill() })
-	err := cmd.Run()
-	timer.Stop()
+	output, err := bounded(cmd, runTimeout)
 	if _, ok := err.(*exec.ExitError); err != nil && !ok {
 		t.Fatalf("running the CLI: %v", err)
 	}
 	rep, rerr := reports.ReadJSON(filepath.Join(out, "report.json"))
 	if rerr != nil {
-		return nil, outb.String()
+		return nil, output
 	}
-	return rep, outb.String()
+	return rep, output
+}
+
+// bounded runs cmd, its stdout and stderr gathered, and kills it after d;
+// it returns the output and what Run returned.
+func bounded(cmd *exec.Cmd, d time.Duration) (string, error) {
+	cmd.WaitDelay = 10 * time.Second
+	var outb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &outb, &outb
+	timer := time.AfterFunc(d, func() { _ = cmd.Process.Kill() })
+	err := cmd.Run()
+	timer.Stop()
+	return outb.String(), err
 }
 
 func tail(file string) string {
