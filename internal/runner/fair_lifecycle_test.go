@@ -154,7 +154,8 @@ func floodBeforeLists(t *testing.T, opts fakes.Options, flood int) (string, func
 		}
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		list := r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, fakes.RESTPath+"/tasks") && r.URL.Query().Get("pageToken") == ""
+		q := r.URL.Query()
+		list := r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, fakes.RESTPath+"/tasks") && q.Get("pageToken") == "" && q.Get("contextId") == ""
 		if r.Method == http.MethodPost && r.URL.Path == fakes.JSONRPCPath {
 			body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 			if err != nil {
@@ -165,9 +166,10 @@ func floodBeforeLists(t *testing.T, opts fakes.Options, flood int) (string, func
 				Method string `json:"method"`
 				Params struct {
 					PageToken string `json:"pageToken"`
+					ContextID string `json:"contextId"`
 				} `json:"params"`
 			}
-			list = json.Unmarshal(body, &call) == nil && call.Method == "ListTasks" && call.Params.PageToken == ""
+			list = json.Unmarshal(body, &call) == nil && call.Method == "ListTasks" && call.Params.PageToken == "" && call.Params.ContextID == ""
 			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
 		if list {
