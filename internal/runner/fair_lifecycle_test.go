@@ -95,6 +95,12 @@ func busyClient(t *testing.T, base string) (stop func() int) {
 			defer wg.Done()
 			var waiting []string
 			for ctx.Err() == nil {
+				// A write every few milliseconds a worker is churn enough
+				// between two pages, and leaves the machine to the run.
+				select {
+				case <-ctx.Done():
+				case <-time.After(5 * time.Millisecond):
+				}
 				if _, err := rpc(ctx, base, "SendMessage", map[string]any{"message": textMessage("background chatter", ""),
 					"configuration": map[string]any{"returnImmediately": true}}); err == nil {
 					wrote()
