@@ -70,14 +70,25 @@ func TestMatrixCommandOnOneFault(t *testing.T) {
 func TestFlakesCommandShape(t *testing.T) {
 	t.Parallel()
 	var so, se bytes.Buffer
-	code := Main([]string{"flakes", "--runs", "2", "--fault-runs", "2", "--fault", "no-cache-headers", "--seed", "40", "--work", t.TempDir()}, &so, &se)
+	// One suite keeps the clean runs short; a fault of another suite
+	// (cancel-then-complete names lifecycle specs) is left out.
+	code := Main([]string{"flakes", "--runs", "2", "--fault-runs", "2", "--fault", "no-cache-headers,cancel-then-complete", "--suite", "discovery",
+		"--seed", "40", "--work", t.TempDir()}, &so, &se)
 	if code != 0 && code != 1 {
 		t.Fatalf("exit %d\n%s\n%s", code, so.String(), se.String())
 	}
-	for _, want := range []string{"seeds 40–43", "Clean reference agent, 2 runs", "no-cache-headers", "2/2 100%", "4 runs in", "1 of 1 faults caught in every run"} {
+	for _, want := range []string{"seeds 40–43", "Clean reference agent, 2 runs of the suites discovery:", "no-cache-headers", "2/2 100%", "4 runs in", "1 of 1 faults caught in every run"} {
 		if !strings.Contains(so.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, so.String())
 		}
+	}
+	if strings.Contains(so.String(), "cancel-then-complete") {
+		t.Errorf("a fault of another suite ran:\n%s", so.String())
+	}
+	so.Reset()
+	se.Reset()
+	if code := Main([]string{"flakes", "--suite", "discovery,nosuch"}, &so, &se); code != 2 || !strings.Contains(se.String(), `unknown suite "nosuch"`) {
+		t.Errorf("unknown suite: exit %d, stderr %q", code, se.String())
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,13 +14,15 @@ import (
 	"github.com/a2a-conform/a2a-conform/fakes"
 	"github.com/a2a-conform/a2a-conform/internal/runner"
 	"github.com/a2a-conform/a2a-conform/reports"
+	"github.com/a2a-conform/a2a-conform/suites"
 )
 
 const flakesHelp = `Usage: a2a-conform flakes [flags]
 
-Repeats the default run (every suite, the clean embedded reference agent) --runs times,
-each with its own seed, and lists every spec whose verdict changed, with the seeds that
-gave each verdict. Then runs each registered fault --fault-runs times (its specs focused,
+Repeats the default run (every suite, or those --suite names, against the clean embedded
+reference agent) --runs times, each with its own seed, and lists every spec whose verdict
+changed, with the seeds that gave each verdict. Then runs each registered fault (with
+--suite, each that names a spec of those suites) --fault-runs times (its specs focused,
 new seeds) and prints the fraction of runs that caught it: every spec it names failed, or
 warned at SHOULD/MAY level. Exits 1 unless no verdict changed and every fault was caught
 every time. Each run is a child process.
@@ -37,8 +40,27 @@ func flakesCmd(args []string, stdout, stderr io.Writer) int {
 	work := fs.String("work", "", "`DIR` for the runs' reports (default: a temporary directory, kept only when something changed)")
 	var faultF listFlag
 	fs.Var(&faultF, "fault", "only these `faults`, comma-separated (default: every fault that names a spec)")
+	var suiteF listFlag
+	fs.Var(&suiteF, "suite", "only these `suites`, comma-separated: the clean runs take only them, and only the faults that name a spec of theirs run (default: "+strings.Join(suites.SuiteNames, ",")+")")
 	if done, code := parse(fs, args); done {
 		return code
+	}
+	only := splitComma(suiteF)
+	inSuites := map[string]bool{}
+	for _, name := range only {
+		if !slices.Contains(suites.SuiteNames, name) {
+			fmt.Fprintf(stderr, "flakes: unknown suite %q (the agent suites: %s)\n", name, strings.Join(suites.SuiteNames, ", "))
+			return runner.ExitUsage
+		}
+		for _, i := range suites.InSuites(name) {
+			inSuites[i.ID] = true
+		}
+	}
+	var cleanArgs []string
+	ofSuites := "every suite"
+	if len(only) > 0 {
+		cleanArgs = []string{"--suite", strings.Join(only, ",")}
+		ofSuites = "the suites " + strings.Join(only, ", ")
 	}
 	faultRuns := runs
 	if faultRunsF.set {
@@ -64,14 +86,14 @@ func flakesCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	var clean, all []*harnessRun
 	for i := 0; i < *runs; i++ {
-		clean = append(clean, newRun("clean"))
+		clean = append(clean, newRun("clean", cleanArgs...))
 	}
 	all = append(all, clean...)
 	byFault := map[string][]*harnessRun{}
 	var named []fakes.FaultInfo
 	if *faultRuns > 0 {
 		for _, f := range faults {
-			if len(f.Specs) == 0 {
+			if len(f.Specs) == 0 || len(only) > 0 && !slices.ContainsFunc(f.Specs, func(id string) bool { return inSuites[id] }) {
 				continue
 			}
 			named = append(named, f)
@@ -82,8 +104,8 @@ func flakesCmd(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	fmt.Fprintf(stdout, "a2a-conform flakes · %d clean runs · %d faults × %d runs · %d at a time · seeds %d–%d (rerun with --seed %d) · reports in %s\n",
-		*runs, len(named), *faultRuns, *parallel, base, next-1, base, dir)
+	fmt.Fprintf(stdout, "a2a-conform flakes · %d clean runs of %s · %d faults × %d runs · %d at a time · seeds %d–%d (rerun with --seed %d) · reports in %s\n",
+		*runs, ofSuites, len(named), *faultRuns, *parallel, base, next-1, base, dir)
 	start := time.Now()
 	n := 0
 	runAll(ctx, all, *parallel, func(r *harnessRun) {
@@ -104,7 +126,7 @@ func flakesCmd(args []string, stdout, stderr io.Writer) int {
 	bad := 0
 	if *runs > 0 {
 		changes, broken := verdictChanges(clean)
-		fmt.Fprintf(stdout, "\nClean reference agent, %d runs of every suite:\n", *runs)
+		fmt.Fprintf(stdout, "\nClean reference agent, %d runs of %s:\n", *runs, ofSuites)
 		for _, r := range broken {
 			fmt.Fprintf(stdout, "  no report from `%s`: %v\n", r.Rerun(), r.Err)
 		}
