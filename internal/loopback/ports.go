@@ -55,6 +55,17 @@ func FreeAddr() (string, error) {
 	return "127.0.0.1:" + strconv.Itoa(ports[0]), nil
 }
 
+// Listen listens on a free 127.0.0.1 port, below the ephemeral range where
+// it can (port 0 otherwise), for a server that binds the same port again
+// after a restart: while it is down, a port of the ephemeral range can go
+// to any outgoing connection or to any program listening on port 0.
+func Listen() (net.Listener, error) {
+	if ln, err := listenBelowEphemeral(); err == nil {
+		return ln, nil
+	}
+	return net.Listen("tcp", "127.0.0.1:0")
+}
+
 // listenBelowEphemeral listens on a random free loopback port in the half
 // of the port space just below the ephemeral range (Linux: 16384-32767
 // under the default range 32768-60999), trying up to 64 ports. An error

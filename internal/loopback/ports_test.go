@@ -102,3 +102,29 @@ func TestFreeAddrCanBeBound(t *testing.T) {
 	}
 	ln.Close()
 }
+
+// Listen binds a 127.0.0.1 port below the ephemeral range (where the
+// system has one), held until the listener closes, and bindable again
+// after it closes: what a restarted server needs.
+func TestListenBelowTheEphemeralRangeAndAgain(t *testing.T) {
+	ln, err := Listen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().(*net.TCPAddr)
+	if !addr.IP.Equal(net.IPv4(127, 0, 0, 1)) {
+		t.Errorf("listening on %s, want 127.0.0.1", addr)
+	}
+	if lo, known := ephemeralLow(); known && lo >= 2048 && (addr.Port < lo/2 || addr.Port >= lo) {
+		t.Errorf("port %d is outside [%d, %d), below the ephemeral range", addr.Port, lo/2, lo)
+	}
+	if !Held(addr.Port) {
+		t.Errorf("port %d is not held while listening", addr.Port)
+	}
+	ln.Close()
+	again, err := net.Listen("tcp", addr.String())
+	if err != nil {
+		t.Fatalf("binding %s again after the close: %v", addr, err)
+	}
+	again.Close()
+}

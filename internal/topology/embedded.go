@@ -17,6 +17,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/a2a-conform/a2a-conform/fakes"
+	"github.com/a2a-conform/a2a-conform/internal/loopback"
 )
 
 // Driver names.
@@ -125,13 +126,13 @@ func StartEmbedded(ctx context.Context, o EmbeddedOptions) (*Embedded, error) {
 // The gRPC binding listens on gaddr, a listener of its own (plaintext h2c
 // on loopback; "127.0.0.1:0" for a fresh port), and the card declares it.
 func (e *Embedded) start(ctx context.Context, addr, gaddr string, opts fakes.Options) (*instance, error) {
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listen(addr)
 	if err != nil {
 		return nil, fmt.Errorf("embedded agent: %w", err)
 	}
 	url := "http://" + ln.Addr().String()
 	opts.BaseURL = url
-	gln, err := net.Listen("tcp", gaddr)
+	gln, err := listen(gaddr)
 	if err != nil {
 		ln.Close()
 		return nil, fmt.Errorf("embedded agent (gRPC): %w", err)
@@ -155,6 +156,17 @@ func (e *Embedded) start(ctx context.Context, addr, gaddr string, opts fakes.Opt
 		return nil, fmt.Errorf("embedded agent: start: %w", err)
 	}
 	return in, nil
+}
+
+// listen binds addr; a fresh port ("127.0.0.1:0") is taken below the
+// ephemeral range where it can, because Restart binds the same port again:
+// under many runs at once, a port of the ephemeral range was taken by
+// another program while the instance was down.
+func listen(addr string) (net.Listener, error) {
+	if addr == "127.0.0.1:0" {
+		return loopback.Listen()
+	}
+	return net.Listen("tcp", addr)
 }
 
 // Restart stops every instance (drained, as a deploy would) and starts a new
