@@ -2,16 +2,19 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/fakes"
 	"github.com/a2a-conform/a2a-conform/internal/runner"
+	"github.com/a2a-conform/a2a-conform/internal/topology"
 	"github.com/a2a-conform/a2a-conform/reports"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
@@ -155,11 +158,42 @@ func fakeCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if pid, err := strconv.Atoi(os.Getenv(topology.HarnessPIDEnv)); err == nil && pid > 1 {
+		var gone context.CancelFunc
+		ctx, gone = context.WithCancel(ctx)
+		defer gone()
+		go exitWithHarness(ctx, pid, gone)
+	}
 	if err := fakes.ServeWithGRPC(ctx, *listen, *grpcListen, opts); err != nil {
 		fmt.Fprintf(stderr, "fake: %v\n", err)
 		return 1
 	}
 	return 0
+}
+
+// exitWithHarness calls gone once process pid (the harness that started
+// this fake through the process driver) no longer runs, checking every
+// second: a fake its harness left behind stops serving (and polling its
+// store) as it would on SIGTERM.
+func exitWithHarness(ctx context.Context, pid int, gone func()) {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		gone()
+		return
+	}
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if err := p.Signal(syscall.Signal(0)); errors.Is(err, os.ErrProcessDone) || errors.Is(err, syscall.ESRCH) {
+			gone()
+			return
+		}
+	}
 }
 
 func dash(s string) string {

@@ -19,6 +19,15 @@ import (
 	"github.com/a2a-conform/a2a-conform/internal/loopback"
 )
 
+// HarnessPIDEnv names, in every agent command's environment, the process
+// ID of the harness that started it. The kernel stops the command's first
+// process when the harness dies (dieWithHarness), but /bin/sh may not exec
+// the command it runs (Debian's dash does not), and a process it started
+// then outlives a harness killed with SIGKILL, which no cleanup code
+// survives. An agent may watch the PID and stop when it is gone; the
+// reference agent (a2a-conform fake) does.
+const HarnessPIDEnv = "A2A_CONFORM_HARNESS_PID"
+
 // ReadyTimeout bounds how long StartProcess waits for every instance to serve
 // its card. It covers a cold start of a real agent (runtime start-up, store
 // migrations); an instance that is still not serving after it is reported as
@@ -344,6 +353,7 @@ func (p *Process) spawn(index int, command string, port int) (*procInstance, err
 		return nil, fmt.Errorf("process driver: %w", err)
 	}
 	in.cmd = exec.Command("/bin/sh", "-c", command)
+	in.cmd.Env = append(os.Environ(), HarnessPIDEnv+"="+strconv.Itoa(os.Getpid()))
 	in.cmd.Stdin = nil
 	in.cmd.Stdout, in.cmd.Stderr = w, w
 	if err := ownGroup(in.cmd); err != nil {
