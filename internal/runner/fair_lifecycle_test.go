@@ -142,64 +142,49 @@ func busyClient(t *testing.T, base string) (stop func() int) {
 // agent's base URL and a count of the walks so flooded.
 func floodBeforeLists(t *testing.T, opts fakes.Options, flood int) (string, func() int) {
 	t.Helper()
-	a, err := fakes.New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var mu sync.Mutex
 	lists := 0
-	chatter := func(host string) {
-		for i := 0; i < flood; i++ {
-			body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": i, "method": "SendMessage", "params": map[string]any{
-				"message": textMessage("background chatter", ""), "configuration": map[string]any{"returnImmediately": true}}})
-			req := httptest.NewRequest(http.MethodPost, fakes.JSONRPCPath, bytes.NewReader(body))
-			req.Host = host
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("A2A-Version", "1.0")
-			a.ServeHTTP(httptest.NewRecorder(), req)
-		}
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		q := r.URL.Query()
-		list := r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, fakes.RESTPath+"/tasks") && q.Get("pageToken") == "" && q.Get("contextId") == ""
-		if r.Method == http.MethodPost && r.URL.Path == fakes.JSONRPCPath {
-			body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-			if err != nil {
-				http.Error(w, err.Error(), http.StatusBadRequest)
-				return
+	base := serveVariant(t, opts, func(a *fakes.Agent) http.Handler {
+		chatter := func(host string) {
+			for i := 0; i < flood; i++ {
+				body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": i, "method": "SendMessage", "params": map[string]any{
+					"message": textMessage("background chatter", ""), "configuration": map[string]any{"returnImmediately": true}}})
+				req := httptest.NewRequest(http.MethodPost, fakes.JSONRPCPath, bytes.NewReader(body))
+				req.Host = host
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("A2A-Version", "1.0")
+				a.ServeHTTP(httptest.NewRecorder(), req)
 			}
-			var call struct {
-				Method string `json:"method"`
-				Params struct {
-					PageToken string `json:"pageToken"`
-					ContextID string `json:"contextId"`
-				} `json:"params"`
+		}
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			q := r.URL.Query()
+			list := r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, fakes.RESTPath+"/tasks") && q.Get("pageToken") == "" && q.Get("contextId") == ""
+			if r.Method == http.MethodPost && r.URL.Path == fakes.JSONRPCPath {
+				body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+				if err != nil {
+					http.Error(w, err.Error(), http.StatusBadRequest)
+					return
+				}
+				var call struct {
+					Method string `json:"method"`
+					Params struct {
+						PageToken string `json:"pageToken"`
+						ContextID string `json:"contextId"`
+					} `json:"params"`
+				}
+				list = json.Unmarshal(body, &call) == nil && call.Method == "ListTasks" && call.Params.PageToken == "" && call.Params.ContextID == ""
+				r.Body = io.NopCloser(bytes.NewReader(body))
 			}
-			list = json.Unmarshal(body, &call) == nil && call.Method == "ListTasks" && call.Params.PageToken == "" && call.Params.ContextID == ""
-			r.Body = io.NopCloser(bytes.NewReader(body))
-		}
-		if list {
-			chatter(r.Host)
-			mu.Lock()
-			lists++
-			mu.Unlock()
-		}
-		a.ServeHTTP(w, r)
-	}))
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := a.Start(ctx); err != nil {
-		srv.Close()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = a.Shutdown(ctx)
-		srv.CloseClientConnections()
-		srv.Close()
+			if list {
+				chatter(r.Host)
+				mu.Lock()
+				lists++
+				mu.Unlock()
+			}
+			a.ServeHTTP(w, r)
+		})
 	})
-	return srv.URL, func() int { mu.Lock(); defer mu.Unlock(); return lists }
+	return base, func() int { mu.Lock(); defer mu.Unlock(); return lists }
 }
 
 // Finding 4: the list specs judge only their own tasks, so another client

@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -21,6 +22,13 @@ import (
 // its base URL; it stops with the test.
 func startVariant(t *testing.T, opts fakes.Options) string {
 	t.Helper()
+	return serveVariant(t, opts, nil)
+}
+
+// serveVariant is startVariant with the agent served through wrap (when
+// not nil), a handler of the test's own in front of it.
+func serveVariant(t *testing.T, opts fakes.Options, wrap func(*fakes.Agent) http.Handler) string {
+	t.Helper()
 	if opts.Name == "" {
 		opts.Name = "variant"
 	}
@@ -28,7 +36,11 @@ func startVariant(t *testing.T, opts fakes.Options) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(a)
+	var h http.Handler = a
+	if wrap != nil {
+		h = wrap(a)
+	}
+	srv := httptest.NewServer(h)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := a.Start(ctx); err != nil {
