@@ -600,11 +600,14 @@ func (r *Recorder) export(ex *exchange) reports.Exchange {
 		ReqHeader: rd.header(ex.reqHeader), RespHeader: rd.header(ex.respHeader),
 		Error: r.errorText(ex),
 	}
+	// The duration runs between the two instants as written (each cut to
+	// the microsecond), so that at + dur is the end as written and no event
+	// read before the end shows after it.
+	end := time.Since(r.start)
 	if ex.finished {
-		e.DurMs = ms(ex.end - ex.at)
-	} else {
-		e.DurMs = ms(time.Since(r.start) - ex.at)
+		end = ex.end
 	}
+	e.DurMs = float64(end.Microseconds()-ex.at.Microseconds()) / 1000
 	e.ReqBody = r.body(ex.reqBody, &e.Truncated)
 	e.RespBody = r.body(ex.respBody, &e.Truncated)
 	for _, ev := range ex.events {
