@@ -438,11 +438,8 @@ func listCmd(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	names := splitComma(suiteF)
-	for _, n := range names {
-		if !containsStr(suites.AllSuiteNames, n) {
-			fmt.Fprintf(stderr, "list: unknown suite %q (known: %s)\n", n, strings.Join(suites.AllSuiteNames, ", "))
-			return runner.ExitUsage
-		}
+	if !knownSuites("list", names, suites.AllSuiteNames, stderr) {
+		return runner.ExitUsage
 	}
 	listTable(stdout, suites.InSuites(names...))
 	return 0
@@ -544,6 +541,18 @@ func splitComma(in []string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// knownSuites reports whether every name is one of known, saying on stderr
+// which is not (cmd names the command).
+func knownSuites(cmd string, names, known []string, stderr io.Writer) bool {
+	for _, n := range names {
+		if !containsStr(known, n) {
+			fmt.Fprintf(stderr, "%s: unknown suite %q (known: %s)\n", cmd, n, strings.Join(known, ", "))
+			return false
+		}
+	}
+	return true
 }
 
 func containsStr(list []string, s string) bool {

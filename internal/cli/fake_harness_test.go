@@ -32,8 +32,9 @@ func TestFakeStopsWhenItsHarnessIsGone(t *testing.T) {
 	exited := make(chan error, 1)
 	go func() { exited <- fake.Wait() }()
 	defer fake.Process.Kill()
+	hc := &http.Client{Timeout: 5 * time.Second}
 	serving := func() bool {
-		resp, err := http.Get("http://" + addr + "/.well-known/agent-card.json")
+		resp, err := hc.Get("http://" + addr + "/.well-known/agent-card.json")
 		if err != nil {
 			return false
 		}

@@ -46,15 +46,12 @@ func flakesCmd(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	only := splitComma(suiteF)
-	inSuites := map[string]bool{}
-	for _, name := range only {
-		if !slices.Contains(suites.SuiteNames, name) {
-			fmt.Fprintf(stderr, "flakes: unknown suite %q (the agent suites: %s)\n", name, strings.Join(suites.SuiteNames, ", "))
-			return runner.ExitUsage
-		}
-		for _, i := range suites.InSuites(name) {
-			inSuites[i.ID] = true
-		}
+	if !knownSuites("flakes", only, suites.SuiteNames, stderr) {
+		return runner.ExitUsage
+	}
+	inSuites := map[string]bool{} // every spec when no --suite
+	for _, i := range suites.InSuites(only...) {
+		inSuites[i.ID] = true
 	}
 	var cleanArgs []string
 	ofSuites := "every suite"
@@ -93,7 +90,7 @@ func flakesCmd(args []string, stdout, stderr io.Writer) int {
 	var named []fakes.FaultInfo
 	if *faultRuns > 0 {
 		for _, f := range faults {
-			if len(f.Specs) == 0 || len(only) > 0 && !slices.ContainsFunc(f.Specs, func(id string) bool { return inSuites[id] }) {
+			if !slices.ContainsFunc(f.Specs, func(id string) bool { return inSuites[id] }) {
 				continue
 			}
 			named = append(named, f)

@@ -72,25 +72,21 @@ func TestJudgeCrossStream(t *testing.T) {
 func TestWatchPastALateAcknowledgement(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	settle := 300 * time.Millisecond
-	expected := 800 * time.Millisecond
 	until := t0.Add(1200 * time.Millisecond)
+	ms := time.Millisecond
 	for _, c := range []struct {
-		name      string
-		sent, ack time.Duration // after t0
-		want      time.Duration
+		name                string
+		expected, sent, ack time.Duration // sent and ack after t0
+		want                time.Duration
 	}{
-		{"early acknowledgement: until stands", 200 * time.Millisecond, 250 * time.Millisecond, 1200 * time.Millisecond},
-		{"late acknowledgement: half the task past it", 1000 * time.Millisecond, 1100 * time.Millisecond, 1500 * time.Millisecond},
-		{"slow cancel: twice its flight past it", 500 * time.Millisecond, 1100 * time.Millisecond, 2300 * time.Millisecond},
-		{"short task: the settle window past it", 1150 * time.Millisecond, 1190 * time.Millisecond, 1490 * time.Millisecond},
+		{"early acknowledgement: until stands", 800 * ms, 200 * ms, 250 * ms, 1200 * ms},
+		{"late acknowledgement: half the task past it", 800 * ms, 1000 * ms, 1100 * ms, 1500 * ms},
+		{"slow cancel: twice its flight past it", 800 * ms, 500 * ms, 1100 * ms, 2300 * ms},
+		{"short task: the settle window past it", 100 * ms, 1150 * ms, 1190 * ms, 1490 * ms},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			a := crossAck{sent: t0.Add(c.sent), at: t0.Add(c.ack)}
-			exp := expected
-			if strings.HasPrefix(c.name, "short") {
-				exp = 100 * time.Millisecond
-			}
-			if got := watchPast(until, a, exp, settle).Sub(t0); got != c.want {
+			if got := watchPast(until, a, c.expected, settle).Sub(t0); got != c.want {
 				t.Errorf("the watch ends %s after creation, want %s", got, c.want)
 			}
 		})
