@@ -39,6 +39,10 @@ const pushCanaryEnv = "A2A_CONFORM_TEST_PUSH_SECRET_PREFIX"
 // task step (and a message reply) takes at least this long (a duration).
 const stepDelayEnv = "A2A_CONFORM_TEST_STEP_DELAY"
 
+// cancelLatencyEnv, in a CLI child, makes every embedded instance act on a
+// cancel this long after it came (fakes.Options.CancelLatency, a duration).
+const cancelLatencyEnv = "A2A_CONFORM_TEST_CANCEL_LATENCY"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(hookClientEnv) == "1" {
 		os.Exit(hookClient(os.Args[1:]))
@@ -47,8 +51,10 @@ func TestMain(m *testing.M) {
 		if p := os.Getenv(pushCanaryEnv); p != "" {
 			webhook.SecretPrefix = p
 		}
-		if d, err := time.ParseDuration(os.Getenv(stepDelayEnv)); err == nil && d > 0 {
-			runner.EmbeddedTweak = func(o *fakes.Options) { o.StepDelay = d }
+		step, _ := time.ParseDuration(os.Getenv(stepDelayEnv))
+		cancel, _ := time.ParseDuration(os.Getenv(cancelLatencyEnv))
+		if step > 0 || cancel > 0 {
+			runner.EmbeddedTweak = func(o *fakes.Options) { o.StepDelay, o.CancelLatency = step, cancel }
 		}
 		os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
 	}

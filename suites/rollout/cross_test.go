@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/a2a-conform/a2a-conform/internal/a2a"
+	"github.com/a2a-conform/a2a-conform/internal/client"
 	"github.com/a2a-conform/a2a-conform/suites"
 )
 
@@ -88,6 +89,42 @@ func TestWatchPastALateAcknowledgement(t *testing.T) {
 			a := crossAck{sent: t0.Add(c.sent), at: t0.Add(c.ack)}
 			if got := watchPast(until, a, c.expected, settle).Sub(t0); got != c.want {
 				t.Errorf("the watch ends %s after creation, want %s", got, c.want)
+			}
+		})
+	}
+}
+
+// A stream ROLL-006 held open with no TASK_STATE_CANCELED after the
+// acknowledgement never heard of the cancel, but only once it was held past
+// the cancel's own flight: one the harness closed sooner (before the
+// acknowledgement, as a deadline set from the task's expected end once did
+// on a loaded machine) is not judged.
+func TestUnheardCancelOnAStream(t *testing.T) {
+	ms := time.Millisecond
+	t0 := time.Unix(1000, 0)
+	// Acknowledged 2 s into the history, its round trip 1.2 s.
+	ack := crossAck{sent: t0, at: t0.Add(1200 * ms), h: 2000 * ms}
+	at := func(e suites.Event, d time.Duration) suites.Event { e.At = d; return e }
+	broken := suites.Event{At: 2100 * ms, Err: &client.Error{Class: client.Transport}}
+	for _, c := range []struct {
+		name           string
+		evs            []suites.Event
+		closed         bool
+		ended          time.Duration
+		silent, judged bool
+	}{
+		{"CANCELED after the acknowledgement", []suites.Event{at(crossTask(a2a.TaskStateWorking, ""), 500*ms), at(crossStatus(a2a.TaskStateCanceled), 2100*ms)}, false, 5000 * ms, false, true},
+		{"closed by the agent", []suites.Event{at(crossTask(a2a.TaskStateWorking, ""), 500*ms)}, true, 2500 * ms, false, true},
+		{"broken by a transport error", []suites.Event{at(crossTask(a2a.TaskStateWorking, ""), 500*ms), broken}, false, 2100 * ms, false, true},
+		{"held open past the flight, silent", []suites.Event{at(crossTask(a2a.TaskStateWorking, ""), 500*ms)}, false, 4500 * ms, true, true},
+		{"CANCELED only before the acknowledgement, held open", []suites.Event{at(crossStatus(a2a.TaskStateCanceled), 1900*ms)}, false, 4500 * ms, true, true},
+		{"closed by the harness before the acknowledgement", []suites.Event{at(crossTask(a2a.TaskStateWorking, ""), 500*ms)}, false, 1800 * ms, true, false},
+		{"closed by the harness within the flight", nil, false, 3000 * ms, true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			silent, judged := unheard(c.evs, c.closed, c.ended, ack)
+			if silent != c.silent || judged != c.judged {
+				t.Errorf("unheard = silent %v, judged %v; want %v, %v", silent, judged, c.silent, c.judged)
 			}
 		})
 	}
