@@ -186,21 +186,26 @@ func mustURL(t *testing.T, raw string) *url.URL {
 	return u
 }
 
+// balancerRoute routes as the runner does for a balancer at lb:80 in front
+// of two instances: a pinned request to its slot's bucket, an unpinned one
+// to both; any other address to its own.
+func balancerRoute(authority, pin string) []string {
+	switch {
+	case authority != "lb:80":
+		return nil
+	case pin != "":
+		return []string{"slot " + pin}
+	}
+	return []string{"slot 0", "slot 1"}
+}
+
 // Through a balancer, a pinned request waits only for its instance's
 // bucket, an unpinned one for every instance's: each instance gets at most
 // the bound, however the specs reach it.
 func TestPaceRoutesToInstances(t *testing.T) {
 	t.Parallel()
 	p := client.NewPace(10) // 100 ms apart per instance
-	p.Route(func(authority, pin string) []string {
-		switch {
-		case authority != "lb:80":
-			return nil
-		case pin != "":
-			return []string{"slot " + pin}
-		}
-		return []string{"slot 0", "slot 1"}
-	})
+	p.Route(balancerRoute)
 	ctx := context.Background()
 	took := func(authority, pin string) time.Duration {
 		began := time.Now()
@@ -272,15 +277,7 @@ func TestPaceBucketsWhateverTheLoad(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := client.NewPace(0.001)
-			p.Route(func(authority, pin string) []string {
-				switch {
-				case authority != "lb:80":
-					return nil
-				case pin != "":
-					return []string{"slot " + pin}
-				}
-				return []string{"slot 0", "slot 1"}
-			})
+			p.Route(balancerRoute)
 			for i, r := range c.reqs {
 				err := p.Wait(ended, r.authority, r.pin)
 				if free := err == nil; free != r.free {
