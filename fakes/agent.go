@@ -195,7 +195,7 @@ type Options struct {
 	// completing it: an LLM agent asking a clarifying question of an
 	// unscripted "please acknowledge" is correct (spec §4.1.3: interrupted
 	// states are a turn's legitimate end), and the specs that send plain
-	// messages must not fail it (issue 8, finding 5).
+	// messages must not fail it.
 	PlainInputRequired bool
 	// Admin enables POST /_a2a-conform/rotate, for drivers that can only
 	// reach the agent over HTTP (hooks mode self-tests).

@@ -18,7 +18,7 @@ const siblingWindow = 10 * time.Second
 // is wrong: a config is told about a task that is not its own. An agent
 // with one config at a time behaves correctly; the fault shows as soon as a
 // client registers configs for several tasks in a burst. It is a second,
-// independent shape of "a push that names the wrong task" (issue 17 §4),
+// independent shape of "a push that names the wrong task",
 // beside push-names-wrong-task, whose body lies about the task.
 var faultPushMisroutedToSiblingConfig = register(FaultInfo{
 	Name:        "push-misrouted-to-sibling-config",

@@ -128,8 +128,8 @@ type Options struct {
 // makes retrying a SHOULD, and 10–30 s is the recommended timeout of one
 // webhook call (A2A v1.0 §4.3.3). Since the receiver refuses only one
 // attempt (suites/webhook's failFirst), the retry it acknowledges is the first one: 25 s
-// waits for a first retry at 15 s with 10 s to spare (the issue 17 figure:
-// such an agent must not warn), and for the push-backoff variant's 5 s
+// waits for a first retry at 15 s with 10 s to spare (such an agent must
+// not warn), and for the push-backoff variant's 5 s
 // (internal/cli/matrix_variants.go) five times over. The wait ends as soon
 // as the retry is acknowledged, so an agent that retries at once costs no
 // more. An agent that never retries holds the spec for this long, which is

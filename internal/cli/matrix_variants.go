@@ -19,7 +19,7 @@ import (
 // way (fakes.Options' variants, exposed as `fake` flags), run on every suite
 // through the process driver: separate `a2a-conform fake` processes sharing
 // one SQLite file, rolled to the next generation by --agent-cmd-next. No
-// spec may fail it (issue 17 §4).
+// spec may fail it.
 type variant struct {
 	Name string
 	// Agent are the `fake` flags that make the variant; {hookport} is the

@@ -8,7 +8,7 @@ import (
 
 // raceTrialsNote says, when LIFE-014 is selected and --race-trials asks for
 // fewer trials than its race needs, how many it will really run: the run
-// must not turn 5 into 15 silently (issue 20). Printed at the start and kept
+// must not turn 5 into 15 silently. Printed at the start and kept
 // in the report's run notes.
 func raceTrialsNote(cfg Config) string {
 	n := cfg.RaceTrials

@@ -24,8 +24,8 @@ const vouchedWait = 2 * time.Second
 // proveWebhookReach decides, once and before any spec runs, whether the
 // agent reaches the run's receiver (Env.WebhookReach), so that every spec
 // judges a missing push from the same fact whatever order the specs run in
-// (issue 17: "nothing reached the receiver" decided at each spec's own time
-// gave push-drops-cancel a fail in a full run and could-not-run alone).
+// ("nothing reached the receiver" decided at each spec's own time once gave
+// push-drops-cancel a fail in a full run and could-not-run alone).
 //
 // The probe is one task that completes (the least behaviour, through the
 // directive or the prompt map), with a config of its own given inline, and
