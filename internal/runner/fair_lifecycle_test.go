@@ -423,3 +423,55 @@ func TestRefusedConfigOfAnEndedTaskIsTooFast(t *testing.T) {
 		t.Errorf("PUSH-004 passed without trying again after the refusal: retried %q", got)
 	}
 }
+
+// LIFE-011 cancels a working task to watch a canceled one. When that cancel
+// is refused (most often the task ended first on a slow or loaded agent; a
+// refusal of a working task is allowed too, success is not guaranteed,
+// A2A v1.0.1 §3.1.5), it cancels a second task as soon as it is created,
+// and the canceled task is watched as before: here the agent refuses the
+// first CancelTask of the run with TaskNotCancelableError and takes the
+// rest. Without the second try the spec would be could-not-run.
+func TestLIFE011TriesASecondCancelWhenTheFirstIsRefused(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	refused := 0
+	base := serveVariant(t, fakes.Options{}, func(a *fakes.Agent) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPost && r.URL.Path == fakes.JSONRPCPath {
+				body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+				if err != nil {
+					http.Error(w, err.Error(), http.StatusBadRequest)
+					return
+				}
+				var call struct {
+					ID     json.RawMessage `json:"id"`
+					Method string          `json:"method"`
+				}
+				mu.Lock()
+				first := json.Unmarshal(body, &call) == nil && call.Method == "CancelTask" && refused == 0
+				if first {
+					refused++
+				}
+				mu.Unlock()
+				if first {
+					w.Header().Set("Content-Type", "application/json")
+					fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32002,"message":"this task cannot be canceled now"}}`, call.ID)
+					return
+				}
+				r.Body = io.NopCloser(bytes.NewReader(body))
+			}
+			a.ServeHTTP(w, r)
+		})
+	})
+	r := runCLI(t, nil, "--target", base, "--seed", "3", "--focus", "LIFE-011")
+	res := result(t, r, "LIFE-011")
+	mu.Lock()
+	n := refused
+	mu.Unlock()
+	if n != 1 {
+		t.Fatalf("%d cancels refused, want the first one: the test proves nothing", n)
+	}
+	if res.Verdict != reports.Pass || !strings.Contains(res.Observations["cancel-first-try"], "refused") {
+		t.Errorf("LIFE-011 with its first cancel refused: %s: %s; cancel-first-try %q", res.Verdict, res.Reason, res.Observations["cancel-first-try"])
+	}
+}
