@@ -134,6 +134,18 @@ func busyClient(t *testing.T, base string) (stop func() int) {
 	}
 }
 
+// peekJSONRPC decodes a JSON-RPC call's body (at most 1 MiB) into call and
+// puts the body back for the agent; false for any other request, or a body
+// that does not decode.
+func peekJSONRPC(r *http.Request, call any) bool {
+	if r.Method != http.MethodPost || r.URL.Path != fakes.JSONRPCPath {
+		return false
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return err == nil && json.Unmarshal(body, call) == nil
+}
+
 // floodBeforeLists serves a reference agent made with opts and, before it
 // answers the first page of each ListTasks walk (JSON-RPC or HTTP+JSON, no
 // pageToken), makes flood tasks of another client through the agent's own
@@ -159,21 +171,15 @@ func floodBeforeLists(t *testing.T, opts fakes.Options, flood int) (string, func
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			q := r.URL.Query()
 			list := r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, fakes.RESTPath+"/tasks") && q.Get("pageToken") == "" && q.Get("contextId") == ""
-			if r.Method == http.MethodPost && r.URL.Path == fakes.JSONRPCPath {
-				body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-				if err != nil {
-					http.Error(w, err.Error(), http.StatusBadRequest)
-					return
-				}
-				var call struct {
-					Method string `json:"method"`
-					Params struct {
-						PageToken string `json:"pageToken"`
-						ContextID string `json:"contextId"`
-					} `json:"params"`
-				}
-				list = json.Unmarshal(body, &call) == nil && call.Method == "ListTasks" && call.Params.PageToken == "" && call.Params.ContextID == ""
-				r.Body = io.NopCloser(bytes.NewReader(body))
+			var call struct {
+				Method string `json:"method"`
+				Params struct {
+					PageToken string `json:"pageToken"`
+					ContextID string `json:"contextId"`
+				} `json:"params"`
+			}
+			if peekJSONRPC(r, &call) {
+				list = call.Method == "ListTasks" && call.Params.PageToken == "" && call.Params.ContextID == ""
 			}
 			if list {
 				chatter(r.Host)
@@ -196,7 +202,7 @@ func floodBeforeLists(t *testing.T, opts fakes.Options, flood int) (string, func
 // order of the agent's list changes between pages.
 func TestListSpecsPassWhileAnotherClientWrites(t *testing.T) {
 	t.Parallel()
-	opts := fakes.Options{Name: "variant", PromptMap: true, StepDelay: 20 * time.Millisecond}
+	opts := fakes.Options{PromptMap: true, StepDelay: 20 * time.Millisecond}
 	base, lists := floodBeforeLists(t, opts, 110)
 	stop := busyClient(t, base)
 	ids := []string{"LIFE-020", "LIFE-021", "LIFE-022", "LIFE-006", "LIFE-027"}
@@ -437,28 +443,20 @@ func TestLIFE011TriesASecondCancelWhenTheFirstIsRefused(t *testing.T) {
 	refused := 0
 	base := serveVariant(t, fakes.Options{}, func(a *fakes.Agent) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Method == http.MethodPost && r.URL.Path == fakes.JSONRPCPath {
-				body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-				if err != nil {
-					http.Error(w, err.Error(), http.StatusBadRequest)
-					return
-				}
-				var call struct {
-					ID     json.RawMessage `json:"id"`
-					Method string          `json:"method"`
-				}
-				mu.Lock()
-				first := json.Unmarshal(body, &call) == nil && call.Method == "CancelTask" && refused == 0
-				if first {
-					refused++
-				}
-				mu.Unlock()
-				if first {
-					w.Header().Set("Content-Type", "application/json")
-					fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32002,"message":"this task cannot be canceled now"}}`, call.ID)
-					return
-				}
-				r.Body = io.NopCloser(bytes.NewReader(body))
+			var call struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			mu.Lock()
+			first := peekJSONRPC(r, &call) && call.Method == "CancelTask" && refused == 0
+			if first {
+				refused++
+			}
+			mu.Unlock()
+			if first {
+				w.Header().Set("Content-Type", "application/json")
+				fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32002,"message":"this task cannot be canceled now"}}`, call.ID)
+				return
 			}
 			a.ServeHTTP(w, r)
 		})
